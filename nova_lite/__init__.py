@@ -1,0 +1,1 @@
+"""nova_lite: a compute control plane in the style of OpenStack Nova."""

@@ -1,0 +1,45 @@
+"""The compute service manager: one per hypervisor host. No database."""
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from nova_lite.compute import resource_tracker
+from nova_lite.conf import CONF
+from nova_lite.virt import fake
+
+LOG = logging.getLogger(__name__)
+
+
+class ComputeManager(object):
+    target = messaging.Target(version='1.0')
+
+    def __init__(self, host):
+        self.host = host
+        self.service_name = 'compute'
+        self.driver = fake.load_driver(host)
+        self.rt = resource_tracker.ResourceTracker(host, self.driver)
+        self.service_ref = None
+
+    def init_host(self, context, service_ref):
+        self.service_ref = service_ref
+        self.driver.init_host(self.host)
+        self.update_available_resource(context)
+
+    def cleanup_host(self):
+        pass
+
+    def update_available_resource(self, context):
+        self.rt.update_available_resource(context, self.service_ref.id)
+
+    def periodic_tasks(self, context, raise_on_error=False):
+        try:
+            self.update_available_resource(context)
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Error updating resources for %s', self.host)
+        return CONF.update_resources_interval
+
+    # --- RPC API 1.0 --------------------------------------------------
+
+    def ping(self, context):
+        return {'host': self.host, 'guests': len(self.driver.list_guests())}

@@ -1,0 +1,64 @@
+"""The conductor: executes remotable object methods for computes."""
+import oslo_messaging as messaging
+from oslo_log import log as logging
+from oslo_versionedobjects import base as ovo_base
+
+from nova_lite import exception
+
+LOG = logging.getLogger(__name__)
+
+
+class ConductorManager(object):
+    """Object indirection endpoint, one per cell conductor."""
+    target = messaging.Target(version='1.0')
+
+    def __init__(self):
+        self.service_name = 'conductor'
+
+    def init_host(self, context):
+        pass
+
+    def cleanup_host(self):
+        pass
+
+    def periodic_tasks(self, context, raise_on_error=False):
+        return 60
+
+    def _object_dispatch(self, target, method, args, kwargs):
+        # Expected errors travel back to the compute as themselves.
+        try:
+            return getattr(target, method)(*args, **kwargs)
+        except exception.NovaLiteException as exc:
+            raise messaging.ExpectedException() from exc
+
+    def object_class_action_versions(self, context, objname, objmethod,
+                                     object_versions, args, kwargs):
+        objclass = ovo_base.VersionedObjectRegistry.obj_classes()[objname][0]
+        result = self._object_dispatch(
+            objclass, objmethod, (context,) + tuple(args), kwargs)
+        if isinstance(result, ovo_base.VersionedObject):
+            # Hand back the version the caller understands.
+            return result.obj_to_primitive(
+                target_version=object_versions[result.obj_name()],
+                version_manifest=object_versions)
+        return result
+
+    def object_action(self, context, objinst, objmethod, args, kwargs):
+        oldobj = objinst.obj_clone()
+        result = self._object_dispatch(objinst, objmethod, args, kwargs)
+        updates = {}
+        for name, field in objinst.fields.items():
+            if not objinst.obj_attr_is_set(name):
+                continue
+            if (not oldobj.obj_attr_is_set(name)
+                    or getattr(oldobj, name) != getattr(objinst, name)):
+                updates[name] = field.to_primitive(objinst, name,
+                                                   getattr(objinst, name))
+        updates['obj_what_changed'] = objinst.obj_what_changed()
+        return updates, result
+
+    def object_backport_versions(self, context, objinst, object_versions):
+        target = object_versions[objinst.obj_name()]
+        return objinst.obj_to_primitive(target_version=target,
+                                        version_manifest=object_versions)
+

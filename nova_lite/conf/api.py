@@ -1,0 +1,32 @@
+from oslo_config import cfg
+
+api_group = cfg.OptGroup('api', title='REST API options')
+
+opts = [
+    cfg.StrOpt('auth_strategy', default='keystone',
+               choices=[('keystone', 'keystonemiddleware auth_token'),
+                        ('noauth2', 'testing only: token "user:project", '
+                                    'user "admin" gets the admin role')],
+               help='How API requests are authenticated.'),
+    cfg.HostAddressOpt('listen', default='0.0.0.0',
+                       help='Address the API listens on.'),
+    cfg.PortOpt('port', default=8774, help='Port the API listens on.'),
+    cfg.IntOpt('workers', default=1, min=1,
+               help='Number of API worker processes.'),
+    cfg.IntOpt('max_limit', default=1000, min=1,
+               help='Largest number of items one list response returns.'),
+    cfg.StrOpt('api_paste_config', default='api-paste.ini',
+               help='Paste deploy file; looked up next to the config files, '
+                    'then in the packaged etc/nova_lite.'),
+    cfg.IntOpt('max_request_body_size', default=114688, min=1,
+               help='Largest request body accepted, in bytes.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(api_group)
+    conf.register_opts(opts, group=api_group)
+
+
+def list_opts():
+    return {api_group.name: opts}

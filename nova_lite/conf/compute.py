@@ -1,0 +1,22 @@
+from oslo_config import cfg
+
+opts = [
+    cfg.StrOpt('compute_driver', default='fake',
+               help='Virt driver; "fake" is the simulated hypervisor.'),
+    cfg.FloatOpt('cpu_allocation_ratio', default=16.0, min=0.0),
+    cfg.FloatOpt('ram_allocation_ratio', default=1.5, min=0.0),
+    cfg.FloatOpt('disk_allocation_ratio', default=1.0, min=0.0),
+    cfg.IntOpt('reserved_host_memory_mb', default=512, min=0),
+    cfg.IntOpt('reserved_host_disk_mb', default=0, min=0),
+    cfg.IntOpt('reserved_host_cpus', default=0, min=0),
+    cfg.IntOpt('update_resources_interval', default=60, min=1,
+               help='Seconds between resource tracker updates.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(opts)
+
+
+def list_opts():
+    return {'DEFAULT': opts}

@@ -1,0 +1,31 @@
+import socket
+
+from oslo_config import cfg
+
+opts = [
+    cfg.StrOpt('host', default=socket.gethostname(), sample_default='<hostname>',
+               help='Name of this node, used for the service record and RPC '
+                    'server name. Must be unique within a cell.'),
+    cfg.StrOpt('state_path', default='./nova-lite-state',
+               help='Directory for state kept on disk (simulated guests).'),
+    cfg.IntOpt('report_interval', default=10, min=1,
+               help='Seconds between service heartbeats.'),
+    cfg.IntOpt('service_down_time', default=60, min=1,
+               help='Seconds after the last heartbeat before a service '
+                    'is reported down. Must exceed report_interval.'),
+    cfg.IntOpt('periodic_interval', default=60, min=1,
+               help='Seconds between runs of periodic tasks.'),
+    cfg.IntOpt('cell_timeout', default=60, min=1,
+               help='Seconds to wait for one cell in a scatter-gather '
+                    'before reporting it as not responding.'),
+    cfg.IntOpt('rpc_response_timeout_seconds', default=60, min=1,
+               help='Timeout for RPC calls.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(opts)
+
+
+def list_opts():
+    return {'DEFAULT': opts}

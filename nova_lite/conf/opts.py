@@ -1,0 +1,18 @@
+"""oslo.config.opts entry point: every option nova_lite registers."""
+import oslo_messaging
+from oslo_db import options as db_options
+
+from nova_lite.conf import CONF, MODULES
+
+
+def list_opts():
+    groups = {}
+    for module in MODULES:
+        for group, opts in module.list_opts().items():
+            groups.setdefault(group, []).extend(opts)
+    return [(group, opts) for group, opts in sorted(groups.items())]
+
+
+def set_defaults(conf=CONF):
+    db_options.set_defaults(conf, connection='sqlite:///nova_lite.sqlite')
+    oslo_messaging.set_transport_defaults(control_exchange='nova_lite')

@@ -1,0 +1,22 @@
+from oslo_config import cfg
+
+group = cfg.OptGroup('upgrade_levels', title='RPC version caps',
+                     help='Cap the RPC version sent to each service during '
+                          'a rolling upgrade: a version like "1.0", a release '
+                          'alias, or "auto" to derive the cap from the '
+                          'minimum service version recorded.')
+
+opts = [
+    cfg.StrOpt('compute', help='Cap for the compute RPC API.'),
+    cfg.StrOpt('conductor', help='Cap for the conductor RPC API.'),
+    cfg.StrOpt('scheduler', help='Cap for the scheduler RPC API.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(group)
+    conf.register_opts(opts, group=group)
+
+
+def list_opts():
+    return {group.name: opts}

@@ -1,0 +1,63 @@
+"""Run the alembic trees shipped as nova_lite.migrations (api, main)."""
+import os
+
+from alembic import command as alembic_command
+from alembic import config as alembic_config
+from alembic import migration as alembic_migration
+import sqlalchemy as sa
+
+DATABASES = ('api', 'main')
+
+
+def migrations_dir(database):
+    """The alembic tree for 'api' or 'main', installed or in the checkout."""
+    try:
+        import nova_lite.migrations as pkg
+        base = os.path.dirname(pkg.__file__)
+    except ImportError:
+        base = os.path.join(os.path.dirname(os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__)))), 'migrations')
+    path = os.path.join(base, database)
+    if not os.path.isdir(path):
+        raise RuntimeError('alembic tree for %s not found at %s'
+                           % (database, path))
+    return path
+
+
+def _config(database, connection):
+    cfg = alembic_config.Config()
+    cfg.set_main_option('script_location', migrations_dir(database))
+    cfg.attributes['connection'] = connection
+    return cfg
+
+
+def _engine(url):
+    return sa.create_engine(url, poolclass=sa.pool.NullPool)
+
+
+def db_sync(database, url, version=None):
+    """Upgrade the database at url to version (default: head)."""
+    engine = _engine(url)
+    try:
+        with engine.begin() as conn:
+            alembic_command.upgrade(_config(database, conn),
+                                    version or 'heads')
+    finally:
+        engine.dispose()
+
+
+def db_version(database, url):
+    """The current revision of the database at url, or None if empty."""
+    engine = _engine(url)
+    try:
+        with engine.connect() as conn:
+            return alembic_migration.MigrationContext.configure(
+                conn).get_current_revision()
+    finally:
+        engine.dispose()
+
+
+def head(database):
+    from alembic import script
+    return script.ScriptDirectory.from_config(
+        _config(database, None)).get_current_head()

@@ -1,0 +1,9 @@
+"""Versioned objects. register_all() imports every object module once."""
+
+
+def register_all():
+    __import__('nova_lite.objects.cell_mapping')
+    __import__('nova_lite.objects.host_mapping')
+    __import__('nova_lite.objects.instance_mapping')
+    __import__('nova_lite.objects.service')
+    __import__('nova_lite.objects.compute_node')

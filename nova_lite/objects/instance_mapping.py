@@ -1,0 +1,117 @@
+from oslo_versionedobjects import fields
+from sqlalchemy import orm
+
+from nova_lite.db.api import api as api_db
+from nova_lite.db.api import models as api_models
+from nova_lite import exception
+from nova_lite.objects import base
+from nova_lite.objects import cell_mapping
+
+
+def _to_dict(row):
+    return {'id': row.id, 'instance_uuid': row.instance_uuid,
+            'project_id': row.project_id, 'user_id': row.user_id,
+            'queued_for_delete': bool(row.queued_for_delete),
+            'cell_mapping': (cell_mapping._to_dict(row.cell_mapping)
+                             if row.cell_mapping else None)}
+
+
+@base.NovaLiteObjectRegistry.register
+class InstanceMapping(base.NovaLiteObject):
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(read_only=True),
+        'instance_uuid': fields.UUIDField(),
+        'cell_mapping': fields.ObjectField('CellMapping', nullable=True),
+        'project_id': fields.StringField(),
+        'user_id': fields.StringField(nullable=True),
+        'queued_for_delete': fields.BooleanField(default=False),
+    }
+
+    @staticmethod
+    def _from_db_object(context, obj, db):
+        for key in ('id', 'instance_uuid', 'project_id', 'user_id',
+                    'queued_for_delete'):
+            setattr(obj, key, db[key])
+        obj.cell_mapping = (cell_mapping.CellMapping._from_db_object(
+            context, cell_mapping.CellMapping(), db['cell_mapping'])
+            if db['cell_mapping'] else None)
+        obj.obj_reset_changes()
+        obj._context = context
+        return obj
+
+    @staticmethod
+    @api_db.reader
+    def _get_by_instance_uuid_from_db(context, instance_uuid):
+        row = (context.session.query(api_models.InstanceMapping)
+               .options(orm.joinedload(
+                   api_models.InstanceMapping.cell_mapping))
+               .filter_by(instance_uuid=instance_uuid).first())
+        if row is None:
+            raise exception.InstanceMappingNotFound(uuid=instance_uuid)
+        return _to_dict(row)
+
+    @base.remotable_classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        return cls._from_db_object(
+            context, cls(),
+            cls._get_by_instance_uuid_from_db(context, instance_uuid))
+
+    @staticmethod
+    @api_db.writer
+    def _create_in_db(context, updates):
+        cell_uuid = updates.pop('cell_uuid', None)
+        if cell_uuid:
+            cell = context.session.query(api_models.CellMapping).filter_by(
+                uuid=cell_uuid).one()
+            updates['cell_id'] = cell.id
+        row = api_models.InstanceMapping(**updates)
+        context.session.add(row)
+        context.session.flush()
+        return _to_dict(row)
+
+    @base.remotable
+    def create(self):
+        updates = self.obj_get_changes()
+        cell = updates.pop('cell_mapping', None)
+        if cell is not None:
+            updates['cell_uuid'] = cell.uuid
+        self._from_db_object(self._context, self,
+                             self._create_in_db(self._context, updates))
+
+    @staticmethod
+    @api_db.writer
+    def _save_in_db(context, instance_uuid, updates):
+        row = context.session.query(api_models.InstanceMapping).filter_by(
+            instance_uuid=instance_uuid).first()
+        if row is None:
+            raise exception.InstanceMappingNotFound(uuid=instance_uuid)
+        if 'cell_uuid' in updates:
+            cell_uuid = updates.pop('cell_uuid')
+            updates['cell_id'] = (context.session.query(
+                api_models.CellMapping).filter_by(uuid=cell_uuid).one().id
+                if cell_uuid else None)
+        row.update(updates)
+        context.session.flush()
+        return _to_dict(row)
+
+    @base.remotable
+    def save(self):
+        updates = self.obj_get_changes()
+        if 'cell_mapping' in updates:
+            cell = updates.pop('cell_mapping')
+            updates['cell_uuid'] = cell.uuid if cell else None
+        self._from_db_object(self._context, self, self._save_in_db(
+            self._context, self.instance_uuid, updates))
+
+    @staticmethod
+    @api_db.writer
+    def _destroy_in_db(context, instance_uuid):
+        context.session.query(api_models.InstanceMapping).filter_by(
+            instance_uuid=instance_uuid).delete()
+
+    @base.remotable
+    def destroy(self):
+        self._destroy_in_db(self._context, self.instance_uuid)

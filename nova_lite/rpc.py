@@ -1,0 +1,97 @@
+"""RPC plumbing: the API transport, per-cell transports, serializer, notifier.
+
+Transports are cached by URL: oslo.messaging's in-memory fake driver only
+delivers between users of the same Transport object, and real drivers keep
+their connection pools per transport, so one per URL is right for both.
+"""
+import oslo_messaging as messaging
+from oslo_messaging.rpc import dispatcher
+
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite.objects import base as obj_base
+
+_TRANSPORTS = {}
+_EXMODS = ['nova_lite.exception']
+NOTIFIER = None
+
+messaging.set_transport_defaults(control_exchange='nova_lite')
+
+
+def get_transport(url=None):
+    """The transport for url (default: [DEFAULT] transport_url)."""
+    key = url or CONF.transport_url or ''
+    transport = _TRANSPORTS.get(key)
+    if transport is None:
+        transport = messaging.get_rpc_transport(
+            CONF, url=url or None, allowed_remote_exmods=_EXMODS)
+        _TRANSPORTS[key] = transport
+    return transport
+
+
+def get_cell_transport(url):
+    return get_transport(url)
+
+
+def cleanup():
+    global NOTIFIER
+    for transport in _TRANSPORTS.values():
+        transport.cleanup()
+    _TRANSPORTS.clear()
+    NOTIFIER = None
+
+
+def get_notifier(publisher_id):
+    global NOTIFIER
+    if NOTIFIER is None:
+        transport = messaging.get_notification_transport(CONF)
+        NOTIFIER = messaging.Notifier(transport, serializer=RequestContextSerializer())
+    return NOTIFIER.prepare(publisher_id=publisher_id)
+
+
+class RequestContextSerializer(messaging.Serializer):
+    """Objects through the object serializer; contexts as dicts.
+
+    context_hook(ctx) lets a receiving service prepare each incoming
+    context: a cell conductor targets it at its cell database, a compute
+    routes its remotable calls through the conductor.
+    """
+
+    def __init__(self, base=None, context_hook=None):
+        self._base = base or obj_base.NovaLiteObjectSerializer()
+        self._context_hook = context_hook
+
+    def serialize_entity(self, context, entity):
+        return self._base.serialize_entity(context, entity)
+
+    def deserialize_entity(self, context, entity):
+        return self._base.deserialize_entity(context, entity)
+
+    def serialize_context(self, context):
+        return context.to_dict()
+
+    def deserialize_context(self, context):
+        ctx = nova_context.RequestContext.from_dict(context)
+        if self._context_hook is not None:
+            self._context_hook(ctx)
+        return ctx
+
+
+def get_client(target, version_cap=None, serializer=None, transport=None,
+               timeout=None):
+    return messaging.get_rpc_client(
+        transport or get_transport(), target, version_cap=version_cap,
+        serializer=serializer or RequestContextSerializer(),
+        timeout=timeout or CONF.rpc_response_timeout_seconds)
+
+
+def get_server(target, endpoints, serializer=None, transport=None):
+    return messaging.get_rpc_server(
+        transport or get_transport(), target, endpoints,
+        serializer=serializer or RequestContextSerializer(),
+        access_policy=dispatcher.DefaultRPCAccessPolicy)
+
+
+def transport_for_context(context):
+    """The cell's transport for a targeted context, else the API one."""
+    return getattr(context, 'mq_connection', None) or get_transport()

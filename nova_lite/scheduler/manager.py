@@ -1,0 +1,57 @@
+"""The scheduler: reads compute nodes from every enabled cell."""
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from nova_lite import context as nova_context
+from nova_lite import objects
+
+LOG = logging.getLogger(__name__)
+
+
+class NoValidHost(messaging.MessagingException):
+    pass
+
+
+class SchedulerManager(object):
+    target = messaging.Target(version='1.0')
+
+    def __init__(self):
+        self.service_name = 'scheduler'
+
+    def init_host(self, context, service_ref):
+        pass
+
+    def cleanup_host(self):
+        pass
+
+    def periodic_tasks(self, context, raise_on_error=False):
+        return 60
+
+    def _candidates(self, context):
+        cells = [c for c in objects.CellMappingList.get_all(context)
+                 if not c.is_cell0() and not c.disabled]
+        results = nova_context.scatter_gather_cells(
+            context, cells, 30, lambda cctxt: list(
+                objects.ComputeNodeList.get_all(cctxt)))
+        for cell in cells:
+            nodes = results[cell.uuid]
+            if nova_context.is_cell_failure(nodes):
+                continue
+            for node in nodes:
+                yield cell, node
+
+    def select_destinations(self, context, spec):
+        """Hosts with room for spec (vcpus, memory_mb, disk_gb), best first."""
+        fits = []
+        for cell, node in self._candidates(context):
+            free_ram = (node.memory_mb * node.ram_allocation_ratio
+                        - node.memory_mb_used)
+            free_cpu = node.vcpus * node.cpu_allocation_ratio \
+                - node.vcpus_used
+            if (free_ram >= spec.get('memory_mb', 0)
+                    and free_cpu >= spec.get('vcpus', 0)):
+                fits.append((free_ram, node.host,
+                             node.hypervisor_hostname, cell.uuid))
+        fits.sort(reverse=True)
+        return [[host, nodename, cell_uuid]
+                for _, host, nodename, cell_uuid in fits]

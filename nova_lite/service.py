@@ -1,0 +1,159 @@
+"""Service processes on oslo.service: service record, heartbeat, RPC server.
+
+A Service owns one manager (conductor, scheduler or compute). On start it
+finds or creates its service record, lets the manager initialise, starts an
+RPC server on (topic, host) and two timers: the heartbeat
+(report_interval) and the manager's periodic tasks. Which database and
+message queue it uses come from its base context: an untargeted context
+uses [database]/[DEFAULT]; a context targeted at a cell (all-in-one) uses
+that cell's; a compute's context carries an indirection API instead of any
+database.
+"""
+import oslo_messaging as messaging
+from oslo_log import log as logging
+from oslo_service import service as oslo_service
+
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite import rpc
+
+LOG = logging.getLogger(__name__)
+
+BINARY_PREFIX = 'nova-lite-'
+
+
+class Service(oslo_service.Service):
+    def __init__(self, host, binary, topic, manager, base_context=None,
+                 transport=None, context_hook=None):
+        super().__init__()
+        self.host = host
+        self.binary = binary
+        self.topic = topic
+        self.manager = manager
+        self.context = base_context or nova_context.get_admin_context()
+        self.transport = transport
+        self.context_hook = context_hook
+        self.service_ref = None
+        self.rpcserver = None
+
+    def __repr__(self):
+        return '<Service %s on %s>' % (self.binary, self.host)
+
+    def _register(self):
+        ctx = self.context
+        try:
+            ref = objects.Service.get_by_host_and_binary(ctx, self.host,
+                                                         self.binary)
+        except exception.HostBinaryNotFound:
+            ref = objects.Service(ctx, host=self.host, binary=self.binary,
+                                  topic=self.topic, report_count=0)
+            ref.create()
+            LOG.info('Created service record for %s on %s (%s)',
+                     self.binary, self.host, ref.uuid)
+        return ref
+
+    def start(self):
+        LOG.info('Starting %s on %s', self.binary, self.host)
+        self.service_ref = self._register()
+        self.manager.init_host(self.context, self.service_ref)
+        if self.topic:
+            target = messaging.Target(topic=self.topic, server=self.host)
+            serializer = rpc.RequestContextSerializer(
+                context_hook=self.context_hook)
+            self.rpcserver = rpc.get_server(target, [self.manager],
+                                            serializer=serializer,
+                                            transport=self.transport)
+            self.rpcserver.start()
+        self.report_state()
+        self.tg.add_timer_args(CONF.report_interval, self.report_state,
+                               initial_delay=CONF.report_interval,
+                               stop_on_exception=False)
+        self.tg.add_dynamic_timer_args(
+            self.periodic_tasks, initial_delay=CONF.periodic_interval,
+            periodic_interval_max=CONF.periodic_interval,
+            stop_on_exception=False)
+
+    def report_state(self):
+        """Heartbeat; a database blip is logged, never fatal."""
+        try:
+            self.service_ref.report_state()
+        except Exception:
+            LOG.exception('Heartbeat of %s on %s failed', self.binary,
+                          self.host)
+
+    def periodic_tasks(self, raise_on_error=False):
+        return self.manager.periodic_tasks(self.context,
+                                           raise_on_error=raise_on_error)
+
+    def stop(self, graceful=True):
+        LOG.info('Stopping %s on %s', self.binary, self.host)
+        if self.rpcserver is not None:
+            try:
+                self.rpcserver.stop()
+                self.rpcserver.wait()
+            except Exception:
+                LOG.exception('Error stopping the RPC server')
+        self.manager.cleanup_host()
+        self.tg.stop_timers()
+        super().stop(graceful=graceful)
+
+    def reset(self):
+        """SIGHUP: drop per-process caches (e.g. minimum service versions)."""
+        reset_hook = getattr(self.manager, 'reset', None)
+        if reset_hook:
+            reset_hook()
+
+
+class WSGIService(oslo_service.ServiceBase):
+    """The REST API under eventlet's WSGI server, with a service record."""
+
+    def __init__(self, app=None, host=None, port=None, workers=None,
+                 record_host=None, base_context=None):
+        from oslo_service import wsgi
+        from nova_lite.api import app as api_app
+        self.app = app or api_app.load_app()
+        self.server = wsgi.Server(CONF, 'nova-lite-api', self.app,
+                                  host=host or CONF.api.listen,
+                                  port=CONF.api.port if port is None
+                                  else port)
+        self.host = self.server.host
+        self.port = self.server.port
+        self.workers = workers or CONF.api.workers
+        self.record_host = record_host or CONF.host
+        self.context = base_context or nova_context.get_admin_context()
+        self.service_ref = None
+
+    def start(self):
+        try:
+            self.service_ref = objects.Service.get_by_host_and_binary(
+                self.context, self.record_host, 'nova-lite-api')
+        except exception.HostBinaryNotFound:
+            self.service_ref = objects.Service(
+                self.context, host=self.record_host, binary='nova-lite-api',
+                topic=None, report_count=0)
+            try:
+                self.service_ref.create()
+            except exception.ServiceExists:
+                # Another API worker won the race; use its record.
+                self.service_ref = objects.Service.get_by_host_and_binary(
+                    self.context, self.record_host, 'nova-lite-api')
+        self.server.start()
+
+    def stop(self):
+        self.server.stop()
+
+    def wait(self):
+        self.server.wait()
+
+    def reset(self):
+        self.server.reset()
+
+
+def serve(services, workers=None):
+    """Launch services and wait; SIGTERM/SIGINT stop them gracefully."""
+    launcher = oslo_service.ServiceLauncher(CONF, restart_method='mutate')
+    for svc in services:
+        launcher.launch_service(svc, workers=1)
+    return launcher

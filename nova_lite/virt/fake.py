@@ -1,0 +1,84 @@
+"""A simulated hypervisor: capacity from [fake_driver], guests kept on disk.
+
+Guests are stored as one JSON file per host under
+<state_path>/fake-hypervisor/<host>.json, so they survive a compute restart.
+"""
+import json
+import os
+import threading
+
+from nova_lite.conf import CONF
+
+
+class FakeDriver(object):
+    def __init__(self, host):
+        self.host = host
+        self._lock = threading.Lock()
+        self._path = os.path.join(CONF.state_path, 'fake-hypervisor',
+                                  '%s.json' % host)
+        self._guests = self._load()
+
+    def _load(self):
+        try:
+            with open(self._path) as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return {}
+
+    def _persist(self):
+        os.makedirs(os.path.dirname(self._path), exist_ok=True)
+        tmp = self._path + '.tmp'
+        with open(tmp, 'w') as f:
+            json.dump(self._guests, f)
+        os.replace(tmp, self._path)  # atomic: a crash keeps the old file
+
+    def init_host(self, host):
+        pass
+
+    def get_available_nodes(self):
+        return [self.host]
+
+    def list_guests(self):
+        return dict(self._guests)
+
+    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb):
+        with self._lock:
+            self._guests[instance_uuid] = {'vcpus': vcpus,
+                                           'memory_mb': memory_mb,
+                                           'disk_gb': disk_gb,
+                                           'power_state': 'running'}
+            self._persist()
+
+    def destroy(self, instance_uuid):
+        with self._lock:
+            if self._guests.pop(instance_uuid, None) is not None:
+                self._persist()
+
+    def get_available_resource(self, nodename):
+        fd = CONF.fake_driver
+        used = self._guests.values()
+        return {
+            'vcpus': fd.vcpus,
+            'memory_mb': fd.memory_mb,
+            'local_gb': fd.local_gb,
+            'vcpus_used': sum(g['vcpus'] for g in used),
+            'memory_mb_used': (CONF.reserved_host_memory_mb
+                               + sum(g['memory_mb'] for g in used)),
+            'local_gb_used': sum(g['disk_gb'] for g in used),
+            'hypervisor_type': fd.hypervisor_type,
+            'hypervisor_version': fd.hypervisor_version,
+            'hypervisor_hostname': nodename,
+            'cpu_info': fd.cpu_info,
+            'disk_available_least': fd.local_gb - sum(
+                g['disk_gb'] for g in used),
+            'running_vms': len(self._guests),
+            'numa_topology': None,
+            'pci_stats': None,
+        }
+
+
+def load_driver(host):
+    if CONF.compute_driver != 'fake':
+        raise RuntimeError('Unknown compute_driver %r; only "fake" is '
+                           'available.' % CONF.compute_driver)
+    return FakeDriver(host)
