@@ -112,8 +112,10 @@ def _cell_connections(cell_mapping):
     if (cached is None or cached[0] != cell_mapping.database_connection
             or cached[1] != cell_mapping.transport_url):
         db = main_db.create_context_manager(cell_mapping.database_connection)
-        mq = (rpc.get_cell_transport(cell_mapping.transport_url)
-              if cell_mapping.transport_url else None)
+        url = cell_mapping.transport_url
+        # cell0 has no message queue: nothing runs there ('none:///').
+        mq = (rpc.get_cell_transport(url)
+              if url and not url.startswith('none:') else None)
         cached = (cell_mapping.database_connection,
                   cell_mapping.transport_url, db, mq)
         _CELL_CACHE[key] = cached

@@ -1,6 +1,8 @@
 """Compute nodes: one per hypervisor node, in the cell of its host."""
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite.db.main import api as main_db
@@ -14,7 +16,7 @@ _INT_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
                'running_vms', 'disk_available_least')
 _RATIOS = ('cpu_allocation_ratio', 'ram_allocation_ratio',
            'disk_allocation_ratio')
-_COLUMNS = (('id', 'service_id', 'host', 'hypervisor_type',
+_COLUMNS = (('id', 'uuid', 'service_id', 'host', 'hypervisor_type',
              'hypervisor_hostname', 'cpu_info', 'host_ip', 'pci_stats',
              'numa_topology', 'created_at', 'updated_at', 'deleted_at',
              'deleted', 'stats') + _INT_FIELDS + _RATIOS)
@@ -31,10 +33,12 @@ def _active(query):
 @base.NovaLiteObjectRegistry.register
 class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: uuid
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
+        'uuid': fields.UUIDField(nullable=True),
         'service_id': fields.IntegerField(nullable=True),
         'host': fields.StringField(nullable=True),
         'vcpus': fields.IntegerField(),
@@ -77,6 +81,18 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
     @classmethod
     def _one(cls, context, db):
         return cls._from_db_object(context, cls(), db)
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+            primitive.pop('uuid', None)
+
+    @base.remotable_classmethod
+    def get_by_uuid(cls, context, compute_uuid):
+        db = cls._get_from_db(context, uuid=compute_uuid)
+        if db is None:
+            raise exception.ComputeNodeNotFound(node=compute_uuid)
+        return cls._one(context, db)
 
     @staticmethod
     def _to_db_values(updates):
@@ -126,6 +142,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
             raise exception.ObjectActionError(action='create',
                                               reason='already created')
         values = self._to_db_values(self.obj_get_changes())
+        values.setdefault('uuid', uuidutils.generate_uuid())
         self._from_db_object(self._context, self,
                              self._create_in_db(self._context, values))
 

@@ -35,11 +35,13 @@ class ComputeNode(BASE, _Base):
     __tablename__ = 'compute_nodes'
     __table_args__ = (
         sa.Index('compute_nodes_host_idx', 'host'),
+        sa.Index('compute_nodes_uuid_idx', 'uuid', unique=True),
         sa.UniqueConstraint('host', 'hypervisor_hostname', 'deleted',
                             name='uniq_compute_nodes0host0'
                                  'hypervisor_hostname0deleted'),
     )
     id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=True)
     service_id = sa.Column(sa.Integer, nullable=True)
     host = sa.Column(sa.String(255), nullable=True)
     vcpus = sa.Column(sa.Integer, nullable=False)

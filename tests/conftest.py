@@ -1,0 +1,100 @@
+"""Test-wide setup: eventlet first, then config and database fixtures."""
+import eventlet
+
+eventlet.monkey_patch()
+
+import os  # noqa: E402
+import warnings  # noqa: E402
+
+warnings.filterwarnings('ignore', message='.*[Ee]ventlet.*')
+warnings.filterwarnings('ignore', category=DeprecationWarning)
+
+import pytest  # noqa: E402
+
+from nova_lite.conf import CONF  # noqa: E402
+from nova_lite import context as nova_context  # noqa: E402
+from nova_lite.db.api import api as api_db  # noqa: E402
+from nova_lite.db.main import api as main_db  # noqa: E402
+from nova_lite.db import migration  # noqa: E402
+from nova_lite import objects  # noqa: E402
+from nova_lite import rpc  # noqa: E402
+
+objects.register_all()
+CONF([], project='nova_lite', default_config_files=[])
+
+
+def reset_process_state():
+    """Forget engines, transports and cell caches between tests."""
+    api_db.reset()
+    main_db.reset()
+    nova_context._CELL_CACHE.clear()
+    rpc.cleanup()
+    CONF.reset()
+
+
+@pytest.fixture
+def conf():
+    """oslo.config CONF with overrides undone after the test."""
+    yield CONF
+    CONF.reset()
+    for group, name in list(_OVERRIDDEN):
+        CONF.clear_override(name, group=group)
+    _OVERRIDDEN.clear()
+
+
+_OVERRIDDEN = set()
+
+
+def set_override(name, value, group=None):
+    CONF.set_override(name, value, group=group)
+    _OVERRIDDEN.add((group, name))
+
+
+class CellsEnv(object):
+    """API DB + cell0 + cell1 + cell2 on SQLite files, mapped and synced.
+
+    [api_database] and [database] (= cell1, the top-level cell database)
+    point at them; .cells maps name -> CellMapping.
+    """
+
+    def __init__(self, path, n_cells=2):
+        self.path = path
+        self.api_url = 'sqlite:///%s/api.sqlite' % path
+        migration.db_sync('api', self.api_url)
+        self.cell_urls = {}
+        for name in ['cell0'] + ['cell%d' % i for i in range(1, n_cells + 1)]:
+            url = 'sqlite:///%s/%s.sqlite' % (path, name)
+            migration.db_sync('main', url)
+            self.cell_urls[name] = url
+        set_override('connection', self.api_url, group='api_database')
+        set_override('connection', self.cell_urls['cell1'], group='database')
+        api_db.reset()
+        main_db.reset()
+        nova_context._CELL_CACHE.clear()
+        self.ctxt = nova_context.get_admin_context()
+        self.cells = {}
+        for name, url in self.cell_urls.items():
+            kwargs = {}
+            if name == 'cell0':
+                kwargs['uuid'] = objects.CellMapping.CELL0_UUID
+                transport = 'none:///'
+            else:
+                transport = 'fake:///%s' % name
+            cell = objects.CellMapping(self.ctxt, name=name,
+                                       database_connection=url,
+                                       transport_url=transport, **kwargs)
+            cell.create()
+            self.cells[name] = cell
+
+    def cleanup(self):
+        api_db.reset()
+        main_db.reset()
+        nova_context._CELL_CACHE.clear()
+        rpc.cleanup()
+
+
+@pytest.fixture
+def cells_env(tmp_path, conf):
+    env = CellsEnv(str(tmp_path))
+    yield env
+    env.cleanup()
