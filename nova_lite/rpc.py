@@ -77,17 +77,34 @@ class RequestContextSerializer(messaging.Serializer):
         return ctx
 
 
+def _isolated(target, transport):
+    """Keep in-process fake:// 'vhosts' apart.
+
+    The fake driver shares exchanges process-wide by name, unlike RabbitMQ
+    vhosts; give each fake vhost its own exchange so cells stay isolated
+    in the all-in-one exactly as they are with split RabbitMQ vhosts.
+    """
+    url = next((u for u, t in _TRANSPORTS.items() if t is transport), '')
+    if url.startswith('fake:'):
+        vhost = url.split('://', 1)[1].strip('/')
+        if vhost:
+            return target(exchange='nova_lite.%s' % vhost)
+    return target
+
+
 def get_client(target, version_cap=None, serializer=None, transport=None,
                timeout=None):
+    transport = transport or get_transport()
     return messaging.get_rpc_client(
-        transport or get_transport(), target, version_cap=version_cap,
+        transport, _isolated(target, transport), version_cap=version_cap,
         serializer=serializer or RequestContextSerializer(),
         timeout=timeout or CONF.rpc_response_timeout_seconds)
 
 
 def get_server(target, endpoints, serializer=None, transport=None):
+    transport = transport or get_transport()
     return messaging.get_rpc_server(
-        transport or get_transport(), target, endpoints,
+        transport, _isolated(target, transport), endpoints,
         serializer=serializer or RequestContextSerializer(),
         access_policy=dispatcher.DefaultRPCAccessPolicy)
 

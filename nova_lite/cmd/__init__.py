@@ -1,0 +1,4 @@
+"""Console entry points. eventlet is monkey-patched once, here, first."""
+import eventlet
+
+eventlet.monkey_patch()

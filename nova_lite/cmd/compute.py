@@ -1,2 +1,20 @@
+"""nova-lite-compute: no database; objects persist through the conductor."""
+from nova_lite import cmd  # noqa: F401
+from nova_lite.cmd import _run
+from nova_lite.compute import manager
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.conf import CONF
+from nova_lite.db.api import api as api_db
+from nova_lite.db.main import api as main_db
+from nova_lite.objects import base as obj_base
+
+
+def _prepare():
+    api_db.disable()
+    main_db.disable()
+    obj_base.NovaLiteObject.indirection_api = conductor_rpcapi.ConductorAPI()
+
+
 def main():
-    raise SystemExit("not yet")
+    return _run.run('nova-lite-compute', 'compute',
+                    lambda: manager.ComputeManager(CONF.host), _prepare)

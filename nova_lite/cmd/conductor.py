@@ -1,2 +1,18 @@
+"""nova-lite-conductor: super conductor (with [api_database]) or cell
+conductor (without: it must never reach the API database)."""
+from nova_lite import cmd  # noqa: F401
+from nova_lite.cmd import _run
+from nova_lite.conductor import manager
+from nova_lite.conductor import rpcapi
+from nova_lite.conf import CONF
+from nova_lite.db.api import api as api_db
+
+
+def _prepare():
+    if not CONF.api_database.connection:
+        api_db.disable()
+
+
 def main():
-    raise SystemExit("not yet")
+    return _run.run('nova-lite-conductor', rpcapi.TOPIC,
+                    manager.ConductorManager, _prepare)

@@ -1,2 +1,10 @@
+"""nova-lite-scheduler."""
+from nova_lite import cmd  # noqa: F401
+from nova_lite.cmd import _run
+from nova_lite.scheduler import manager
+from nova_lite.scheduler import rpcapi
+
+
 def main():
-    raise SystemExit("not yet")
+    return _run.run('nova-lite-scheduler', rpcapi.TOPIC,
+                    manager.SchedulerManager)

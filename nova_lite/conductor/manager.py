@@ -15,7 +15,7 @@ class ConductorManager(object):
     def __init__(self):
         self.service_name = 'conductor'
 
-    def init_host(self, context):
+    def init_host(self, context, service_ref):
         pass
 
     def cleanup_host(self):

@@ -25,6 +25,11 @@ opts = [
 
 def register_opts(conf):
     conf.register_opts(opts)
+    # oslo.messaging registers transport_url & co. only when a transport
+    # is first made; register the very same option objects up front so
+    # config files and overrides can set them before that.
+    from oslo_messaging import transport as messaging_transport
+    conf.register_opts(messaging_transport._transport_opts)
 
 
 def list_opts():

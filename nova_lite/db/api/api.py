@@ -7,10 +7,22 @@ context_manager = enginefacade.transaction_context()
 _configured = False
 
 
+_disabled = False
+
+
+def disable():
+    """Refuse API DB access in this process (computes, cell conductors)."""
+    global _disabled
+    _disabled = True
+
+
 def configure(conf=CONF):
     global _configured
     if _configured:
         return
+    if _disabled:
+        raise RuntimeError('API database access is not allowed in this '
+                           'service.')
     if not conf.api_database.connection:
         raise RuntimeError('[api_database] connection is not set; this '
                            'service must not touch the API database.')

@@ -13,10 +13,22 @@ context_manager = enginefacade.transaction_context()
 _configured = False
 
 
+_disabled = False
+
+
+def disable():
+    """Refuse cell DB access in this process (computes)."""
+    global _disabled
+    _disabled = True
+
+
 def configure(conf=CONF):
     global _configured
     if _configured:
         return
+    if _disabled:
+        raise RuntimeError('Database access is not allowed in this service; '
+                           'use the conductor.')
     if not conf.database.connection:
         raise RuntimeError('[database] connection is not set; this service '
                            'must not touch a cell database.')
@@ -39,6 +51,8 @@ def _options(connection):
 
 def create_context_manager(connection):
     """A context manager for one cell's database (cached by target_cell)."""
+    if _disabled:
+        raise RuntimeError('Database access is not allowed in this service.')
     ctxt_mgr = enginefacade.transaction_context()
     ctxt_mgr.configure(**_options(connection))
     return ctxt_mgr

@@ -1,0 +1,250 @@
+"""The embedded control plane: every service in one process.
+
+SQLite files under a state directory, in-process ``fake://`` transports (one
+per cell plus the API's, so cells stay isolated as with split RabbitMQ
+vhosts), cell0 + N cells, M simulated computes per cell. Used by
+``nova-lite-all-in-one`` and by the functional tests.
+
+Layout of the state directory::
+
+    api.sqlite  cell0.sqlite  cell1.sqlite ...   databases
+    fake-hypervisor/<host>.json                  simulated guests
+    nova_lite.conf                               for nova-lite-manage/-status
+"""
+import os
+
+from oslo_log import log as logging
+from oslo_service import service as oslo_service
+
+from nova_lite.compute import manager as compute_manager
+from nova_lite.conductor import manager as conductor_manager
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite.db.api import api as api_db
+from nova_lite.db.main import api as main_db
+from nova_lite.db import migration
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.scheduler import manager as scheduler_manager
+from nova_lite import service
+
+LOG = logging.getLogger(__name__)
+
+API_TRANSPORT = 'fake://'
+
+
+def cell_names(cells):
+    return ['cell%d' % i for i in range(1, cells + 1)]
+
+
+def compute_hosts(cell_name, computes_per_cell):
+    return ['%s-compute%d' % (cell_name, i)
+            for i in range(1, computes_per_cell + 1)]
+
+
+def sqlite_url(state_dir, name):
+    return 'sqlite:///%s' % os.path.join(os.path.abspath(state_dir),
+                                         '%s.sqlite' % name)
+
+
+def write_config(state_dir, host, port):
+    """The config nova-lite-manage/-status use against this plane."""
+    path = os.path.join(state_dir, 'nova_lite.conf')
+    with open(path, 'w') as f:
+        f.write('[DEFAULT]\n'
+                'transport_url = %s\n'
+                'state_path = %s\n'
+                '\n[api]\n'
+                'auth_strategy = noauth2\n'
+                'listen = %s\n'
+                'port = %d\n'
+                '\n[api_database]\n'
+                'connection = %s\n'
+                '\n[database]\n'
+                'connection = %s\n'
+                % (API_TRANSPORT, os.path.abspath(state_dir), host, port,
+                   sqlite_url(state_dir, 'api'),
+                   sqlite_url(state_dir, 'cell1')))
+    return path
+
+
+def _overrides(state_dir, host, port):
+    return [('state_path', os.path.abspath(state_dir), None),
+            ('transport_url', API_TRANSPORT, None),
+            ('connection', sqlite_url(state_dir, 'api'), 'api_database'),
+            ('connection', sqlite_url(state_dir, 'cell1'), 'database'),
+            ('auth_strategy', 'noauth2', 'api'),
+            ('listen', host, 'api'),
+            ('port', port, 'api')]
+
+
+def configure(state_dir, host='127.0.0.1', port=8774):
+    """Point CONF at the state directory's databases and transports."""
+    os.makedirs(state_dir, exist_ok=True)
+    for name, value, group in _overrides(state_dir, host, port):
+        CONF.set_override(name, value, group=group)
+    api_db.reset()
+    main_db.reset()
+    nova_context._CELL_CACHE.clear()
+
+
+def unconfigure():
+    """Undo configure() (tests run several planes in one process)."""
+    for name, _value, group in _overrides('.', '', 0):
+        CONF.clear_override(name, group=group)
+    api_db.reset()
+    main_db.reset()
+    nova_context._CELL_CACHE.clear()
+
+
+def prepare_databases(state_dir, cells):
+    """Create and sync databases and map cell0 + cells (idempotent)."""
+    migration.db_sync('api', sqlite_url(state_dir, 'api'))
+    ctxt = nova_context.get_admin_context()
+    mapped = {c.name: c for c in objects.CellMappingList.get_all(ctxt)}
+    for name in ['cell0'] + cell_names(cells):
+        url = sqlite_url(state_dir, name)
+        migration.db_sync('main', url)
+        if name in mapped:
+            continue
+        kwargs = {}
+        if name == 'cell0':
+            kwargs = {'uuid': objects.CellMapping.CELL0_UUID,
+                      'transport_url': 'none:///'}
+        else:
+            kwargs = {'transport_url': 'fake:///%s' % name}
+        cell = objects.CellMapping(ctxt, name=name, database_connection=url,
+                                   **kwargs)
+        cell.create()
+        mapped[name] = cell
+    return mapped
+
+
+def discover_hosts(ctxt, cells):
+    """Map every compute host found in the cells' databases."""
+    added = []
+    for cell in cells:
+        if cell.is_cell0():
+            continue
+        with nova_context.target_cell(ctxt, cell) as cctxt:
+            computes = objects.ServiceList.get_by_binary(cctxt,
+                                                         'nova-lite-compute')
+        for svc in computes:
+            try:
+                objects.HostMapping(ctxt, host=svc.host,
+                                    cell_mapping=cell).create()
+                added.append(svc.host)
+            except exception.HostMappingExists:
+                pass
+    return added
+
+
+class Plane(oslo_service.ServiceBase):
+    """All services of one deployment, started in dependency order."""
+
+    def __init__(self, state_dir, cells=2, computes_per_cell=2,
+                 host='127.0.0.1', port=8774, service_host='aio',
+                 with_api=True):
+        self.state_dir = state_dir
+        self.n_cells = cells
+        self.computes_per_cell = computes_per_cell
+        self.host = host
+        self.port = port
+        self.service_host = service_host
+        self.services = []
+        self.with_api = with_api
+        self.api = None
+        self.cells = {}
+
+    # --- construction ---------------------------------------------------
+
+    def _cell_services(self, cell):
+        cell_ctxt = nova_context.get_admin_context()
+        nova_context.set_target_cell(cell_ctxt, cell)
+        transport = cell_ctxt.mq_connection
+
+        def target_this_cell(ctxt):
+            nova_context.set_target_cell(ctxt, cell)
+
+        yield service.Service(
+            '%s-conductor' % cell.name, 'nova-lite-conductor',
+            conductor_rpcapi.TOPIC, conductor_manager.ConductorManager(),
+            base_context=cell_ctxt, transport=transport,
+            context_hook=target_this_cell)
+
+        # Computes: no database, remotable calls through this cell's
+        # conductor.
+        indirection = conductor_rpcapi.ConductorAPI(transport=transport)
+
+        def through_conductor(ctxt):
+            ctxt.indirection_api = indirection
+
+        for host in compute_hosts(cell.name, self.computes_per_cell):
+            compute_ctxt = nova_context.get_admin_context()
+            compute_ctxt.indirection_api = indirection
+            compute_ctxt.mq_connection = transport
+            yield service.Service(
+                host, 'nova-lite-compute', 'compute',
+                compute_manager.ComputeManager(host),
+                base_context=compute_ctxt, transport=transport,
+                context_hook=through_conductor)
+
+    def build(self):
+        configure(self.state_dir, self.host, self.port)
+        self.cells = prepare_databases(self.state_dir, self.n_cells)
+        write_config(self.state_dir, self.host, self.port)
+        self.services = [
+            service.Service(self.service_host, 'nova-lite-conductor',
+                            conductor_rpcapi.TOPIC,
+                            conductor_manager.ConductorManager()),
+            service.Service(self.service_host, 'nova-lite-scheduler',
+                            'scheduler',
+                            scheduler_manager.SchedulerManager()),
+        ]
+        for name in cell_names(self.n_cells):
+            self.services.extend(self._cell_services(self.cells[name]))
+        if self.with_api:
+            self.api = service.WSGIService(host=self.host, port=self.port,
+                                           workers=1,
+                                           record_host=self.service_host)
+            self.port = self.api.port
+        return self
+
+    # --- ServiceBase ------------------------------------------------------
+
+    def start(self):
+        for svc in self.services:
+            svc.start()
+        discover_hosts(nova_context.get_admin_context(),
+                       self.cells.values())
+        if self.api is not None:
+            self.api.start()
+        LOG.info('nova_lite all-in-one: API on http://%s:%d/v2.1',
+                 self.host, self.port)
+
+    def stop(self, graceful=True):
+        if self.api is not None:
+            self.api.stop()
+        for svc in reversed(self.services):
+            try:
+                svc.stop()
+            except Exception:
+                LOG.exception('Error stopping %s', svc)
+
+    def wait(self):
+        if self.api is not None:
+            self.api.wait()
+        for svc in self.services:
+            try:
+                svc.wait()
+            except Exception:
+                pass
+
+    def reset(self):
+        for svc in self.services:
+            svc.reset()
+
+    @property
+    def endpoint(self):
+        return 'http://%s:%d' % (self.host, self.port)

@@ -1,0 +1,48 @@
+"""The whole control plane in-process: API over real HTTP, conductors,
+scheduler and simulated computes in two cells plus cell0 on SQLite, with
+in-process fake:// transports."""
+import time
+
+import pytest
+
+from nova_lite import allinone
+from nova_lite import rpc
+
+
+def wait_for(predicate, timeout=10.0, interval=0.05, message='condition'):
+    """Poll predicate until it returns a truthy value; fail on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError('timed out waiting for %s' % message)
+        time.sleep(interval)
+
+
+def start_plane(state_dir, with_api=True, **kwargs):
+    plane = allinone.Plane(str(state_dir), port=0, with_api=with_api,
+                           **kwargs).build()
+    plane.start()
+    return plane
+
+
+def stop_plane(plane):
+    plane.stop()
+    rpc.cleanup()
+    allinone.unconfigure()
+
+
+@pytest.fixture
+def plane(tmp_path, conf):
+    p = start_plane(tmp_path / 'state')
+    yield p
+    stop_plane(p)
+
+
+@pytest.fixture
+def plane_no_api(tmp_path, conf):
+    p = start_plane(tmp_path / 'state', with_api=False)
+    yield p
+    stop_plane(p)

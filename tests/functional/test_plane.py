@@ -1,0 +1,66 @@
+"""The running plane: services registered in their cells, computes report
+nodes through their cell conductor, hosts discovered."""
+from nova_lite import context as nova_context
+from nova_lite import objects
+
+
+def _by_cell(plane, fn):
+    ctxt = nova_context.get_admin_context()
+    out = {}
+    for name, cell in plane.cells.items():
+        with nova_context.target_cell(ctxt, cell) as cctxt:
+            out[name] = fn(cctxt)
+    return out
+
+
+def test_services_are_recorded_in_their_cells(plane_no_api):
+    hosts = _by_cell(plane_no_api, lambda c: sorted(
+        (s.binary, s.host) for s in objects.ServiceList.get_all(c)))
+    assert hosts['cell0'] == []
+    assert hosts['cell2'] == [('nova-lite-compute', 'cell2-compute1'),
+                              ('nova-lite-compute', 'cell2-compute2'),
+                              ('nova-lite-conductor', 'cell2-conductor')]
+    # The top-level services live in the top-level cell database (cell1).
+    assert ('nova-lite-scheduler', 'aio') in hosts['cell1']
+    assert ('nova-lite-conductor', 'aio') in hosts['cell1']
+
+
+def test_computes_report_nodes_and_hosts_are_mapped(plane_no_api):
+    nodes = _by_cell(plane_no_api, lambda c: sorted(
+        (n.host, n.vcpus, n.memory_mb) for n in
+        objects.ComputeNodeList.get_all(c)))
+    assert nodes['cell1'] == [('cell1-compute1', 16, 32768),
+                              ('cell1-compute2', 16, 32768)]
+    assert len(nodes['cell2']) == 2
+    ctxt = nova_context.get_admin_context()
+    mapped = {m.host: m.cell_mapping.name
+              for m in objects.HostMappingList.get_all(ctxt)}
+    assert mapped == {'cell1-compute1': 'cell1', 'cell1-compute2': 'cell1',
+                      'cell2-compute1': 'cell2', 'cell2-compute2': 'cell2'}
+
+
+def test_compute_heartbeat_goes_through_conductor(plane_no_api):
+    compute = [s for s in plane_no_api.services
+               if s.host == 'cell2-compute1'][0]
+    before = compute.service_ref.report_count
+    compute.report_state()
+    assert compute.service_ref.report_count == before + 1
+    # The compute's context carries no database: it used the conductor.
+    assert compute.context.db_connection is None
+    assert compute.context.indirection_api is not None
+
+
+def test_restart_keeps_service_ids(tmp_path, conf):
+    from tests.functional.conftest import start_plane, stop_plane
+    state = tmp_path / 'state'
+    p = start_plane(state, with_api=False)
+    first = _by_cell(p, lambda c: sorted(
+        (s.host, s.uuid) for s in objects.ServiceList.get_all(c)))
+    stop_plane(p)
+    p = start_plane(state, with_api=False)
+    try:
+        again = _by_cell(p, lambda c: sorted(
+            (s.host, s.uuid) for s in objects.ServiceList.get_all(c)))
+    finally:
+        stop_plane(p)
+    assert first == again
