@@ -1,4 +1,6 @@
 """[database] (the cell database) and [api_database]."""
+import copy
+
 from oslo_config import cfg
 from oslo_db import options as oslo_db_options
 
@@ -7,20 +9,16 @@ api_db_group = cfg.OptGroup('api_database', title='API database options',
                                  'resource providers. Leave connection unset '
                                  'on cell conductors and computes.')
 
-api_db_opts = [
-    cfg.StrOpt('connection', secret=True,
-               help='SQLAlchemy URL of the API database.'),
-    cfg.StrOpt('slave_connection', secret=True),
-    cfg.BoolOpt('sqlite_synchronous', default=True),
-    cfg.StrOpt('mysql_sql_mode', default='TRADITIONAL'),
-    cfg.IntOpt('connection_recycle_time', default=3600),
-    cfg.IntOpt('max_pool_size'),
-    cfg.IntOpt('max_retries', default=10),
-    cfg.IntOpt('retry_interval', default=10),
-    cfg.IntOpt('max_overflow'),
-    cfg.IntOpt('pool_timeout'),
-    cfg.IntOpt('connection_debug', default=0),
-]
+# The same knobs as [database], for the API database (own copies so the
+# two groups can differ).
+_API_DB_OPT_NAMES = ('connection', 'slave_connection', 'sqlite_synchronous',
+                     'mysql_sql_mode', 'connection_recycle_time',
+                     'max_pool_size', 'max_retries', 'retry_interval',
+                     'max_overflow', 'pool_timeout', 'connection_debug')
+api_db_opts = [copy.deepcopy(opt) for opt in oslo_db_options.database_opts
+               if opt.name in _API_DB_OPT_NAMES]
+for _opt in api_db_opts:
+    _opt.deprecated_opts = []
 
 
 def register_opts(conf):

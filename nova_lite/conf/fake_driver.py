@@ -3,12 +3,18 @@ from oslo_config import cfg
 group = cfg.OptGroup('fake_driver', title='Simulated hypervisor')
 
 opts = [
-    cfg.IntOpt('vcpus', default=16, min=1),
-    cfg.IntOpt('memory_mb', default=32768, min=1),
-    cfg.IntOpt('local_gb', default=1024, min=1),
-    cfg.StrOpt('hypervisor_type', default='fake'),
-    cfg.IntOpt('hypervisor_version', default=1000),
-    cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}'),
+    cfg.IntOpt('vcpus', default=16, min=1,
+               help='Physical CPUs each simulated host reports.'),
+    cfg.IntOpt('memory_mb', default=32768, min=1,
+               help='Memory (MiB) each simulated host reports.'),
+    cfg.IntOpt('local_gb', default=1024, min=1,
+               help='Local disk (GiB) each simulated host reports.'),
+    cfg.StrOpt('hypervisor_type', default='fake',
+               help='Hypervisor type reported in os-hypervisors.'),
+    cfg.IntOpt('hypervisor_version', default=1000,
+               help='Hypervisor version reported in os-hypervisors.'),
+    cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}',
+               help='CPU description (JSON) reported by the host.'),
 ]
 
 

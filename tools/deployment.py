@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""A real multi-process nova_lite deployment on MariaDB + RabbitMQ.
+
+    tools/deployment.py start --workdir DIR [--cells 2] [--computes-per-cell 2]
+    tools/deployment.py stop  --workdir DIR [--keep-data]
+
+Layout: API, super conductor and scheduler share the API database, the
+top-level cell database (cell1) and the API RabbitMQ vhost; each cell has
+its own database, its own vhost and its own conductor, whose config has
+no [api_database] at all; computes have no database, only their cell's
+vhost. Databases and vhosts get a unique prefix per deployment and are
+dropped by `stop` (unless --keep-data). State (pids, URLs) is kept in
+DIR/deployment.json so `stop` can undo exactly what `start` did.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+
+DB_ROOT = os.environ.get('NOVA_LITE_MYSQL', 'mysql+pymysql://root@127.0.0.1')
+RABBIT = os.environ.get('NOVA_LITE_RABBIT', 'rabbit://guest:guest@127.0.0.1:5672')
+
+
+def _bin(name):
+    here = os.path.dirname(sys.executable)
+    path = os.path.join(here, name)
+    return path if os.path.exists(path) else shutil.which(name)
+
+
+def _run(*cmd, **kwargs):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True,
+                          **kwargs)
+
+
+def _mysql(sql):
+    import sqlalchemy as sa
+    engine = sa.create_engine(DB_ROOT + '/', poolclass=sa.pool.NullPool)
+    with engine.begin() as conn:
+        conn.execute(sa.text(sql))
+    engine.dispose()
+
+
+def _rabbitmqctl(*args):
+    return _run('rabbitmqctl', '-q', *args)
+
+
+class Deployment(object):
+    def __init__(self, workdir, cells=2, computes_per_cell=2, port=None,
+                 prefix=None):
+        self.workdir = os.path.abspath(workdir)
+        self.cells = cells
+        self.computes_per_cell = computes_per_cell
+        self.prefix = prefix or 'nl_%s' % uuid.uuid4().hex[:10]
+        self.port = port or _free_port()
+        self.procs = {}
+        self.state_file = os.path.join(self.workdir, 'deployment.json')
+
+    # --- names --------------------------------------------------------
+
+    def db(self, name):
+        return '%s_%s' % (self.prefix, name)
+
+    def db_url(self, name):
+        return '%s/%s?charset=utf8mb4' % (DB_ROOT, self.db(name))
+
+    def vhost(self, name):
+        return '%s_%s' % (self.prefix, name)
+
+    def mq_url(self, name):
+        return '%s/%s' % (RABBIT, self.vhost(name))
+
+    def cell_names(self):
+        return ['cell%d' % i for i in range(1, self.cells + 1)]
+
+    @property
+    def endpoint(self):
+        return 'http://127.0.0.1:%d' % self.port
+
+    # --- config -------------------------------------------------------
+
+    def _write_conf(self, name, sections):
+        path = os.path.join(self.workdir, '%s.conf' % name)
+        with open(path, 'w') as f:
+            for section, values in sections.items():
+                f.write('[%s]\n' % section)
+                for key, value in values.items():
+                    f.write('%s = %s\n' % (key, value))
+                f.write('\n')
+        return path
+
+    def _common(self, host, transport):
+        return {'host': host, 'transport_url': transport,
+                'state_path': os.path.join(self.workdir, 'state'),
+                'report_interval': 2, 'service_down_time': 20,
+                'periodic_interval': 5, 'update_resources_interval': 5,
+                'log_file': os.path.join(self.workdir, '%s.log' % host)}
+
+    def write_configs(self):
+        os.makedirs(self.workdir, exist_ok=True)
+        confs = {}
+        confs['top'] = self._write_conf('top', {
+            'DEFAULT': self._common('top', self.mq_url('api')),
+            'api': {'auth_strategy': 'noauth2', 'listen': '127.0.0.1',
+                    'port': self.port},
+            'api_database': {'connection': self.db_url('api')},
+            'database': {'connection': self.db_url('cell1')},
+        })
+        for cell in self.cell_names():
+            confs['%s-conductor' % cell] = self._write_conf(
+                '%s-conductor' % cell, {
+                    'DEFAULT': self._common('%s-conductor' % cell,
+                                            self.mq_url(cell)),
+                    'database': {'connection': self.db_url(cell)},
+                })
+            for i in range(1, self.computes_per_cell + 1):
+                host = '%s-compute%d' % (cell, i)
+                confs[host] = self._write_conf(host, {
+                    'DEFAULT': self._common(host, self.mq_url(cell)),
+                })
+        return confs
+
+    # --- lifecycle ----------------------------------------------------
+
+    def create_backends(self):
+        for name in ['api', 'cell0'] + self.cell_names():
+            _mysql('CREATE DATABASE `%s` CHARACTER SET utf8mb4'
+                   % self.db(name))
+        for name in ['api'] + self.cell_names():
+            _rabbitmqctl('add_vhost', self.vhost(name))
+            _rabbitmqctl('set_permissions', '-p', self.vhost(name), 'guest',
+                         '.*', '.*', '.*')
+
+    def drop_backends(self):
+        for name in ['api', 'cell0'] + self.cell_names():
+            try:
+                _mysql('DROP DATABASE IF EXISTS `%s`' % self.db(name))
+            except Exception as exc:
+                print('drop %s: %s' % (name, exc), file=sys.stderr)
+        for name in ['api'] + self.cell_names():
+            try:
+                _rabbitmqctl('delete_vhost', self.vhost(name))
+            except subprocess.CalledProcessError:
+                pass
+
+    def manage(self, *args):
+        return _run(_bin('nova-lite-manage'), '--config-file',
+                    os.path.join(self.workdir, 'top.conf'), *args)
+
+    def map_cells(self):
+        self.manage('api_db', 'sync')
+        self.manage('cell_v2', 'map_cell0', '--database_connection',
+                    self.db_url('cell0'))
+        for cell in self.cell_names():
+            self.manage('cell_v2', 'create_cell', '--name', cell,
+                        '--transport-url', self.mq_url(cell),
+                        '--database_connection', self.db_url(cell))
+        self.manage('db', 'sync')
+
+    def _spawn(self, name, binary, conf):
+        log = open(os.path.join(self.workdir, '%s.out' % name), 'ab')
+        proc = subprocess.Popen([_bin(binary), '--config-file', conf],
+                                stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        self.procs[name] = proc.pid
+
+    def start_services(self, confs):
+        top = confs['top']
+        self._spawn('conductor', 'nova-lite-conductor', top)
+        self._spawn('scheduler', 'nova-lite-scheduler', top)
+        for cell in self.cell_names():
+            self._spawn('%s-conductor' % cell, 'nova-lite-conductor',
+                        confs['%s-conductor' % cell])
+            for i in range(1, self.computes_per_cell + 1):
+                host = '%s-compute%d' % (cell, i)
+                self._spawn(host, 'nova-lite-compute', confs[host])
+        self._spawn('api', 'nova-lite-api', top)
+
+    def wait_for_api(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.endpoint + '/', timeout=2)
+                return
+            except OSError:
+                self._check_alive()
+                time.sleep(0.2)
+        raise RuntimeError('API did not answer within %ss' % timeout)
+
+    def wait_for_computes(self, timeout=60):
+        want = self.cells * self.computes_per_cell
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            out = self.manage('cell_v2', 'discover_hosts', '--verbose')
+            hosts = self.manage('cell_v2', 'list_hosts').stdout
+            if sum(1 for line in hosts.splitlines()
+                   if '-compute' in line) >= want:
+                return out
+            self._check_alive()
+            time.sleep(0.5)
+        raise RuntimeError('computes did not register within %ss' % timeout)
+
+    def _check_alive(self):
+        for name, pid in self.procs.items():
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                raise RuntimeError('%s (pid %d) died; see %s/%s.out'
+                                   % (name, pid, self.workdir, name))
+
+    def save(self):
+        with open(self.state_file, 'w') as f:
+            json.dump({'prefix': self.prefix, 'port': self.port,
+                       'cells': self.cells,
+                       'computes_per_cell': self.computes_per_cell,
+                       'procs': self.procs}, f)
+
+    @classmethod
+    def load(cls, workdir):
+        with open(os.path.join(workdir, 'deployment.json')) as f:
+            state = json.load(f)
+        dep = cls(workdir, state['cells'], state['computes_per_cell'],
+                  state['port'], state['prefix'])
+        dep.procs = state['procs']
+        return dep
+
+    def start(self):
+        confs = self.write_configs()
+        self.create_backends()
+        self.save()
+        self.map_cells()
+        self.start_services(confs)
+        self.save()
+        self.wait_for_api()
+        self.wait_for_computes()
+        return self
+
+    def stop(self, keep_data=False, timeout=30):
+        for pid in self.procs.values():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        for name, pid in self.procs.items():
+            while time.monotonic() < deadline:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                try:
+                    if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                        break
+                except ChildProcessError:
+                    pass
+                time.sleep(0.1)
+            else:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        if not keep_data:
+            self.drop_backends()
+
+
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('action', choices=['start', 'stop'])
+    parser.add_argument('--workdir', required=True)
+    parser.add_argument('--cells', type=int, default=2)
+    parser.add_argument('--computes-per-cell', type=int, default=2)
+    parser.add_argument('--port', type=int, default=None)
+    parser.add_argument('--keep-data', action='store_true')
+    args = parser.parse_args(argv)
+    if args.action == 'start':
+        dep = Deployment(args.workdir, args.cells, args.computes_per_cell,
+                         args.port)
+        try:
+            dep.start()
+        except Exception:
+            dep.stop()
+            raise
+        print('nova_lite deployment up: %s/v2.1 (configs in %s)'
+              % (dep.endpoint, dep.workdir))
+    else:
+        Deployment.load(args.workdir).stop(keep_data=args.keep_data)
+        print('nova_lite deployment stopped')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
