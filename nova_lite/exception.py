@@ -128,3 +128,93 @@ class DatabaseNotReachable(NovaLiteException):
 class RequestBodyTooLarge(NovaLiteException):
     msg_fmt = 'Request is too large.'
     code = 413
+
+
+# --- REST API ------------------------------------------------------------
+
+class InvalidAPIVersionString(Invalid):
+    msg_fmt = ('API Version String %(version)s is of invalid format. Must '
+               'be of format MajorNum.MinorNum.')
+
+
+class InvalidGlobalAPIVersion(NovaLiteException):
+    msg_fmt = ('Version %(req_ver)s is not supported by the API. Minimum is '
+               '%(min_ver)s and maximum is %(max_ver)s.')
+    code = 406
+
+
+class Unauthorized(NovaLiteException):
+    msg_fmt = 'Authentication required.'
+    code = 401
+
+
+class MalformedRequestBody(Invalid):
+    msg_fmt = 'Malformed request body: %(reason)s'
+
+
+class RequestURITooLong(NovaLiteException):
+    msg_fmt = 'The request URL is too long.'
+    code = 414
+
+
+class ServiceNotUnique(Invalid):
+    msg_fmt = 'Service id %(service_id)s refers to multiple services.'
+
+
+class ServiceUpdateNotSupported(Invalid):
+    msg_fmt = ('Updating a %(binary)s service is not supported. Only '
+               '%(compute)s services can be updated.')
+
+
+class MarkerNotFound(Invalid):
+    msg_fmt = 'Marker %(marker)s could not be found.'
+
+
+class HypervisorNotFoundByPattern(NotFound):
+    msg_fmt = "No hypervisor matching '%(pattern)s' could be found."
+
+
+class ResourceNotFound(NotFound):
+    msg_fmt = 'The resource could not be found.'
+
+
+class MethodNotAllowed(NovaLiteException):
+    msg_fmt = 'The method is not allowed for the requested URL.'
+    code = 405
+
+
+# --- flavors -------------------------------------------------------------
+
+class FlavorNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class FlavorNotFoundByName(FlavorNotFound):
+    msg_fmt = 'Flavor with name %(flavor_name)s could not be found.'
+
+
+class FlavorExists(Conflict):
+    msg_fmt = 'Flavor with name %(name)s already exists.'
+
+
+class FlavorIdExists(FlavorExists):
+    msg_fmt = 'Flavor with ID %(flavor_id)s already exists.'
+
+
+class FlavorExtraSpecsNotFound(NotFound):
+    msg_fmt = ('Flavor %(flavor_id)s has no extra specs with key '
+               '%(extra_specs_key)s.')
+
+
+class FlavorAccessExists(Conflict):
+    msg_fmt = ('Flavor access already exists for flavor %(flavor_id)s and '
+               'project %(project_id)s combination.')
+
+
+class FlavorAccessNotFound(NotFound):
+    msg_fmt = ('Flavor access not found for %(flavor_id)s / %(project_id)s '
+               'combination.')
+
+
+class InvalidSortKey(Invalid):
+    msg_fmt = 'Sort key supplied is invalid: %(sort_key)s'

@@ -57,3 +57,58 @@ class InstanceMapping(BASE, _Base):
     queued_for_delete = sa.Column(sa.Boolean)
 
     cell_mapping = orm.relationship('CellMapping')
+
+
+# --- flavors: global, so they live here. Same columns as the legacy cell
+# tables instance_types* (tests/unit/test_flavor_models.py checks parity);
+# rows here are hard-deleted, so deleted stays 0.
+
+class Flavors(BASE, _Base, models.SoftDeleteMixin):
+    __tablename__ = 'flavors'
+    __table_args__ = (
+        sa.UniqueConstraint('name', 'deleted',
+                            name='uniq_flavors0name0deleted'),
+        sa.UniqueConstraint('flavorid', 'deleted',
+                            name='uniq_flavors0flavorid0deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(255))
+    memory_mb = sa.Column(sa.Integer, nullable=False)
+    vcpus = sa.Column(sa.Integer, nullable=False)
+    swap = sa.Column(sa.Integer, nullable=False, default=0)
+    vcpu_weight = sa.Column(sa.Integer)
+    flavorid = sa.Column(sa.String(255))
+    rxtx_factor = sa.Column(sa.Float, default=1)
+    root_gb = sa.Column(sa.Integer)
+    ephemeral_gb = sa.Column(sa.Integer)
+    disabled = sa.Column(sa.Boolean, default=False)
+    is_public = sa.Column(sa.Boolean, default=True)
+    description = sa.Column(sa.Text)
+
+
+class FlavorExtraSpecs(BASE, _Base, models.SoftDeleteMixin):
+    __tablename__ = 'flavor_extra_specs'
+    __table_args__ = (
+        sa.Index('flavor_extra_specs_flavor_id_key_idx', 'flavor_id', 'key'),
+        sa.UniqueConstraint('flavor_id', 'key', 'deleted',
+                            name='uniq_flavor_extra_specs0flavor_id0key0'
+                                 'deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    flavor_id = sa.Column(sa.Integer, sa.ForeignKey('flavors.id'),
+                          nullable=False)
+    key = sa.Column(sa.String(255))
+    value = sa.Column(sa.String(255))
+
+
+class FlavorProjects(BASE, _Base, models.SoftDeleteMixin):
+    __tablename__ = 'flavor_projects'
+    __table_args__ = (
+        sa.UniqueConstraint('flavor_id', 'project_id', 'deleted',
+                            name='uniq_flavor_projects0flavor_id0project_id0'
+                                 'deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    flavor_id = sa.Column(sa.Integer, sa.ForeignKey('flavors.id'),
+                          nullable=False)
+    project_id = sa.Column(sa.String(255))

@@ -66,3 +66,59 @@ class ComputeNode(BASE, _Base):
     cpu_allocation_ratio = sa.Column(sa.Float, nullable=True)
     ram_allocation_ratio = sa.Column(sa.Float, nullable=True)
     disk_allocation_ratio = sa.Column(sa.Float, nullable=True)
+
+
+# --- legacy flavors: read, soft-deleted by the online migration, never
+# written otherwise. Kept column-for-column identical to the API DB's
+# flavors tables (tests/unit/test_flavor_models.py checks it).
+
+class InstanceTypes(BASE, _Base):
+    __tablename__ = 'instance_types'
+    __table_args__ = (
+        sa.UniqueConstraint('name', 'deleted',
+                            name='uniq_instance_types0name0deleted'),
+        sa.UniqueConstraint('flavorid', 'deleted',
+                            name='uniq_instance_types0flavorid0deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(255))
+    memory_mb = sa.Column(sa.Integer, nullable=False)
+    vcpus = sa.Column(sa.Integer, nullable=False)
+    swap = sa.Column(sa.Integer, nullable=False, default=0)
+    vcpu_weight = sa.Column(sa.Integer)
+    flavorid = sa.Column(sa.String(255))
+    rxtx_factor = sa.Column(sa.Float, default=1)
+    root_gb = sa.Column(sa.Integer)
+    ephemeral_gb = sa.Column(sa.Integer)
+    disabled = sa.Column(sa.Boolean, default=False)
+    is_public = sa.Column(sa.Boolean, default=True)
+    description = sa.Column(sa.Text)
+
+
+class InstanceTypeExtraSpecs(BASE, _Base):
+    __tablename__ = 'instance_type_extra_specs'
+    __table_args__ = (
+        sa.Index('instance_type_extra_specs_instance_type_id_key_idx',
+                 'flavor_id', 'key'),
+        sa.UniqueConstraint('flavor_id', 'key', 'deleted',
+                            name='uniq_instance_type_extra_specs0'
+                                 'flavor_id0key0deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    flavor_id = sa.Column(sa.Integer, sa.ForeignKey('instance_types.id'),
+                          nullable=False)
+    key = sa.Column(sa.String(255))
+    value = sa.Column(sa.String(255))
+
+
+class InstanceTypeProjects(BASE, _Base):
+    __tablename__ = 'instance_type_projects'
+    __table_args__ = (
+        sa.UniqueConstraint('flavor_id', 'project_id', 'deleted',
+                            name='uniq_instance_type_projects0'
+                                 'flavor_id0project_id0deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    flavor_id = sa.Column(sa.Integer, sa.ForeignKey('instance_types.id'),
+                          nullable=False)
+    project_id = sa.Column(sa.String(255))

@@ -1,0 +1,66 @@
+"""Flavors in the API database (flavors, flavor_extra_specs, flavor_projects).
+
+Same columns as the legacy cell tables (main 0003_legacy_flavors); the data
+moves online (nova_lite.db.online_migrations.migrate_flavors).
+
+Revision ID: 0002_flavors
+Revises: 0001_initial
+Create Date: 2026-11-23
+"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = '0002_flavors'
+down_revision = '0001_initial'
+branch_labels = None
+depends_on = None
+
+
+def _common():
+    return [sa.Column('created_at', sa.DateTime),
+            sa.Column('updated_at', sa.DateTime),
+            sa.Column('deleted_at', sa.DateTime),
+            sa.Column('deleted', sa.Integer),
+            sa.Column('id', sa.Integer, primary_key=True, nullable=False)]
+
+
+def upgrade():
+    op.create_table(
+        'flavors', *_common(),
+        sa.Column('name', sa.String(255)),
+        sa.Column('memory_mb', sa.Integer, nullable=False),
+        sa.Column('vcpus', sa.Integer, nullable=False),
+        sa.Column('swap', sa.Integer, nullable=False),
+        sa.Column('vcpu_weight', sa.Integer),
+        sa.Column('flavorid', sa.String(255)),
+        sa.Column('rxtx_factor', sa.Float),
+        sa.Column('root_gb', sa.Integer),
+        sa.Column('ephemeral_gb', sa.Integer),
+        sa.Column('disabled', sa.Boolean),
+        sa.Column('is_public', sa.Boolean),
+        sa.Column('description', sa.Text),
+        sa.UniqueConstraint('name', 'deleted',
+                            name='uniq_flavors0name0deleted'),
+        sa.UniqueConstraint('flavorid', 'deleted',
+                            name='uniq_flavors0flavorid0deleted'),
+        mysql_engine='InnoDB', mysql_charset='utf8')
+    op.create_table(
+        'flavor_extra_specs', *_common(),
+        sa.Column('flavor_id', sa.Integer, sa.ForeignKey('flavors.id'),
+                  nullable=False),
+        sa.Column('key', sa.String(255)),
+        sa.Column('value', sa.String(255)),
+        sa.UniqueConstraint('flavor_id', 'key', 'deleted',
+                            name='uniq_flavor_extra_specs0flavor_id0key0'
+                                 'deleted'),
+        sa.Index('flavor_extra_specs_flavor_id_key_idx', 'flavor_id', 'key'),
+        mysql_engine='InnoDB', mysql_charset='utf8')
+    op.create_table(
+        'flavor_projects', *_common(),
+        sa.Column('flavor_id', sa.Integer, sa.ForeignKey('flavors.id'),
+                  nullable=False),
+        sa.Column('project_id', sa.String(255)),
+        sa.UniqueConstraint('flavor_id', 'project_id', 'deleted',
+                            name='uniq_flavor_projects0flavor_id0project_id0'
+                                 'deleted'),
+        mysql_engine='InnoDB', mysql_charset='utf8')
