@@ -7,3 +7,4 @@ def register_all():
     __import__('nova_lite.objects.instance_mapping')
     __import__('nova_lite.objects.service')
     __import__('nova_lite.objects.compute_node')
+    __import__('nova_lite.objects.flavor')
