@@ -145,7 +145,7 @@ class Plane(oslo_service.ServiceBase):
 
     def __init__(self, state_dir, cells=2, computes_per_cell=2,
                  host='127.0.0.1', port=8774, service_host='aio',
-                 with_api=True):
+                 with_api=True, service_versions=None):
         self.state_dir = state_dir
         self.n_cells = cells
         self.computes_per_cell = computes_per_cell
@@ -154,6 +154,9 @@ class Plane(oslo_service.ServiceBase):
         self.service_host = service_host
         self.services = []
         self.with_api = with_api
+        # {host: service version}: run some services as if older code
+        # (upgrade tests).
+        self.service_versions = service_versions or {}
         self.api = None
         self.cells = {}
 
@@ -188,7 +191,8 @@ class Plane(oslo_service.ServiceBase):
                 host, 'nova-lite-compute', 'compute',
                 compute_manager.ComputeManager(host),
                 base_context=compute_ctxt, transport=transport,
-                context_hook=through_conductor)
+                context_hook=through_conductor,
+                version=self.service_versions.get(host))
 
     def build(self):
         configure(self.state_dir, self.host, self.port)

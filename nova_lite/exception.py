@@ -218,3 +218,7 @@ class FlavorAccessNotFound(NotFound):
 
 class InvalidSortKey(Invalid):
     msg_fmt = 'Sort key supplied is invalid: %(sort_key)s'
+
+
+class CellsNotResponding(NovaLiteException):
+    msg_fmt = 'Cells did not respond: %(cells)s'

@@ -17,6 +17,7 @@ from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
+import nova_lite.objects.service  # noqa: F401  (objects.service)
 from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
@@ -26,8 +27,9 @@ BINARY_PREFIX = 'nova-lite-'
 
 class Service(oslo_service.Service):
     def __init__(self, host, binary, topic, manager, base_context=None,
-                 transport=None, context_hook=None):
+                 transport=None, context_hook=None, version=None):
         super().__init__()
+        self.version = version or objects.service.SERVICE_VERSION
         self.host = host
         self.binary = binary
         self.topic = topic
@@ -48,11 +50,34 @@ class Service(oslo_service.Service):
                                                          self.binary)
         except exception.HostBinaryNotFound:
             ref = objects.Service(ctx, host=self.host, binary=self.binary,
-                                  topic=self.topic, report_count=0)
+                                  topic=self.topic, report_count=0,
+                                  version=self.version)
             ref.create()
             LOG.info('Created service record for %s on %s (%s)',
                      self.binary, self.host, ref.uuid)
+            return ref
+        if ref.version != self.version:
+            LOG.info('%s on %s now runs service version %d (was %d)',
+                     self.binary, self.host, self.version, ref.version)
+            ref.version = self.version
+            ref.save()
         return ref
+
+    def check_version(self):
+        """Refuse to start when too old for the deployment (see
+        objects.service.check_can_start); raises ServiceTooOld or
+        TooOldComputeService."""
+        objects.service.check_can_start(
+            self.context, self.binary, self.host, self.version,
+            all_cells=bool(CONF.api_database.connection)
+            and self.binary != 'nova-lite-compute')
+
+    def reset(self):
+        """SIGHUP: forget cached minimum service versions."""
+        objects.service.reset_min_version_cache()
+        reset_hook = getattr(self.manager, 'reset', None)
+        if reset_hook:
+            reset_hook()
 
     def start(self):
         LOG.info('Starting %s on %s', self.binary, self.host)
@@ -99,11 +124,6 @@ class Service(oslo_service.Service):
         self.tg.stop_timers()
         super().stop(graceful=graceful)
 
-    def reset(self):
-        """SIGHUP: drop per-process caches (e.g. minimum service versions)."""
-        reset_hook = getattr(self.manager, 'reset', None)
-        if reset_hook:
-            reset_hook()
 
 
 class WSGIService(oslo_service.ServiceBase):
@@ -118,12 +138,20 @@ class WSGIService(oslo_service.ServiceBase):
                                   host=host or CONF.api.listen,
                                   port=CONF.api.port if port is None
                                   else port)
-        self.host = self.server.host
+        self.listen_host = self.server.host
         self.port = self.server.port
         self.workers = workers or CONF.api.workers
         self.record_host = record_host or CONF.host
         self.context = base_context or nova_context.get_admin_context()
         self.service_ref = None
+        self.binary = 'nova-lite-api'
+        self.host = self.record_host
+        self.version = objects.service.SERVICE_VERSION
+
+    def check_version(self):
+        objects.service.check_can_start(self.context, self.binary,
+                                        self.record_host, self.version,
+                                        all_cells=True)
 
     def start(self):
         try:
@@ -139,6 +167,9 @@ class WSGIService(oslo_service.ServiceBase):
                 # Another API worker won the race; use its record.
                 self.service_ref = objects.Service.get_by_host_and_binary(
                     self.context, self.record_host, 'nova-lite-api')
+        if self.service_ref.version != self.version:
+            self.service_ref.version = self.version
+            self.service_ref.save()
         self.server.start()
 
     def stop(self):

@@ -10,7 +10,7 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeManager(object):
-    target = messaging.Target(version='1.0')
+    target = messaging.Target(version='1.1')
 
     def __init__(self, host):
         self.host = host
@@ -43,3 +43,14 @@ class ComputeManager(object):
 
     def ping(self, context):
         return {'host': self.host, 'guests': len(self.driver.list_guests())}
+
+    def describe_node(self, context, compute_node):
+        return {'host': self.host,
+                'fields': sorted(f for f in compute_node.fields
+                                 if compute_node.obj_attr_is_set(f))}
+
+    # --- RPC API 1.1 --------------------------------------------------
+
+    def get_guests(self, context):
+        guests = self.driver.list_guests()
+        return {'count': len(guests), 'guests': sorted(guests)}

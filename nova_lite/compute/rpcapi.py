@@ -1,35 +1,79 @@
 """Client side of the compute RPC API.
 
 API version history:
-    1.0 - Initial: ping(host).
+    1.0 - Initial: ping(), describe_node(compute_node).
+    1.1 - get_guests().
+
+With [upgrade_levels] compute = auto, each call to a host is capped at the
+RPC version that host's recorded service version speaks, and objects are
+backported to the versions it understands; an explicit version pins every
+call; unset means no cap.
 """
 import oslo_messaging as messaging
 
-from nova_lite import baserpc
+from nova_lite.conf import CONF
+from nova_lite.objects import base as obj_base
+from nova_lite.objects import service as service_obj
 from nova_lite import rpc
 
 TOPIC = 'compute'
+BINARY = 'nova-lite-compute'
 
 
 class ComputeAPI(object):
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self):
         self._clients = {}
 
-    def _client(self, context):
+    def _pin(self, context, host):
+        """(RPC version cap, object manifest) for calls to host."""
+        level = CONF.upgrade_levels.compute
+        if not level:
+            return None, None
+        if level != 'auto':
+            return level, None
+        version = service_obj.get_service_version(context, host, BINARY)
+        if version >= service_obj.SERVICE_VERSION:
+            return None, None
+        return (service_obj.rpc_version_for('compute', version),
+                service_obj.object_versions_for(version))
+
+    def _client(self, context, host):
         transport = rpc.transport_for_context(context)
-        client = self._clients.get(id(transport))
+        cap, manifest = self._pin(context, host)
+        key = (id(transport), cap, tuple(sorted((manifest or {}).items())))
+        client = self._clients.get(key)
         if client is None:
-            target = messaging.Target(topic=TOPIC, version='1.0')
-            client = rpc.get_client(target,
-                                    version_cap=baserpc.version_cap(
-                                        'compute'),
-                                    transport=transport)
-            self._clients[id(transport)] = client
+            serializer = rpc.RequestContextSerializer(
+                base=obj_base.NovaLiteObjectSerializer(
+                    object_versions=manifest))
+            client = rpc.get_client(
+                messaging.Target(topic=TOPIC, version='1.0'),
+                version_cap=cap, serializer=serializer,
+                transport=transport)
+            self._clients[key] = client
         return client
 
     def ping(self, context, host):
-        """Round trip to one compute (targeted at its cell)."""
-        cctxt = self._client(context).prepare(server=host, version='1.0')
+        """Round trip to one compute (context targeted at its cell)."""
+        cctxt = self._client(context, host).prepare(server=host,
+                                                    version='1.0')
         return cctxt.call(context, 'ping')
+
+    def describe_node(self, context, host, compute_node):
+        """What the compute received: the node's fields as it sees them."""
+        cctxt = self._client(context, host).prepare(server=host,
+                                                    version='1.0')
+        return cctxt.call(context, 'describe_node',
+                          compute_node=compute_node)
+
+    def get_guests(self, context, host):
+        """Guests on host; a 1.0 compute only reports their number."""
+        client = self._client(context, host)
+        if not client.can_send_version('1.1'):
+            return {'count': self.ping(context, host)['guests'],
+                    'guests': None}
+        cctxt = client.prepare(server=host, version='1.1')
+        return cctxt.call(context, 'get_guests')
+

@@ -111,5 +111,23 @@ class ObjectListBase(ovoo_base.ObjectListBase):
 
 
 class NovaLiteObjectSerializer(ovoo_base.VersionedObjectSerializer):
-    """Serializes objects for RPC."""
+    """Serializes objects for RPC.
+
+    With object_versions ({objname: version}, what an older receiver
+    understands), objects are backported with obj_make_compatible before
+    they leave, so the receiver never sees a version it does not know.
+    """
     OBJ_BASE_CLASS = NovaLiteObject
+
+    def __init__(self, object_versions=None):
+        super().__init__()
+        self.object_versions = object_versions
+
+    def serialize_entity(self, context, entity):
+        if (self.object_versions
+                and isinstance(entity, ovoo_base.VersionedObject)
+                and entity.obj_name() in self.object_versions):
+            return entity.obj_to_primitive(
+                target_version=self.object_versions[entity.obj_name()],
+                version_manifest=self.object_versions)
+        return super().serialize_entity(context, entity)

@@ -1,6 +1,15 @@
-"""Service records: one per (host, binary) in the cell the service lives in."""
+"""Service records: one per (host, binary) in the cell the service lives in.
+
+Service versions (../shared/specs/service-version-number.rst): every
+service records the SERVICE_VERSION of the code it runs; NULL (records
+written before the column existed) counts as 1. The history below says
+what each version speaks; the minimum version per binary gates online data
+migrations, RPC version caps ([upgrade_levels] ... = auto) and start-up.
+"""
+from oslo_log import log as logging
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
@@ -9,13 +18,50 @@ from nova_lite.db.main import models
 from nova_lite import exception
 from nova_lite.objects import base
 
+LOG = logging.getLogger(__name__)
+
+# One entry per service version: the RPC API versions that code speaks, the
+# object versions it understands (objects sent to it are backported to
+# these) and what it enables. Version 1 is the code before the services
+# table had a version column (NULL in the database).
+SERVICE_VERSION_HISTORY = {
+    1: {'compute_rpc': '1.0', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0',
+        'objects': {'Service': '1.0', 'ComputeNode': '1.0',
+                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
+        'enables': 'initial'},
+    2: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.1',
+                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
+        'enables': 'services.version recorded; compute RPC 1.1 '
+                   '(get_guests); ComputeNode.uuid; online migration '
+                   'migrate_flavors'},
+}
+SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
+
+# Services older than this cannot join the deployment at all (API and
+# conductors refuse to start while such computes are recorded, unless
+# [workarounds] disable_compute_service_check_for_ffu).
+OLDEST_SUPPORTED_SERVICE_VERSION = 1
+
+# A service may be at most this many versions older than the newest of its
+# own binary (N-1 rolling upgrades); further behind, it refuses to start.
+SERVICE_VERSION_SKEW = 1
+
+BINARIES = ('nova-lite-api', 'nova-lite-conductor', 'nova-lite-scheduler',
+            'nova-lite-compute')
+
 _FIELDS = ('id', 'uuid', 'host', 'binary', 'topic', 'report_count',
            'disabled', 'disabled_reason', 'last_seen_up', 'forced_down',
-           'created_at', 'updated_at', 'deleted_at', 'deleted')
+           'created_at', 'updated_at', 'deleted_at', 'deleted', 'version')
 
 
 def _to_dict(row):
-    return {f: getattr(row, f) for f in _FIELDS}
+    values = {f: getattr(row, f) for f in _FIELDS}
+    if values['version'] is None:
+        values['version'] = 1
+    return values
 
 
 def _active(query):
@@ -25,11 +71,13 @@ def _active(query):
 @base.NovaLiteObjectRegistry.register
 class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: version
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
         'uuid': fields.UUIDField(),
+        'version': fields.IntegerField(),
         'host': fields.StringField(nullable=True),
         'binary': fields.StringField(nullable=True),
         'topic': fields.StringField(nullable=True),
@@ -56,6 +104,17 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     @classmethod
     def _one(cls, context, db):
         return cls._from_db_object(context, cls(), db)
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+            primitive.pop('version', None)
+
+    def _stamp_version(self):
+        # The running code's version, unless the caller set one (a service
+        # recording what it runs, decided where that code runs).
+        if 'version' not in self.obj_what_changed():
+            self.version = SERVICE_VERSION
 
     # --- lookups ---------------------------------------------------------
 
@@ -108,8 +167,12 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         context.session.flush()
         return _to_dict(row)
 
-    @base.remotable
     def create(self):
+        self._stamp_version()
+        self._create()
+
+    @base.remotable
+    def _create(self):
         if self.obj_attr_is_set('id'):
             raise exception.ObjectActionError(action='create',
                                               reason='already created')
@@ -130,8 +193,12 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         context.session.flush()
         return _to_dict(row)
 
-    @base.remotable
     def save(self):
+        self._stamp_version()
+        self._save()
+
+    @base.remotable
+    def _save(self):
         updates = self.obj_get_changes()
         updates.pop('id', None)
         self._from_db_object(self._context, self, self._save_in_db(
@@ -178,6 +245,22 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         """Soft-delete the service and its compute nodes."""
         self._destroy_in_db(self._context, self.id)
 
+    @staticmethod
+    @main_db.reader
+    def _peer_versions_from_db(context, binary):
+        rows = _active(context.session.query(
+            models.Service.binary, models.Service.host,
+            sa.func.coalesce(models.Service.version, 1))).filter(
+                models.Service.binary.in_([binary, 'nova-lite-compute'])
+        ).all()
+        return [list(r) for r in rows]
+
+    @base.remotable_classmethod
+    def get_peer_versions(cls, context, binary):
+        """[[binary, host, version]] for binary and the computes in this
+        cell (remotable: a compute asks its conductor)."""
+        return cls._peer_versions_from_db(context, binary)
+
     def is_up(self, down_time=None):
         from nova_lite.conf import CONF
         if self.forced_down:
@@ -221,3 +304,174 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
     def get_by_host(cls, context, host):
         return base.obj_make_list(context, cls(context),
                                   cls._get_from_db(context, host=host))
+
+
+# --- minimum versions ------------------------------------------------------
+#
+# Answers to "has everyone upgraded far enough?" are cached per process:
+# they gate code paths that run on every request, and the answer only
+# changes when an operator upgrades something — they then send SIGHUP
+# (oslo.service calls reset(), which calls reset_min_version_cache()).
+
+_MIN_VERSION_CACHE = {}
+
+
+def reset_min_version_cache():
+    _MIN_VERSION_CACHE.clear()
+
+
+@main_db.reader
+def _min_versions_in_db(context, binaries):
+    rows = (_active(context.session.query(
+        models.Service.binary,
+        sa.func.min(sa.func.coalesce(models.Service.version, 1))))
+        .filter(models.Service.binary.in_(binaries))
+        .group_by(models.Service.binary).all())
+    return {binary: version for binary, version in rows}
+
+
+def get_minimum_versions(context, binaries, use_cache=True):
+    """{binary: minimum version} in the context's cell; absent binaries
+    (none recorded) are left out."""
+    key = (getattr(context, 'cell_uuid', None), tuple(sorted(binaries)))
+    if use_cache and key in _MIN_VERSION_CACHE:
+        return dict(_MIN_VERSION_CACHE[key])
+    result = _min_versions_in_db(context, list(binaries))
+    _MIN_VERSION_CACHE[key] = dict(result)
+    return result
+
+
+def get_minimum_version(context, binary, use_cache=True):
+    """The minimum recorded version of binary in the context's cell, or 0
+    when no such service is recorded."""
+    return get_minimum_versions(context, [binary], use_cache).get(binary, 0)
+
+
+def get_minimum_version_all_cells(context, binaries, use_cache=True):
+    """{binary: minimum version across every cell} (cell0 excluded).
+
+    A cell that fails or does not answer is never silently counted as
+    upgraded: exception.CellsNotResponding names it.
+    """
+    from nova_lite import context as nova_context
+    key = ('all-cells', tuple(sorted(binaries)))
+    if use_cache and key in _MIN_VERSION_CACHE:
+        return dict(_MIN_VERSION_CACHE[key])
+    results = nova_context.scatter_gather_skip_cell0(
+        context, lambda cctxt: get_minimum_versions(cctxt, binaries,
+                                                    use_cache=False))
+    failed = [uuid for uuid, r in results.items()
+              if nova_context.is_cell_failure(r)]
+    if failed:
+        raise exception.CellsNotResponding(cells=', '.join(sorted(failed)))
+    mins = {}
+    for per_cell in results.values():
+        for binary, version in per_cell.items():
+            mins[binary] = min(version, mins.get(binary, version))
+    _MIN_VERSION_CACHE[key] = dict(mins)
+    return mins
+
+
+def get_service_version(context, host, binary, use_cache=True):
+    """The recorded version of one service (in the context's cell)."""
+    key = ('host', getattr(context, 'cell_uuid', None), host, binary)
+    if use_cache and key in _MIN_VERSION_CACHE:
+        return _MIN_VERSION_CACHE[key]
+    version = Service.get_by_host_and_binary(context, host, binary).version
+    _MIN_VERSION_CACHE[key] = version
+    return version
+
+
+def unmet_needs(context, needs):
+    """Which of {binary: version} needs are not met across all cells.
+
+    Returns a human-readable string, or None when every need is met. A
+    binary with no recorded service does not block.
+    """
+    try:
+        mins = get_minimum_version_all_cells(context, list(needs))
+    except exception.CellsNotResponding as exc:
+        return exc.format_message()
+    waiting = ['%s >= %d (oldest is %d)' % (binary, need, mins[binary])
+               for binary, need in sorted(needs.items())
+               if binary in mins and mins[binary] < need]
+    return ('waiting for ' + ', '.join(waiting)) if waiting else None
+
+
+def rpc_version_for(service, service_version):
+    """The RPC API version ('compute', ...) a service version speaks."""
+    entry = SERVICE_VERSION_HISTORY.get(service_version)
+    if entry is None:
+        # Older than anything we know: the oldest we know is the best bet.
+        entry = SERVICE_VERSION_HISTORY[min(SERVICE_VERSION_HISTORY)]
+        if service_version > SERVICE_VERSION:
+            entry = SERVICE_VERSION_HISTORY[SERVICE_VERSION]
+    return entry['%s_rpc' % service]
+
+
+def object_versions_for(service_version):
+    entry = SERVICE_VERSION_HISTORY.get(
+        min(max(service_version, min(SERVICE_VERSION_HISTORY)),
+            SERVICE_VERSION))
+    return dict(entry['objects'])
+
+
+def get_auto_version_cap(service):
+    """RPC cap for [upgrade_levels] <service> = auto: what the oldest
+    recorded nova-lite-<service> speaks, across all cells when this
+    process can see them, else in its own cell."""
+    from nova_lite import context as nova_context
+    from nova_lite.conf import CONF
+    binary = 'nova-lite-%s' % service
+    ctxt = nova_context.get_admin_context()
+    try:
+        if CONF.api_database.connection:
+            minimum = get_minimum_version_all_cells(ctxt, [binary]).get(
+                binary, SERVICE_VERSION)
+        else:
+            minimum = get_minimum_version(ctxt, binary) or SERVICE_VERSION
+    except Exception:
+        LOG.exception('Cannot read minimum %s version; capping at the '
+                      'oldest supported', binary)
+        minimum = OLDEST_SUPPORTED_SERVICE_VERSION
+    return rpc_version_for(service, minimum)
+
+
+def check_can_start(context, binary, host, version=SERVICE_VERSION,
+                    all_cells=False):
+    """Refuse to start a service that is too old for its peers.
+
+    Raises ServiceTooOld when another service of the same binary is more
+    than SERVICE_VERSION_SKEW versions newer, or when this code is older
+    than OLDEST_SUPPORTED_SERVICE_VERSION; raises TooOldComputeService
+    (API and conductors) when computes older than the oldest supported
+    version are recorded, unless the FFU workaround is set.
+    """
+    from nova_lite.conf import CONF
+    from nova_lite import context as nova_context
+    if version < OLDEST_SUPPORTED_SERVICE_VERSION:
+        raise exception.ServiceTooOld(thisver=version,
+                                      minver=OLDEST_SUPPORTED_SERVICE_VERSION)
+    if all_cells:
+        per_cell = nova_context.scatter_gather_skip_cell0(
+            context, Service.get_peer_versions, binary)
+        peers = [p for r in per_cell.values()
+                 if not nova_context.is_cell_failure(r) for p in r]
+    else:
+        peers = Service.get_peer_versions(context, binary)
+    newest_peer = max((v for b, h, v in peers if b == binary and h != host),
+                      default=None)
+    if newest_peer is not None and newest_peer - version > \
+            SERVICE_VERSION_SKEW:
+        raise exception.ServiceTooOld(thisver=version, minver=newest_peer)
+    if binary in ('nova-lite-api', 'nova-lite-conductor') and \
+            not CONF.workarounds.disable_compute_service_check_for_ffu:
+        old = sorted('%s (v%d)' % (h, v) for b, h, v in peers
+                     if b == 'nova-lite-compute'
+                     and v < OLDEST_SUPPORTED_SERVICE_VERSION)
+        if old:
+            raise exception.TooOldComputeService(
+                binary=binary, current=version,
+                oldest_supported=OLDEST_SUPPORTED_SERVICE_VERSION,
+                hosts=', '.join(old))
+

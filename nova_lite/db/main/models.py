@@ -29,6 +29,7 @@ class Service(BASE, _Base):
     disabled_reason = sa.Column(sa.String(255))
     last_seen_up = sa.Column(sa.DateTime, nullable=True)
     forced_down = sa.Column(sa.Boolean, default=False)
+    version = sa.Column(sa.Integer, nullable=True)
 
 
 class ComputeNode(BASE, _Base):

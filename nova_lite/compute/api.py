@@ -1,0 +1,268 @@
+"""The compute API the REST controllers call: services and hypervisors
+across every cell.
+
+Reads fan out to all cells with scatter-gather (one query per cell and
+kind of row) and degrade when a cell fails or times out: its rows are left
+out, or reported as unavailable where the caller can show that. Objects
+returned keep a context targeted at their cell, so ``save()`` and
+``destroy()`` on them write to the right database.
+"""
+import collections
+import re
+
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite import objects
+
+LOG = logging.getLogger(__name__)
+
+COMPUTE_BINARY = 'nova-lite-compute'
+API_BINARY = 'nova-lite-api'
+
+# services: services of answering cells; unavailable: minimal Service
+# objects (host, binary only) for computes mapped to cells that did not
+# answer.
+ServiceListing = collections.namedtuple('ServiceListing',
+                                        ['services', 'unavailable'])
+# A compute node with the service record of its host (same cell).
+Hypervisor = collections.namedtuple('Hypervisor', ['node', 'service'])
+
+
+def _cells(context):
+    """Cells that can hold services and compute nodes (not cell0)."""
+    return [cell for cell in objects.CellMappingList.get_all(context)
+            if not cell.is_cell0()]
+
+
+def _gather(context, cells, fn, *args):
+    return nova_context.scatter_gather_cells(context, cells,
+                                             CONF.cell_timeout, fn, *args)
+
+
+# --- services ------------------------------------------------------------
+
+def _services_in_cell(cctxt, host, binary):
+    if host is not None:
+        services = objects.ServiceList.get_by_host(cctxt, host)
+        return [s for s in services if binary is None or s.binary == binary]
+    if binary is not None:
+        return list(objects.ServiceList.get_by_binary(cctxt, binary))
+    return list(objects.ServiceList.get_all(cctxt))
+
+
+def service_get_all(context, host=None, binary=None,
+                    include_unavailable=False):
+    """Services of every cell, optionally filtered by host and binary.
+
+    With include_unavailable, computes mapped to a cell that failed to
+    answer come back in ``unavailable`` (host and binary only).
+    """
+    cells = _cells(context)
+    results = _gather(context, cells, _services_in_cell, host, binary)
+    services, down_cells = [], []
+    for cell in cells:
+        result = results[cell.uuid]
+        if nova_context.is_cell_failure(result):
+            LOG.warning('Cell %s did not answer when listing services; '
+                        'its services are not shown.', cell.identity)
+            down_cells.append(cell)
+            continue
+        services.extend(result)
+    unavailable = []
+    if include_unavailable and binary in (None, COMPUTE_BINARY):
+        for cell in down_cells:
+            for mapping in objects.HostMappingList.get_by_cell_id(
+                    context, cell.uuid):
+                if host is None or mapping.host == host:
+                    unavailable.append(objects.Service(
+                        host=mapping.host, binary=COMPUTE_BINARY))
+    return ServiceListing(services, unavailable)
+
+
+def _parse_id(resource_id, want_uuid):
+    """('uuid'|'id', value) for a path id, or None when it cannot match."""
+    if want_uuid:
+        return ('uuid', resource_id) if uuidutils.is_uuid_like(
+            resource_id) else None
+    try:
+        value = int(resource_id)
+    except (TypeError, ValueError):
+        return None
+    return ('id', value) if value > 0 and str(value) == resource_id else None
+
+
+def _service_in_cell(cctxt, key, value):
+    try:
+        if key == 'uuid':
+            return objects.Service.get_by_uuid(cctxt, value)
+        return objects.Service.get_by_id(cctxt, value)
+    except exception.ServiceNotFound:
+        return None
+
+
+def service_get_by_id(context, service_id, by_uuid):
+    """The service with this uuid (by_uuid) or integer id, in any cell.
+
+    Integer ids repeat across cells: one matching in several cells is a
+    ServiceNotUnique (400).
+    """
+    parsed = _parse_id(service_id, by_uuid)
+    if parsed is None:
+        raise exception.ServiceNotFound(service_id=service_id)
+    cells = _cells(context)
+    results = _gather(context, cells, _service_in_cell, *parsed)
+    found = [results[c.uuid] for c in cells
+             if not nova_context.is_cell_failure(results[c.uuid])
+             and results[c.uuid] is not None]
+    if not found:
+        raise exception.ServiceNotFound(service_id=service_id)
+    if len(found) > 1:
+        raise exception.ServiceNotUnique(service_id=service_id)
+    return found[0]
+
+
+def service_update(context, service):
+    """Save the changes made to a service obtained from this module."""
+    service.save()
+    return service
+
+
+def service_update_by_host_and_binary(context, host, binary, values):
+    """Update the service (host, binary) in the cell its host maps to."""
+    mapping = objects.HostMapping.get_by_host(context, host)
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        service = objects.Service.get_by_host_and_binary(cctxt, host, binary)
+        for key, value in values.items():
+            setattr(service, key, value)
+        service.save()
+    return service
+
+
+def service_delete(context, service):
+    """Delete a service; a compute's host mapping goes with it."""
+    if service.binary == COMPUTE_BINARY:
+        try:
+            objects.HostMapping.get_by_host(context, service.host).destroy()
+        except exception.HostMappingNotFound:
+            # A compute deleted before discover_hosts mapped it.
+            pass
+    service.destroy()
+
+
+# --- hypervisors ---------------------------------------------------------
+
+def _like(pattern):
+    """A compiled regex with SQL LIKE '%pattern%' semantics."""
+    parts = []
+    for char in pattern:
+        parts.append('.*' if char == '%' else '.' if char == '_'
+                     else re.escape(char))
+    return re.compile('.*%s.*' % ''.join(parts), re.IGNORECASE | re.DOTALL)
+
+
+def _hypervisors_in_cell(cctxt):
+    nodes = objects.ComputeNodeList.get_all(cctxt)
+    services = objects.ServiceList.get_by_binary(cctxt, COMPUTE_BINARY)
+    by_id = {s.id: s for s in services}
+    by_host = {s.host: s for s in services}
+    pairs = []
+    for node in nodes:
+        service = (by_id.get(node.service_id) if node.service_id
+                   else by_host.get(node.host))
+        if service is None:
+            LOG.debug('Compute node %s has no compute service; skipped.',
+                      node.id)
+            continue
+        pairs.append(Hypervisor(node, service))
+    return pairs
+
+
+def compute_node_get_all(context, hostname_pattern=None, limit=None,
+                         marker=None, marker_by_uuid=False):
+    """Hypervisors of every answering cell, in cell then node order.
+
+    hostname_pattern filters like SQL LIKE '%pattern%'; a pattern matching
+    nothing is HypervisorNotFoundByPattern (404). marker is the id (uuid
+    when marker_by_uuid) of the last hypervisor of the previous page; an
+    unknown marker is MarkerNotFound (400).
+    """
+    cells = _cells(context)
+    results = _gather(context, cells, _hypervisors_in_cell)
+    hypervisors = []
+    for cell in cells:
+        result = results[cell.uuid]
+        if nova_context.is_cell_failure(result):
+            LOG.warning('Cell %s did not answer when listing hypervisors; '
+                        'its hypervisors are not shown.', cell.identity)
+            continue
+        hypervisors.extend(result)
+    if hostname_pattern is not None:
+        regex = _like(hostname_pattern)
+        hypervisors = [h for h in hypervisors
+                       if regex.fullmatch(h.node.hypervisor_hostname or '')]
+        if not hypervisors:
+            raise exception.HypervisorNotFoundByPattern(
+                pattern=hostname_pattern)
+    if marker is not None:
+        attr = 'uuid' if marker_by_uuid else 'id'
+        ids = [str(getattr(h.node, attr)) for h in hypervisors]
+        if marker not in ids:
+            raise exception.MarkerNotFound(marker=marker)
+        hypervisors = hypervisors[ids.index(marker) + 1:]
+    if limit is not None:
+        hypervisors = hypervisors[:limit]
+    return hypervisors
+
+
+def _hypervisor_in_cell(cctxt, key, value):
+    try:
+        if key == 'uuid':
+            node = objects.ComputeNode.get_by_uuid(cctxt, value)
+        else:
+            node = objects.ComputeNode.get_by_id(cctxt, value)
+    except exception.ComputeNodeNotFound:
+        return None
+    try:
+        if node.service_id:
+            service = objects.Service.get_by_id(cctxt, node.service_id)
+        else:
+            service = objects.Service.get_by_compute_host(cctxt, node.host)
+    except (exception.ServiceNotFound, exception.HostBinaryNotFound):
+        return None
+    return Hypervisor(node, service)
+
+
+def compute_node_get(context, hypervisor_id, by_uuid):
+    """The hypervisor with this compute-node uuid (by_uuid) or integer id.
+
+    With integer ids (which repeat across cells) the first cell wins, as in
+    the Compute API before microversion 2.53.
+    """
+    parsed = _parse_id(hypervisor_id, by_uuid)
+    if parsed is None:
+        raise exception.HypervisorNotFound(hypervisor=hypervisor_id)
+    cells = _cells(context)
+    results = _gather(context, cells, _hypervisor_in_cell, *parsed)
+    for cell in cells:
+        result = results[cell.uuid]
+        if result is not None and not nova_context.is_cell_failure(result):
+            return result
+    raise exception.HypervisorNotFound(hypervisor=hypervisor_id)
+
+
+def compute_node_statistics(context):
+    """Sums of capacity and usage over every hypervisor, and their count."""
+    keys = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used', 'memory_mb_used',
+            'local_gb_used', 'free_ram_mb', 'free_disk_gb',
+            'current_workload', 'running_vms', 'disk_available_least')
+    totals = dict.fromkeys(keys, 0)
+    hypervisors = compute_node_get_all(context)
+    for hypervisor in hypervisors:
+        for key in keys:
+            totals[key] += getattr(hypervisor.node, key, None) or 0
+    totals['count'] = len(hypervisors)
+    return totals
