@@ -40,23 +40,16 @@ def migrations():
 
 
 def blocked_by(context, needs):
-    """What a migration still waits for ("binary >= N (at N-1)"), or None.
+    """What a migration still waits for, or None when it may run.
 
-    A binary with no service records at all (minimum 0/None) does not
-    block: nothing old is running.
+    needs is {binary: minimum service version}; see
+    objects.service.unmet_needs (an unreachable cell blocks too; a binary
+    with no service recorded does not).
     """
-    from nova_lite.objects import service
-    get_minimum = getattr(service, 'get_minimum_version_all_cells', None)
-    if not needs or get_minimum is None:
+    if not needs:
         return None
-    waiting = []
-    for binary, wanted in sorted(needs.items()):
-        current = get_minimum(context, [binary])
-        if isinstance(current, dict):
-            current = current.get(binary)
-        if current and current < wanted:
-            waiting.append('%s >= %s (at %s)' % (binary, wanted, current))
-    return ', '.join(waiting) or None
+    from nova_lite.objects import service
+    return service.unmet_needs(context, needs)
 
 
 def run_migrations(context, max_count=None, names=None, progress=False):
