@@ -253,7 +253,10 @@ def move_legacy_flavors(context, lctx, flavors, specs=None, projects=None):
     return len(flavors), len(flavors) - len(clashes)
 
 
-@register(name='migrate_flavors')
+# Old (v1) APIs and conductors read flavors only from the legacy tables:
+# move them once every one of those runs code that reads the API DB.
+@register(name='migrate_flavors',
+          needs={'nova-lite-api': 2, 'nova-lite-conductor': 2})
 def migrate_flavors(context, max_count):
     """Copy legacy cell-DB flavors (with extra specs and projects) to the
     API DB, then soft-delete them. Returns (found, done).
