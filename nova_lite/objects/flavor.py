@@ -198,6 +198,7 @@ def _after(gen, sort_key, asc, marker):
             return sa.or_(col.isnot(None), sa.and_(col.is_(None),
                                                    fid > mfid))
         return sa.and_(col.is_(None), fid < mfid)
+    value = sa.literal(value, col.type)  # booleans compare too
     cond = sa.or_(beyond(col, value), sa.and_(col == value,
                                               beyond(fid, mfid)))
     if _is_nullable(sort_key) and not asc:
