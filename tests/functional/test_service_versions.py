@@ -153,3 +153,34 @@ def test_history_matches_current_rpc_and_object_versions():
         current['compute_rpc']
     for name, version in current['objects'].items():
         assert getattr(objects, name).VERSION == version, name
+
+
+def test_online_migration_blocked_until_peers_upgrade(cells_env):
+    """An old conductor recorded anywhere blocks migrate_flavors: nothing
+    is touched and the runner says more work remains; after the peer
+    upgrades (and SIGHUP resets the cache) the migration runs."""
+    from nova_lite.db import online_migrations
+    from tests.functional.test_flavor_objects import add_legacy, legacy_rows
+    add_legacy([{'name': 'old.small', 'flavorid': 'os1'}])
+    ctxt = cells_env.ctxt
+    with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
+        peer = _record(c2, 'old-conductor', 'nova-lite-conductor',
+                       version=1)
+    rows, code = online_migrations.run_migrations(
+        ctxt, names=['migrate_flavors'])
+    assert code == 1
+    assert 'nova-lite-conductor >= 2 (oldest is 1)' in rows[0]['blocked']
+    assert rows[0]['done'] == 0
+    assert legacy_rows() == ['os1']
+    # The peer upgrades.
+    with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
+        peer._context = c2
+        peer.version = 2
+        peer.save()
+    service_obj.reset_min_version_cache()
+    rows, code = online_migrations.run_migrations(
+        ctxt, names=['migrate_flavors'])
+    assert code == 0, rows
+    assert rows[0]['blocked'] is None and rows[0]['done'] == 1
+    assert legacy_rows() == []
+    assert objects.Flavor.get_by_flavor_id(ctxt, 'os1').name == 'old.small'
