@@ -81,7 +81,7 @@ def check_transport_url(url):
     """Raise InvalidInput unless oslo.messaging can parse url."""
     try:
         messaging.TransportURL.parse(CONF, url)
-    except messaging.InvalidTransportURL as exc:
+    except (messaging.InvalidTransportURL, ValueError) as exc:
         raise exception.InvalidInput(
             reason='invalid transport URL %s: %s'
             % (common.mask_password(url), exc))
