@@ -8,5 +8,6 @@ setuptools.setup(
     packages=setuptools.find_packages(include=['nova_lite', 'nova_lite.*'])
     + migration_pkgs,
     package_dir={'nova_lite.migrations': 'migrations'},
-    package_data={'nova_lite.migrations': ['*/script.py.mako', '*/alembic.ini']},
+    package_data={'nova_lite.migrations': ['*/script.py.mako', '*/alembic.ini'],
+                  'nova_lite.api': ['api-paste.ini']},
 )

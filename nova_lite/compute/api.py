@@ -83,7 +83,7 @@ def service_get_all(context, host=None, binary=None,
     return ServiceListing(services, unavailable)
 
 
-def _parse_id(resource_id, want_uuid):
+def parse_id(resource_id, want_uuid):
     """('uuid'|'id', value) for a path id, or None when it cannot match."""
     if want_uuid:
         return ('uuid', resource_id) if uuidutils.is_uuid_like(
@@ -110,7 +110,7 @@ def service_get_by_id(context, service_id, by_uuid):
     Integer ids repeat across cells: one matching in several cells is a
     ServiceNotUnique (400).
     """
-    parsed = _parse_id(service_id, by_uuid)
+    parsed = parse_id(service_id, by_uuid)
     if parsed is None:
         raise exception.ServiceNotFound(service_id=service_id)
     cells = _cells(context)
@@ -242,7 +242,7 @@ def compute_node_get(context, hypervisor_id, by_uuid):
     With integer ids (which repeat across cells) the first cell wins, as in
     the Compute API before microversion 2.53.
     """
-    parsed = _parse_id(hypervisor_id, by_uuid)
+    parsed = parse_id(hypervisor_id, by_uuid)
     if parsed is None:
         raise exception.HypervisorNotFound(hypervisor=hypervisor_id)
     cells = _cells(context)

@@ -1,0 +1,114 @@
+"""WSGI application assembly: paste pipelines around the pecan app.
+
+load_app() is what nova-lite-api (and tests) call.
+"""
+import json
+import os
+
+from paste import deploy
+import pecan
+from pecan import hooks
+import webob
+import webob.dec
+
+from nova_lite.api.openstack import root
+from nova_lite.api.openstack import versions
+from nova_lite.conf import CONF
+from nova_lite import exception
+
+PASTE_FILE = 'api-paste.ini'
+APP_NAME = 'osapi_compute'
+
+
+class JSONOnlyHook(hooks.PecanHook):
+    """Every answer is JSON, whatever Accept says (as in the Compute API):
+    skip pecan's content negotiation and extension guessing."""
+
+    def on_route(self, state):
+        state.request.pecan['content_type'] = 'application/json'
+
+
+def v21_app_factory(global_conf, **local_conf):
+    """The pecan app serving /v2.1 (paste app factory)."""
+    return pecan.make_app(
+        root.V21Controller(),
+        hooks=[JSONOnlyHook()],
+        force_canonical=False,
+        guess_content_type_from_ext=False,
+        use_context_locals=True,
+        debug=False,
+    )
+
+
+@webob.dec.wsgify
+def _versions_app(req):
+    if req.path_info not in ('', '/'):
+        raise exception.ResourceNotFound()
+    if req.method not in ('GET', 'HEAD'):
+        exc = exception.MethodNotAllowed()
+        exc.headers = {'Allow': 'GET'}
+        raise exc
+    response = webob.Response(content_type='application/json',
+                              charset='UTF-8')
+    response.text = json.dumps(versions.version_list(req.host_url +
+                                                     req.script_name))
+    return response
+
+
+def versions_app_factory(global_conf, **local_conf):
+    """The version list at / (paste app factory)."""
+    return _versions_app
+
+
+class URLMap(object):
+    """Dispatch on the longest matching path prefix; the prefix moves to
+    SCRIPT_NAME. Paths nothing claims go to the '/' app."""
+
+    def __init__(self, apps):
+        self.apps = sorted(apps.items(), key=lambda kv: len(kv[0]),
+                           reverse=True)
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '') or '/'
+        for prefix, app in self.apps:
+            if prefix == '/':
+                return app(environ, start_response)
+            if path == prefix or path.startswith(prefix + '/'):
+                environ = dict(environ)
+                environ['SCRIPT_NAME'] = environ.get('SCRIPT_NAME', '') + \
+                    prefix
+                environ['PATH_INFO'] = path[len(prefix):]
+                return app(environ, start_response)
+        raise AssertionError('URLMap needs a "/" entry')
+
+
+def urlmap_factory(loader, global_conf, **local_conf):
+    """A paste composite: ``/prefix = app`` lines."""
+    apps = {}
+    for prefix, name in local_conf.items():
+        if prefix.startswith('/'):
+            apps[prefix.rstrip('/') or '/'] = loader.get_app(name)
+    return URLMap(apps)
+
+
+def find_paste_config():
+    """[api] api_paste_config next to the config files, else the packaged
+    copy."""
+    configured = CONF.api.api_paste_config
+    if os.path.isabs(configured) and os.path.exists(configured):
+        return configured
+    found = CONF.find_file(configured)
+    if found:
+        return os.path.abspath(found)
+    packaged = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            PASTE_FILE)
+    if os.path.exists(packaged):
+        return packaged
+    raise exception.NovaLiteException(
+        'Cannot find paste configuration %s' % configured)
+
+
+def load_app(name=APP_NAME, paste_config=None):
+    """The API's WSGI application, as assembled by api-paste.ini."""
+    path = paste_config or find_paste_config()
+    return deploy.loadapp('config:%s' % path, name=name)

@@ -1,0 +1,138 @@
+"""The Compute API fault format, and the one middleware that produces it.
+
+Every error leaving the API looks like
+``{"itemNotFound": {"code": 404, "message": "..."}}``: exceptions carrying a
+``.code`` raised anywhere below, webob HTTP errors, and error responses built
+by code we do not own (pecan's routing 404/405, keystonemiddleware's 401).
+"""
+import json
+
+from oslo_log import log as logging
+import webob
+import webob.dec
+import webob.exc
+
+from nova_lite.api.openstack import api_version
+from nova_lite import exception
+
+LOG = logging.getLogger(__name__)
+
+FAULT_NAMES = {
+    400: 'badRequest',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'itemNotFound',
+    405: 'badMethod',
+    406: 'notAcceptable',
+    409: 'conflictingRequest',
+    413: 'requestEntityTooLarge',
+    414: 'requestUriTooLong',
+    415: 'badMediaType',
+    429: 'overLimit',
+    501: 'notImplemented',
+    503: 'serviceUnavailable',
+}
+DEFAULT_FAULT_NAME = 'computeFault'
+INTERNAL_ERROR_MESSAGE = ('Unexpected API Error. Please report this at '
+                          'your service provider and attach the request id.')
+
+# Headers of an error response from below worth keeping on the fault.
+_KEPT_HEADERS = ('Allow', 'WWW-Authenticate', 'Retry-After')
+
+
+def fault_name(code):
+    return FAULT_NAMES.get(code, DEFAULT_FAULT_NAME)
+
+
+def add_version_headers(response, version):
+    """Advertise the microversion a response was produced at."""
+    if version is not None:
+        response.headers[api_version.STANDARD_HEADER] = '%s %s' % (
+            api_version.SERVICE_TYPE, version)
+        response.headers[api_version.LEGACY_HEADER] = str(version)
+    vary = [api_version.STANDARD_HEADER, api_version.LEGACY_HEADER]
+    response.headers['Vary'] = ', '.join(vary)
+
+
+def fault_response(code, message, headers=None):
+    body = {fault_name(code): {'code': code, 'message': message}}
+    response = webob.Response(status=code, content_type='application/json',
+                              charset='UTF-8')
+    response.text = json.dumps(body)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _message_of_response(response):
+    """The best human message in an error response we did not build."""
+    original = response.request.environ.get('pecan.original_exception') \
+        if getattr(response, 'request', None) else None
+    if original is not None and getattr(original, 'detail', None):
+        return str(original.detail)
+    if response.content_type == 'application/json':
+        try:
+            body = json.loads(response.text)
+        except ValueError:
+            body = None
+        if isinstance(body, dict) and len(body) == 1:
+            inner = next(iter(body.values()))
+            if isinstance(inner, dict) and inner.get('message'):
+                return str(inner['message'])
+    try:
+        return webob.exc.status_map[response.status_int].explanation
+    except KeyError:
+        return response.status
+
+
+class FaultWrapper(object):
+    """Turn every exception and foreign error response into a fault."""
+
+    def __init__(self, application):
+        self.application = application
+
+    @classmethod
+    def factory(cls, global_conf, **local_conf):
+        return cls
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        try:
+            response = req.get_response(self.application)
+        except exception.NovaLiteException as exc:
+            response = self._from_exception(req, exc.code,
+                                            exc.format_message(),
+                                            exc.headers)
+        except webob.exc.HTTPException as exc:
+            if exc.status_int < 400:
+                return exc
+            response = self._from_exception(
+                req, exc.status_int, exc.detail or exc.explanation,
+                {h: exc.headers[h] for h in _KEPT_HEADERS
+                 if h in exc.headers})
+        except Exception:
+            LOG.exception('Unexpected error serving %s %s', req.method,
+                          req.path_qs)
+            response = self._from_exception(req, 500, INTERNAL_ERROR_MESSAGE)
+        else:
+            if response.status_int >= 400:
+                response.request = req
+                response = self._from_exception(
+                    req, response.status_int,
+                    _message_of_response(response),
+                    {h: response.headers[h] for h in _KEPT_HEADERS
+                     if h in response.headers})
+        return response
+
+    @staticmethod
+    def _from_exception(req, code, message, headers=None):
+        if code >= 500:
+            # Never leak internals through a server error message.
+            if code == 500:
+                message = INTERNAL_ERROR_MESSAGE
+        response = fault_response(code, message, headers)
+        if api_version.ENVIRON_KEY in req.environ or req.environ.get(
+                'nova_lite.versioned'):
+            add_version_headers(response,
+                                req.environ.get(api_version.ENVIRON_KEY))
+        return response

@@ -1,0 +1,153 @@
+"""os-hypervisors: the compute nodes of every cell."""
+import pecan
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import hypervisors as schemas
+from nova_lite.api.openstack.compute.views import hypervisors as views
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import api as compute_api
+from nova_lite.conf import CONF
+from nova_lite import exception
+from nova_lite.policies import hypervisors as hv_policies
+
+JSON = 'application/json'
+LAST_LEGACY = '2.52'          # the last version with /search and /servers
+LAST_WITH_CAPACITY = '2.87'   # the last version with /statistics
+
+
+def _authorized(action):
+    ctxt = wsgi.request_context()
+    ctxt.can(action, target={})
+    return ctxt
+
+
+def _by_uuid(version):
+    return version >= av.SERVICE_HYPERVISOR_UUID_IDS
+
+
+def _list_params(query, version):
+    """(limit, marker, pattern, with_servers) from a validated query."""
+    limit = marker = pattern = None
+    with_servers = False
+    if version >= av.HYPERVISOR_PAGING:
+        limit = validation.last(query, 'limit')
+        limit = min(int(limit), CONF.api.max_limit) if limit is not None \
+            else None
+        marker = validation.last(query, 'marker')
+    if version >= av.SERVICE_HYPERVISOR_UUID_IDS:
+        pattern = validation.last(query, 'hypervisor_hostname_pattern')
+        with_servers = validation.to_bool(
+            validation.last(query, 'with_servers', False))
+        if pattern is not None and (limit is not None or marker is not None):
+            raise exception.InvalidInput(
+                reason='Paging over hypervisors with the '
+                       'hypervisor_hostname_pattern query parameter is not '
+                       'supported.')
+    return limit, marker, pattern, with_servers
+
+
+def _list(query, detailed):
+    ctxt = _authorized(hv_policies.LIST_DETAIL if detailed
+                       else hv_policies.LIST)
+    version = wsgi.api_version()
+    limit, marker, pattern, with_servers = _list_params(query, version)
+    hypervisors = compute_api.compute_node_get_all(
+        ctxt, hostname_pattern=pattern, limit=limit, marker=marker,
+        marker_by_uuid=_by_uuid(version))
+    render = views.detail if detailed else views.summary
+    # Servers are not tracked yet: with_servers lists none.
+    body = {'hypervisors': [render(h, version, with_servers, [])
+                            for h in hypervisors]}
+    links = views.links(pecan.request.application_url, hypervisors, limit,
+                        version, detailed)
+    if links:
+        body['hypervisors_links'] = links
+    return body
+
+
+_LIST_QUERIES = (
+    (schemas.index_query, av.MIN, '2.32'),
+    (schemas.index_query_v233, av.HYPERVISOR_PAGING, LAST_LEGACY),
+    (schemas.index_query_v253, av.SERVICE_HYPERVISOR_UUID_IDS, None),
+)
+
+
+def _list_query(fn):
+    for schema, low, high in reversed(_LIST_QUERIES):
+        fn = validation.query_schema(schema, low, high)(fn)
+    return fn
+
+
+class HypervisorController(object):
+    """/os-hypervisors/{id}; before 2.53 {pattern}/search and /servers."""
+
+    def __init__(self, hypervisor_id):
+        self.hypervisor_id = hypervisor_id
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    @validation.query_schema(schemas.show_query, av.MIN, LAST_LEGACY)
+    @validation.query_schema(schemas.show_query_v253,
+                             av.SERVICE_HYPERVISOR_UUID_IDS)
+    def index(self, query=None):
+        ctxt = _authorized(hv_policies.SHOW)
+        version = wsgi.api_version()
+        by_uuid = _by_uuid(version)
+        if by_uuid and compute_api.parse_id(self.hypervisor_id,
+                                            True) is None:
+            raise exception.InvalidInput(
+                reason='Invalid uuid %s' % self.hypervisor_id)
+        with_servers = by_uuid and validation.to_bool(
+            validation.last(query, 'with_servers', False))
+        hypervisor = compute_api.compute_node_get(ctxt, self.hypervisor_id,
+                                                  by_uuid)
+        return {'hypervisor': views.detail(hypervisor, version,
+                                           with_servers, [])}
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose(max_version=LAST_LEGACY)
+    def search(self):
+        ctxt = _authorized(hv_policies.SEARCH)
+        version = wsgi.api_version()
+        hypervisors = compute_api.compute_node_get_all(
+            ctxt, hostname_pattern=self.hypervisor_id)
+        return {'hypervisors': [views.summary(h, version)
+                                for h in hypervisors]}
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose(max_version=LAST_LEGACY)
+    def servers(self):
+        ctxt = _authorized(hv_policies.SERVERS)
+        version = wsgi.api_version()
+        hypervisors = compute_api.compute_node_get_all(
+            ctxt, hostname_pattern=self.hypervisor_id)
+        return {'hypervisors': [views.summary(h, version, True, [])
+                                for h in hypervisors]}
+
+
+class HypervisorsController(object):
+    """/os-hypervisors, /os-hypervisors/detail, /os-hypervisors/statistics"""
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    @_list_query
+    def index(self, query=None):
+        return _list(query, detailed=False)
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    @_list_query
+    def detail(self, query=None):
+        return _list(query, detailed=True)
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose(max_version=LAST_WITH_CAPACITY)
+    def statistics(self):
+        ctxt = _authorized(hv_policies.STATISTICS)
+        return {'hypervisor_statistics':
+                compute_api.compute_node_statistics(ctxt)}
+
+    @pecan.expose()
+    def _lookup(self, hypervisor_id, *remainder):
+        return HypervisorController(hypervisor_id), remainder

@@ -1,0 +1,140 @@
+"""JSON-schema validation of request bodies and query strings, chosen by
+microversion.
+
+    @wsgi.expose()
+    @validation.schema(schemas.update_v253, '2.53')
+    def put(self, body=None): ...
+
+    @wsgi.expose()
+    @validation.query_schema(schemas.index_query, '2.1', '2.74')
+    @validation.query_schema(schemas.index_query_v275, '2.75')
+    def get(self, query=None): ...
+
+A decorator whose range does not hold the request's microversion stands
+aside; the one that does validates and passes ``body=`` / ``query=``.
+Failures are 400s naming the offending field.
+"""
+import functools
+
+import jsonschema
+from oslo_utils import strutils
+import pecan
+
+from nova_lite.api.openstack import wsgi
+from nova_lite import exception
+
+_TRUE_FALSE = [True, False] + [
+    word for pair in (('true', 'false'), ('True', 'False'), ('TRUE', 'FALSE'),
+                      ('1', '0'), ('yes', 'no'), ('on', 'off'),
+                      ('Yes', 'No'), ('On', 'Off'), ('YES', 'NO'),
+                      ('ON', 'OFF'))
+    for word in pair]
+
+# Reusable property types.
+boolean = {'type': ['boolean', 'string'], 'enum': _TRUE_FALSE}
+hostname = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+            'pattern': r'^[a-zA-Z0-9_][a-zA-Z0-9_.:-]*$'}
+non_negative_integer = {'type': ['integer', 'string'],
+                        'pattern': r'^[0-9]+$', 'minimum': 0}
+uuid = {'type': 'string',
+        'pattern': r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
+                   r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$'}
+reason = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+
+
+def single_param(schema):
+    """A query parameter that may be given once."""
+    return {'type': 'array', 'items': schema, 'minItems': 1, 'maxItems': 1}
+
+
+def multi_params(schema):
+    """A query parameter that may repeat; the last value wins."""
+    return {'type': 'array', 'items': schema, 'minItems': 1}
+
+
+def to_bool(value):
+    return strutils.bool_from_string(value, strict=True)
+
+
+def last(query, name, default=None):
+    """The value of a (validated) query parameter, the last if repeated."""
+    values = (query or {}).get(name)
+    return values[-1] if values else default
+
+
+def _field_of(error):
+    path = [str(p) for p in error.absolute_path]
+    if error.validator == 'required':
+        missing = error.message.split("'")
+        if len(missing) > 1:
+            path.append(missing[1])
+    elif error.validator == 'additionalProperties':
+        extra = error.message.split("'")
+        if len(extra) > 1:
+            path.append(extra[1])
+    # Drop list indexes of query parameters: 'limit', not 'limit/0'.
+    return '/'.join(p for p in path if not p.isdigit()) or 'body'
+
+
+def validate(schema, instance, what='body'):
+    """Raise a 400 ValidationError naming the field if instance is bad."""
+    validator = jsonschema.Draft7Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
+    if error is None:
+        return
+    field = _field_of(error)
+    if error.validator in ('required', 'additionalProperties'):
+        detail = error.message
+    else:
+        detail = 'Value: %s. %s' % (error.instance, error.message)
+    if what == 'query':
+        raise exception.ValidationError(
+            message='Invalid input for query parameters %s. %s' % (
+                field, detail))
+    raise exception.ValidationError(field=field, detail=detail)
+
+
+def _in_range(min_version, max_version):
+    return wsgi.api_version().matches(min_version, max_version)
+
+
+def schema(request_schema, min_version=None, max_version=None):
+    """Validate the JSON body against request_schema in the version range."""
+    def decorator(fn):
+        @functools.wraps(fn)
+        def wrapper(self, *args, **kwargs):
+            if _in_range(min_version, max_version):
+                body = wsgi.request_body()
+                validate(request_schema, body, 'body')
+                kwargs['body'] = body
+            return fn(self, *args, **kwargs)
+        return wrapper
+    return decorator
+
+
+def query_params():
+    """The query string as {name: [values]}."""
+    params = {}
+    for key, value in pecan.request.GET.items():
+        params.setdefault(key, []).append(value)
+    return params
+
+
+def query_schema(request_schema, min_version=None, max_version=None):
+    """Validate the query string against request_schema in the range.
+
+    Parameters the schema does not declare are dropped when it allows
+    additional properties (the Compute API ignores them before 2.75).
+    """
+    def decorator(fn):
+        @functools.wraps(fn)
+        def wrapper(self, *args, **kwargs):
+            if _in_range(min_version, max_version):
+                query = query_params()
+                validate(request_schema, query, 'query')
+                declared = request_schema.get('properties', {})
+                kwargs['query'] = {k: v for k, v in query.items()
+                                   if k in declared}
+            return fn(self, *args, **kwargs)
+        return wrapper
+    return decorator

@@ -1,0 +1,15 @@
+"""Policy defaults, one module per resource; list_rules() gathers them
+(the oslo.policy.policies entry point)."""
+import itertools
+
+from nova_lite.policies import base
+from nova_lite.policies import hypervisors
+from nova_lite.policies import services
+
+
+def list_rules():
+    return list(itertools.chain(
+        base.list_rules(),
+        hypervisors.list_rules(),
+        services.list_rules(),
+    ))
