@@ -78,7 +78,11 @@ def run_migrations(context, max_count=None, names=None, progress=False):
             rows.append(row)
             if remaining == 0:
                 continue
-            row['blocked'] = blocked_by(context, migration.needs)
+            try:
+                row['blocked'] = blocked_by(context, migration.needs)
+            except Exception as e:
+                # E.g. a cell that does not answer: not provably upgraded.
+                row['blocked'] = 'service versions unknown (%s)' % e
             if row['blocked']:
                 LOG.info('Migration %s waits for %s', migration.name,
                          row['blocked'])

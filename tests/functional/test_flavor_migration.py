@@ -1,0 +1,308 @@
+"""Online flavor migration (legacy cell tables -> API DB) and the generic
+online-migration runner, on SQLite."""
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+import sqlalchemy as sa
+
+from nova_lite.db.api import api as api_db
+from nova_lite.db.main import api as main_db
+from nova_lite.db import online_migrations as om
+from nova_lite import objects
+from nova_lite.objects import flavor as flavor_obj
+from tests.functional.test_flavor_objects import add_legacy
+from tests.functional.test_flavor_objects import api_flavor
+from tests.functional.test_flavor_objects import legacy_rows
+from tests.functional.test_manage_helpers import Deployment
+
+N = 30
+
+
+def legacy_set(n, prefix='l', start=0):
+    flavors = [{'name': '%s-name-%03d' % (prefix, i),
+                'flavorid': '%s%03d' % (prefix, i), 'memory_mb': 64 + i,
+                'vcpu_weight': i, 'description': 'd%d' % i,
+                'is_public': bool(i % 2)} for i in range(start, start + n)]
+    specs = {f['flavorid']: {'k%d' % j: 'v%d' % j for j in range(3)}
+             for f in flavors}
+    projects = {f['flavorid']: ['p%d' % j for j in range(2)]
+                for f in flavors if not f['is_public']}
+    return flavors, specs, projects
+
+
+def snapshot(ctxt):
+    """Everything a user sees: {flavorid: (fields, specs, projects)}."""
+    return {f.flavorid: (f.name, f.memory_mb, f.vcpu_weight, f.description,
+                         f.is_public, f.extra_specs, sorted(f.projects))
+            for f in objects.FlavorList.get_all(ctxt)}
+
+
+def api_table_counts(engine=None):
+    engine = engine or api_db.get_engine()
+    with engine.connect() as conn:
+        return {t.name: conn.execute(sa.select(sa.func.count()).select_from(
+            t)).scalar() for t in (flavor_obj.API.flavors,
+                                  flavor_obj.API.extra_specs,
+                                  flavor_obj.API.projects)}
+
+
+def assert_all_in_api_exactly_once(ctxt, before, engine=None):
+    assert snapshot(ctxt) == before
+    assert legacy_rows() == []
+    flavors = len(before)
+    specs = sum(len(v[5]) for v in before.values())
+    projects = sum(len(v[6]) for v in before.values())
+    assert api_table_counts(engine) == {
+        'flavors': flavors, 'flavor_extra_specs': specs,
+        'flavor_projects': projects}
+
+
+@pytest.fixture
+def legacy(cells_env):
+    add_legacy(*legacy_set(N))
+    return cells_env
+
+
+def test_migrate_copies_everything_then_rerun_does_nothing(legacy):
+    ctxt = legacy.ctxt
+    before = snapshot(ctxt)
+    assert om.migrate_flavors(ctxt, 1000) == (N, N)
+    assert_all_in_api_exactly_once(ctxt, before)
+    assert sorted(legacy_rows(deleted=True)) == sorted(before)
+    assert om.migrate_flavors(ctxt, 1000) == (0, 0)
+    rows, code = om.run_migrations(ctxt)
+    assert (rows[0]['found'], rows[0]['done'], code) == (0, 0, 0)
+    assert_all_in_api_exactly_once(ctxt, before)
+
+
+def test_legacy_timestamps_survive_the_move(legacy):
+    ctxt = legacy.ctxt
+    created = objects.Flavor.get_by_flavor_id(ctxt, 'l007').created_at
+    om.migrate_flavors(ctxt, 1000)
+    assert objects.Flavor.get_by_flavor_id(ctxt, 'l007').created_at == \
+        created
+
+
+def test_max_count_batches_and_exit_codes(legacy):
+    ctxt = legacy.ctxt
+    before = snapshot(ctxt)
+    rows, code = om.run_migrations(ctxt, max_count=7)
+    assert (rows[0]['found'], rows[0]['done'], code) == (7, 7, 1)
+    assert len(legacy_rows()) == N - 7
+    assert snapshot(ctxt) == before
+    rows, code = om.run_migrations(ctxt)
+    assert (rows[0]['done'], code) == (N - 7, 0)
+    assert_all_in_api_exactly_once(ctxt, before)
+
+
+def test_flavor_already_in_api_db_is_not_duplicated_or_overwritten(legacy):
+    ctxt = legacy.ctxt
+    # Same flavorid, different everything else: the API copy wins.
+    flavor_obj._api_create(ctxt, {'name': 'api-version', 'flavorid': 'l003',
+                                  'memory_mb': 1, 'vcpus': 9, 'swap': 0},
+                           {'only': 'api'}, [])
+    assert om.migrate_flavors(ctxt, 1000) == (N, N)
+    kept = objects.Flavor.get_by_flavor_id(ctxt, 'l003')
+    assert (kept.name, kept.vcpus, kept.extra_specs) == (
+        'api-version', 9, {'only': 'api'})
+    assert api_table_counts()['flavors'] == N
+    assert legacy_rows() == []
+
+
+def test_name_clash_is_found_not_done_logged_and_left_in_place(
+        legacy, caplog):
+    ctxt = legacy.ctxt
+    # Created before the legacy flavor existed in this form (e.g. a
+    # restore): same name, different flavorid.
+    flavor_obj._api_create(ctxt, {'name': 'l-name-000', 'flavorid': 'other',
+                                  'memory_mb': 1, 'vcpus': 1, 'swap': 0},
+                           {}, [])
+    with caplog.at_level(logging.WARNING):
+        rows, code = om.run_migrations(ctxt, max_count=10)
+    # The clash is the first legacy row; it does not hold up the others.
+    assert (rows[0]['found'], rows[0]['done'], code) == (11, 10, 1)
+    rows, code = om.run_migrations(ctxt)
+    assert (rows[0]['found'], rows[0]['done'], code) == (N - 10, N - 11, 0)
+    assert legacy_rows() == ['l000']
+    assert "name 'l-name-000' is taken" in caplog.text
+    # Still visible: never silently dropped.
+    assert objects.Flavor.get_by_flavor_id(ctxt, 'l000').name == 'l-name-000'
+    assert om.run_migrations(ctxt)[0][0]['found'] == 1
+
+
+def test_crash_between_api_commit_and_legacy_soft_delete(legacy,
+                                                         monkeypatch):
+    ctxt = legacy.ctxt
+    before = snapshot(ctxt)
+    real = flavor_obj.legacy_soft_delete
+    calls = []
+
+    def crash_on_second_batch(lctx, ids):
+        calls.append(ids)
+        if len(calls) == 2:
+            raise RuntimeError('killed')
+        return real(lctx, ids)
+
+    monkeypatch.setattr(flavor_obj, 'legacy_soft_delete',
+                        crash_on_second_batch)
+    monkeypatch.setattr(om, 'DEFAULT_BATCH', 10)
+    rows, code = om.run_migrations(ctxt, max_count=None)
+    assert code == 2 and 'killed' in rows[0]['error']
+    # Second batch is in both databases now; users see it once.
+    assert len(legacy_rows()) == N - 10
+    assert api_table_counts()['flavors'] == 20
+    assert snapshot(ctxt) == before
+    monkeypatch.setattr(flavor_obj, 'legacy_soft_delete', real)
+    rows, code = om.run_migrations(ctxt)
+    assert code == 0
+    assert_all_in_api_exactly_once(ctxt, before)
+
+
+def test_crash_inside_the_api_transaction_changes_nothing(legacy,
+                                                          monkeypatch):
+    ctxt = legacy.ctxt
+    before = snapshot(ctxt)
+    monkeypatch.setattr(om, '_copy_row', lambda row, **kw: 1 / 0)
+    rows, code = om.run_migrations(ctxt)
+    assert code == 2
+    assert api_table_counts()['flavors'] == 0
+    assert len(legacy_rows()) == N
+    monkeypatch.undo()
+    assert om.run_migrations(ctxt)[1] == 0
+    assert_all_in_api_exactly_once(ctxt, before)
+
+
+_KILL_AFTER_API_COMMIT = '''
+import os, signal, sys
+sys.path.insert(0, %(root)r)
+import tests.conftest  # eventlet, config, objects
+from nova_lite.conf import CONF
+from nova_lite import context
+from nova_lite.db import online_migrations as om
+from nova_lite.objects import flavor as fl
+CONF.set_override('connection', %(api)r, group='api_database')
+CONF.set_override('connection', %(cell)r, group='database')
+real = fl.legacy_soft_delete
+batches = []
+def soft_delete(lctx, ids):
+    batches.append(ids)
+    if len(batches) == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(lctx, ids)
+fl.legacy_soft_delete = soft_delete
+om.DEFAULT_BATCH = 10
+om.run_migrations(context.get_admin_context(), max_count=None)
+'''
+
+
+def test_process_killed_mid_run_loses_nothing_and_rerun_completes(legacy):
+    ctxt = legacy.ctxt
+    before = snapshot(ctxt)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    script = _KILL_AFTER_API_COMMIT % {
+        'root': root, 'api': legacy.api_url,
+        'cell': legacy.cell_urls['cell1']}
+    proc = subprocess.run([sys.executable, '-c', script], cwd=root,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()[-2000:]
+    assert len(legacy_rows()) == N - 10
+    assert api_table_counts()['flavors'] == 20
+    assert snapshot(ctxt) == before
+    assert om.run_migrations(ctxt)[1] == 0
+    assert_all_in_api_exactly_once(ctxt, before)
+
+
+def test_a_raising_migration_is_recorded_and_the_others_still_run(
+        legacy, monkeypatch):
+    ctxt = legacy.ctxt
+    registry = dict(om._REGISTRY)
+    monkeypatch.setattr(om, '_REGISTRY', om.collections.OrderedDict())
+
+    @om.register()
+    def broken(context, max_count):
+        raise ValueError('bad row')
+
+    om.register(name='migrate_flavors')(registry['migrate_flavors'].fn)
+
+    @om.register(name='after')
+    def after(context, max_count):
+        return 0, 0
+
+    rows, code = om.run_migrations(ctxt)
+    assert [r['name'] for r in rows] == ['broken', 'migrate_flavors',
+                                         'after']
+    assert code == 2
+    assert 'bad row' in rows[0]['error']
+    assert (rows[1]['found'], rows[1]['done']) == (N, N)
+    rows, code = om.run_migrations(ctxt, names=['after'])
+    assert [r['name'] for r in rows] == ['after'] and code == 0
+    with pytest.raises(ValueError):
+        om.run_migrations(ctxt, names=['nope'])
+
+
+def test_blocked_migration_does_not_run(legacy, monkeypatch):
+    ctxt = legacy.ctxt
+    monkeypatch.setattr(om, 'blocked_by',
+                        lambda context, needs: 'nova-lite-api >= 2 (at 1)')
+    rows, code = om.run_migrations(ctxt)
+    assert rows[0]['blocked'] == 'nova-lite-api >= 2 (at 1)'
+    assert (rows[0]['found'], rows[0]['done'], code) == (0, 0, 1)
+    assert len(legacy_rows()) == N
+
+
+def test_migrate_flavors_needs_upgraded_api_and_conductor():
+    assert om._REGISTRY['migrate_flavors'].needs
+
+
+def test_progress_bar(legacy, capsys):
+    rows, code = om.run_migrations(legacy.ctxt, progress=True)
+    assert code == 0
+    err = capsys.readouterr().err
+    assert 'online migrations' in err and '%d' % N in err
+
+
+def test_runner_batches_until_nothing_is_left(legacy, monkeypatch):
+    calls = []
+    real = om._REGISTRY['migrate_flavors'].fn
+
+    def spy(context, max_count):
+        calls.append(max_count)
+        return real(context, max_count)
+
+    monkeypatch.setitem(om._REGISTRY, 'migrate_flavors',
+                        om._REGISTRY['migrate_flavors']._replace(fn=spy))
+    monkeypatch.setattr(om, 'DEFAULT_BATCH', 8)
+    rows, code = om.run_migrations(legacy.ctxt)
+    assert calls == [8, 8, 8, 8, 8]
+    assert (rows[0]['done'], code) == (N, 0)
+
+
+# --- through nova-lite-manage ------------------------------------------
+
+def test_manage_migrate_flavors_and_online_data_migrations(
+        tmp_path, capsys, conf):
+    dep = Deployment(tmp_path, capsys)
+    dep.setup_cells()
+    engine = sa.create_engine(dep.db_url)
+    try:
+        add_legacy(*legacy_set(12), engine=engine)
+    finally:
+        engine.dispose()
+    code, out, err = dep.manage('db', 'migrate_flavors', '--max-count', '5',
+                                '--json')
+    assert code == 1, err
+    assert json.loads(out)['migrations'][0]['done'] == 5
+    code, out, err = dep.manage('db', 'online_data_migrations')
+    assert code == 0, err
+    assert 'migrate_flavors' in out
+    assert dep.sql('api', 'select count(*) from flavors') == [(12,)]
+    assert dep.sql('cell1', 'select count(*) from instance_types '
+                   'where deleted = 0') == [(0,)]
+    code, out, err = dep.manage('db', 'migrate_flavors', '--json')
+    assert code == 0 and json.loads(out)['migrations'][0]['found'] == 0
