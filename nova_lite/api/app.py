@@ -5,6 +5,7 @@ load_app() is what nova-lite-api (and tests) call.
 import json
 import os
 
+from oslo_config import cfg
 from paste import deploy
 import pecan
 from pecan import hooks
@@ -97,7 +98,11 @@ def find_paste_config():
     configured = CONF.api.api_paste_config
     if os.path.isabs(configured) and os.path.exists(configured):
         return configured
-    found = CONF.find_file(configured)
+    try:
+        found = CONF.find_file(configured)
+    except cfg.NotInitializedError:
+        # No configuration parsed (library use, tests): no config dirs.
+        found = None
     if found:
         return os.path.abspath(found)
     packaged = os.path.join(os.path.dirname(os.path.abspath(__file__)),

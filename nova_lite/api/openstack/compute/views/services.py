@@ -1,7 +1,10 @@
 """os-services response bodies, per microversion."""
+from oslo_utils import timeutils
+
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import common
 from nova_lite.compute import api as compute_api
+from nova_lite.conf import CONF
 
 INTERNAL_ZONE = 'internal'
 DEFAULT_COMPUTE_ZONE = 'nova'
@@ -16,8 +19,25 @@ def status(service):
     return 'disabled' if service.disabled else 'enabled'
 
 
+def _is_up(service):
+    try:
+        return service.is_up()
+    except TypeError:
+        # Service.is_up() compares the tz-aware last_seen_up with a naive
+        # utcnow(); until it normalises them, compare in naive UTC here.
+        if service.forced_down:
+            return False
+        last = (service.last_seen_up or service.updated_at
+                or service.created_at)
+        if last is None:
+            return False
+        last = last.replace(tzinfo=None)
+        elapsed = abs(timeutils.delta_seconds(last, timeutils.utcnow()))
+        return elapsed <= CONF.service_down_time
+
+
 def state(service):
-    return 'up' if service.is_up() else 'down'
+    return 'up' if _is_up(service) else 'down'
 
 
 def show(service, version):

@@ -1,0 +1,1 @@
+from tests.functional.api.fixtures import app, plane  # noqa: F401

@@ -1,0 +1,106 @@
+"""A multi-cell plane with service and compute-node rows, and the API app."""
+import json
+
+from oslo_utils import timeutils
+import pytest
+import webtest
+
+from nova_lite.api import app as api_app
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite import objects
+from nova_lite import policy
+from tests.conftest import set_override
+
+ADMIN = {'X-Auth-Token': 'admin:admin'}
+MEMBER = {'X-Auth-Token': 'bob:project-a'}
+COMPUTE = 'nova-lite-compute'
+
+
+def version(v):
+    return {'OpenStack-API-Version': 'compute %s' % v}
+
+
+def headers(v=None, token=ADMIN):
+    result = dict(token)
+    if v:
+        result.update(version(v))
+    return result
+
+
+class Plane(object):
+    """cell1: conductor, scheduler, api, 3 computes; cell2: conductor and
+    2 computes. Every compute has a host mapping and one node."""
+
+    LAYOUT = {
+        'cell1': [('nova-lite-conductor', 'ctl1'),
+                  ('nova-lite-scheduler', 'ctl1'),
+                  ('nova-lite-api', 'ctl1'),
+                  (COMPUTE, 'c1-host1'), (COMPUTE, 'c1-host2'),
+                  (COMPUTE, 'c1-host3')],
+        'cell2': [('nova-lite-conductor', 'ctl2'),
+                  (COMPUTE, 'c2-host1'), (COMPUTE, 'c2-host2')],
+    }
+
+    def __init__(self, env):
+        self.env = env
+        self.services = {}   # host/binary -> Service
+        self.nodes = {}      # host -> ComputeNode
+        now = timeutils.utcnow()
+        for cell_name, rows in self.LAYOUT.items():
+            cell = env.cells[cell_name]
+            with nova_context.target_cell(env.ctxt, cell) as cctxt:
+                for binary, host in rows:
+                    service = objects.Service(
+                        cctxt, host=host, binary=binary,
+                        topic=binary.rsplit('-', 1)[-1],
+                        last_seen_up=now)
+                    service.create()
+                    self.services[(host, binary)] = service
+                    if binary != COMPUTE:
+                        continue
+                    objects.HostMapping(env.ctxt, host=host,
+                                        cell_mapping=cell).create()
+                    node = objects.ComputeNode(
+                        cctxt, host=host, service_id=service.id,
+                        hypervisor_hostname=host + '.example.org',
+                        hypervisor_type='fake', hypervisor_version=1000,
+                        vcpus=8, memory_mb=16384, local_gb=100,
+                        vcpus_used=1, memory_mb_used=512, local_gb_used=10,
+                        free_ram_mb=15872, free_disk_gb=90,
+                        current_workload=0, running_vms=0,
+                        disk_available_least=90, host_ip='192.0.2.10',
+                        cpu_info=json.dumps({'arch': 'x86_64'}),
+                        cpu_allocation_ratio=16.0, ram_allocation_ratio=1.5,
+                        disk_allocation_ratio=1.0, stats={})
+                    node.create()
+                    self.nodes[host] = node
+
+    def compute(self, host):
+        return self.services[(host, COMPUTE)]
+
+    def break_cell(self, name):
+        """Point a cell's mapping at a database that cannot be opened."""
+        cell = objects.CellMapping.get_by_uuid(self.env.ctxt,
+                                               self.env.cells[name].uuid)
+        cell.database_connection = ('sqlite:////nonexistent/dir/%s.sqlite'
+                                    % name)
+        cell.save()
+        nova_context._CELL_CACHE.clear()
+
+
+@pytest.fixture
+def plane(cells_env):
+    # The conf fixture's CONF.reset() forgets the parsed (empty) command
+    # line; the policy enforcer needs it to look for policy files.
+    CONF([], project='nova_lite', default_config_files=[])
+    set_override('auth_strategy', 'noauth2', group='api')
+    set_override('cell_timeout', 5)
+    policy.reset()
+    yield Plane(cells_env)
+    policy.reset()
+
+
+@pytest.fixture
+def app(plane):
+    return webtest.TestApp(api_app.load_app())
