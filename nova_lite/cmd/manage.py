@@ -680,6 +680,11 @@ def _reset_process_state():
     api_db.reset()
     main_db.reset()
     nova_context._CELL_CACHE.clear()
+    # Minimum service versions are cached per process, per deployment.
+    reset_versions = getattr(sys.modules.get('nova_lite.objects.service'),
+                             'reset_min_version_cache', None)
+    if reset_versions is not None:
+        reset_versions()
 
 
 def main(argv=None):
