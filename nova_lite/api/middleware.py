@@ -78,10 +78,13 @@ class RequestLimits(Middleware):
         if req.content_length is not None:
             if req.content_length > limit:
                 raise exception.RequestBodyTooLarge()
-        elif 'wsgi.input' in req.environ:
-            # Chunked or unknown length: count while reading.
+        elif 'chunked' in req.environ.get('HTTP_TRANSFER_ENCODING',
+                                          '').lower():
+            # No length announced: count while reading. The wrapper ends
+            # where the chunked stream ends, so webob may read it.
             req.environ['wsgi.input'] = _LimitedInput(
                 req.environ['wsgi.input'], limit)
+            req.environ['wsgi.input_terminated'] = True
         return req.get_response(self.application)
 
 
