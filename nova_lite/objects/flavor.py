@@ -468,6 +468,18 @@ def ensure_in_api(context, flavorid):
 
 # --- objects ------------------------------------------------------------
 
+# Columns whose database value, when of exactly this type (or NULL where
+# the field is nullable), is what the field would coerce it to.
+_DRIVER_TYPED = {'id': int, 'memory_mb': int, 'vcpus': int, 'root_gb': int,
+                 'ephemeral_gb': int, 'swap': int, 'vcpu_weight': int,
+                 'disabled': bool, 'is_public': bool, 'deleted': bool,
+                 'name': str, 'flavorid': str, 'description': str,
+                 'rxtx_factor': float}
+_NOT_NULL = ('id', 'memory_mb', 'vcpus', 'root_gb', 'ephemeral_gb', 'swap',
+             'disabled', 'is_public', 'deleted', 'flavorid')
+# oslo.versionedobjects keeps a field's value in '_obj_<name>'.
+_ATTR = {name: '_obj_' + name for name in _DRIVER_TYPED}
+
 @base.NovaLiteObjectRegistry.register
 class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
     # 1.0: initial (API DB first, legacy cell tables second)
@@ -505,7 +517,14 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
             elif name in ('root_gb', 'ephemeral_gb', 'swap') and \
                     value is None:
                 value = 0
-            setattr(flavor, name, value)
+            if name in _DRIVER_TYPED and (
+                    type(value) is _DRIVER_TYPED[name] or
+                    (value is None and name not in _NOT_NULL)):
+                # Already the field's type: skip coercion (lists of 1000
+                # flavors spend most of their time there otherwise).
+                setattr(flavor, _ATTR[name], value)
+            else:
+                setattr(flavor, name, value)
         flavor.extra_specs = db['extra_specs']
         flavor.projects = db['projects']
         flavor._orig_extra_specs = dict(db['extra_specs'])
