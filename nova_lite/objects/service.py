@@ -269,6 +269,8 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         if last is None:
             return False
         down_time = down_time or CONF.service_down_time
+        # Loaded rows are tz-aware (ovo DateTimeField), utcnow() is naive.
+        last = timeutils.normalize_time(last)
         return abs(timeutils.delta_seconds(last, timeutils.utcnow())) \
             <= down_time
 
