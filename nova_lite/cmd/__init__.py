@@ -1,4 +1,9 @@
 """Console entry points. eventlet is monkey-patched once, here, first."""
-import eventlet
+import warnings
+
+# eventlet announces its own deprecation on import: noise for an operator.
+warnings.filterwarnings('ignore', message='.*[Ee]ventlet.*')
+
+import eventlet  # noqa: E402
 
 eventlet.monkey_patch()
