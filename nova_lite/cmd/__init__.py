@@ -2,7 +2,7 @@
 import warnings
 
 # eventlet announces its own deprecation on import: noise for an operator.
-warnings.filterwarnings('ignore', message='.*[Ee]ventlet.*')
+warnings.filterwarnings('ignore', message=r'(?s).*eventlet')
 
 import eventlet  # noqa: E402
 
