@@ -27,6 +27,7 @@ from nova_lite.db import migration
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.scheduler import manager as scheduler_manager
+from nova_lite.scheduler import placement_rpcapi
 from nova_lite import service
 
 LOG = logging.getLogger(__name__)
@@ -167,8 +168,15 @@ class Plane(oslo_service.ServiceBase):
         nova_context.set_target_cell(cell_ctxt, cell)
         transport = cell_ctxt.mq_connection
 
+        # As in a deployment, the cell conductor and the computes reach
+        # compute-node inventories (API DB) only through the scheduler's
+        # placement topic on this cell's transport.
+        placement = placement_rpcapi.PlacementAPI.for_transport(transport)
+        cell_ctxt.placement_api = placement
+
         def target_this_cell(ctxt):
             nova_context.set_target_cell(ctxt, cell)
+            ctxt.placement_api = placement
 
         yield service.Service(
             '%s-conductor' % cell.name, 'nova-lite-conductor',
@@ -182,11 +190,12 @@ class Plane(oslo_service.ServiceBase):
 
         def through_conductor(ctxt):
             ctxt.indirection_api = indirection
+            ctxt.mq_connection = transport
+            ctxt.placement_api = placement
 
         for host in compute_hosts(cell.name, self.computes_per_cell):
             compute_ctxt = nova_context.get_admin_context()
-            compute_ctxt.indirection_api = indirection
-            compute_ctxt.mq_connection = transport
+            through_conductor(compute_ctxt)
             yield service.Service(
                 host, 'nova-lite-compute', 'compute',
                 compute_manager.ComputeManager(host),

@@ -50,6 +50,11 @@ class RequestContext(oslo_context.RequestContext):
         # Set on contexts that must run remotable methods through a
         # conductor (computes); None means run them locally.
         self.indirection_api = None
+        # Set on contexts whose process must reach compute-node
+        # inventories over the placement RPC API (the all-in-one's computes
+        # and cell conductors); None: decided by the process
+        # (objects.compute_inventory.placement_for).
+        self.placement_api = None
 
     def to_dict(self):
         values = super().to_dict()

@@ -17,6 +17,11 @@ opts = [
                help='Physical CPUs kept back for the host itself.'),
     cfg.IntOpt('update_resources_interval', default=60, min=1,
                help='Seconds between resource tracker updates.'),
+    cfg.IntOpt('max_pci_devices_per_instance', default=8, min=1,
+               help='max_unit of the PCI resource-class inventories '
+                    '(PCI_DEVICE, SRIOV_NET_VF, CUSTOM_PCI_SRIOV_PF) made '
+                    'from a compute node\'s pci_stats: the most devices '
+                    'of one class a single instance may take.'),
 ]
 
 

@@ -13,6 +13,10 @@ opts = [
                help='Hypervisor type reported in os-hypervisors.'),
     cfg.IntOpt('hypervisor_version', default=1000,
                help='Hypervisor version reported in os-hypervisors.'),
+    cfg.BoolOpt('ephemeral_storage_shared', default=False,
+                help='Report ephemeral disks as kept on storage shared '
+                     'with other hosts (stats key ephemeral_storage_shared):'
+                     ' the node then offers no DISK_GB inventory.'),
     cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}',
                help='CPU description (JSON) reported by the host.'),
 ]

@@ -10,6 +10,12 @@ opts = [
     cfg.StrOpt('compute', help='Cap for the compute RPC API.'),
     cfg.StrOpt('conductor', help='Cap for the conductor RPC API.'),
     cfg.StrOpt('scheduler', help='Cap for the scheduler RPC API.'),
+    cfg.StrOpt('placement',
+               help='Cap for the placement RPC API (served by '
+                    'nova-lite-scheduler on every cell\'s transport). '
+                    '"auto" derives it from the oldest scheduler where the '
+                    'services of all cells are visible; computes and cell '
+                    'conductors cannot see them and send uncapped.'),
 ]
 
 

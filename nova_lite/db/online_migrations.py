@@ -286,3 +286,38 @@ def migrate_flavors(context, max_count):
         found += batch_found
         done += batch_done
     return found, done
+
+
+# --- compute-node capacity -> resource-provider inventories ----------------
+
+# APIs and conductors older than 3 read capacity from the compute_nodes
+# columns only: move it once every one of them (in every cell) reads the
+# inventories.
+@register(name='migrate_compute_node_inventories',
+          needs={'nova-lite-api': 3, 'nova-lite-conductor': 3})
+def migrate_compute_node_inventories(context, max_count):
+    """Give every compute node without one a resource provider with its
+    inventories and host usage (ComputeNode._migrate_inventory: uuid in the
+    cell DB, then provider + inventories + usage in one API DB transaction,
+    then the cell's inventory_migrated hint). Returns (found, done).
+
+    Walks the cells in turn and each cell's unflagged nodes by id, in bulk
+    (one cell query, one uuid UPDATE, one API DB transaction and one flag
+    UPDATE per batch), until max_count nodes are done. Idempotent and safe
+    next to itself and to loaders migrating the same nodes: providers that
+    exist are never recreated. A node whose columns make no valid
+    inventory is found, not done, and logged.
+    """
+    from nova_lite import context as nova_context
+    from nova_lite import objects
+    from nova_lite.objects import compute_node
+    found = done = 0
+    for cell in objects.CellMappingList.get_all(context):
+        if cell.is_cell0() or done >= max_count:
+            continue
+        with nova_context.target_cell(context, cell) as cctxt:
+            cell_found, cell_done = compute_node.migrate_pending(
+                cctxt, max_count - done)
+        found += cell_found
+        done += cell_done
+    return found, done

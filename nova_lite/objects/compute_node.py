@@ -1,14 +1,52 @@
-"""Compute nodes: one per hypervisor node, in the cell of its host."""
+"""Compute nodes: one per hypervisor node, in the cell of its host.
+
+Where a node's data lives (ComputeNode 1.2, service version 3)
+-------------------------------------------------------------
+The compute_nodes row in the node's cell database describes the node. Its
+capacity -- vcpus, memory_mb, local_gb and the cpu/ram/disk allocation
+ratios -- lives in the inventories of the node's resource provider in the
+API database (provider uuid = node uuid), and its usage -- vcpus_used,
+memory_mb_used, local_gb_used -- is each inventory's reserved plus the
+allocations against it; free_ram_mb and free_disk_gb are derived from
+those (nova_lite.objects.compute_inventory has the mapping). Callers see
+the same fields as before.
+
+A node that has a provider is always read from and written to it. A node
+without one (rows written by older code) keeps using its columns until the
+gate opens -- every nova-lite-api and nova-lite-conductor in every cell at
+service version 3 (compute_inventory.NEEDS; an unreachable cell keeps it
+closed). From then on, loading such a node migrates it
+(``_migrate_inventory``), and ``nova-lite-manage db online_data_migrations``
+(``migrate_compute_node_inventories``) finishes the rest in batches.
+
+Who does what
+-------------
+Cell-DB work is in remotable methods (``_get_cell_nodes``,
+``_claim_uuids``, ``_mark_migrated``, ``_create_in_cell``,
+``_save_in_cell``, ``_destroy_in_cell``): a compute runs them on its cell
+conductor. Inventory work goes to ``compute_inventory.placement_for()``:
+in-process where this process holds the API DB, otherwise the scheduler's
+placement RPC topic on the cell's own transport (a compute never opens a
+database, a cell conductor never opens the API DB). The public methods
+(get_*, create, save, destroy) run in the caller and combine the two; a
+cell conductor serving an older compute's remotable call to them runs
+them itself, with the same split.
+"""
+from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from oslo_utils import versionutils
 from oslo_versionedobjects import fields
+import sqlalchemy as sa
 
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite import exception
 from nova_lite.objects import base
+from nova_lite.objects import compute_inventory as ci
+
+LOG = logging.getLogger(__name__)
 
 _INT_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
                'memory_mb_used', 'local_gb_used', 'hypervisor_version',
@@ -20,6 +58,7 @@ _COLUMNS = (('id', 'uuid', 'service_id', 'host', 'hypervisor_type',
              'hypervisor_hostname', 'cpu_info', 'host_ip', 'pci_stats',
              'numa_topology', 'created_at', 'updated_at', 'deleted_at',
              'deleted', 'stats') + _INT_FIELDS + _RATIOS)
+_TABLE = models.ComputeNode.__table__
 
 
 def _to_dict(row):
@@ -30,11 +69,37 @@ def _active(query):
     return query.filter(models.ComputeNode.deleted == 0)
 
 
+def _not_migrated():
+    col = _TABLE.c.inventory_migrated
+    return sa.or_(_TABLE.c.uuid.is_(None), col.is_(None), col == sa.false())
+
+
+@main_db.reader
+def _get_rows(context, filters, after_id=None, limit=None, pending=False):
+    """(row dicts, ids of rows flagged migrated): one query."""
+    query = sa.select(_TABLE).where(_TABLE.c.deleted == 0)
+    for key, value in sorted(filters.items()):
+        query = query.where(_TABLE.c[key] == value)
+    if pending:
+        query = query.where(_not_migrated())
+    if after_id is not None:
+        query = query.where(_TABLE.c.id > after_id)
+    query = query.order_by(_TABLE.c.id).limit(limit)
+    rows, migrated = [], []
+    for row in context.session.execute(query):
+        rows.append({c: getattr(row, c) for c in _COLUMNS})
+        if row.inventory_migrated:
+            migrated.append(row.id)
+    return rows, migrated
+
+
 @base.NovaLiteObjectRegistry.register
 class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
     # 1.0: initial
     # 1.1: uuid
-    VERSION = '1.1'
+    # 1.2: capacity and usage live in resource-provider inventories and
+    #      allocations; only the cell-DB parts are remotable
+    VERSION = '1.2'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -78,55 +143,95 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
         node.obj_reset_changes()
         return node
 
-    @classmethod
-    def _one(cls, context, db):
-        return cls._from_db_object(context, cls(), db)
-
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         if versionutils.convert_version_to_tuple(target_version) < (1, 1):
             primitive.pop('uuid', None)
 
-    @base.remotable_classmethod
+    def _apply(self, data):
+        """Take capacity and usage from provider data (read_providers)."""
+        values = ci.overlay(data)
+        for key, value in values.items():
+            setattr(self, key, value)
+        self.obj_reset_changes(list(values))
+        return values
+
+    # --- loads -------------------------------------------------------------
+
+    @classmethod
+    def _get_one(cls, context, filters, name):
+        nodes = _load(context, filters)
+        if not nodes:
+            raise exception.ComputeNodeNotFound(node=name)
+        return nodes[0]
+
+    @classmethod
     def get_by_uuid(cls, context, compute_uuid):
-        db = cls._get_from_db(context, uuid=compute_uuid)
-        if db is None:
-            raise exception.ComputeNodeNotFound(node=compute_uuid)
-        return cls._one(context, db)
+        return cls._get_one(context, {'uuid': compute_uuid}, compute_uuid)
+
+    @classmethod
+    def get_by_id(cls, context, compute_id):
+        return cls._get_one(context, {'id': compute_id}, compute_id)
+
+    @classmethod
+    def get_by_host_and_nodename(cls, context, host, nodename):
+        return cls._get_one(context, {'host': host,
+                                      'hypervisor_hostname': nodename},
+                            nodename)
+
+    # --- cell-DB parts (remotable: run on the conductor for computes) ----
 
     @staticmethod
-    def _to_db_values(updates):
-        values = dict(updates)
-        if 'stats' in values:
-            values['stats'] = jsonutils.dumps(values['stats'] or {})
-        if values.get('host_ip') is not None:
-            values['host_ip'] = str(values['host_ip'])
+    @main_db.writer
+    def _claim_uuids_in_db(context, proposed):
+        ids = [node_id for node_id, _ in proposed]
+        for part in ci.chunks(proposed):
+            # Only where none is set yet: concurrent loaders all end up
+            # with the first writer's uuid.
+            context.session.execute(
+                _TABLE.update()
+                .where(_TABLE.c.id.in_([i for i, _ in part]),
+                       _TABLE.c.uuid.is_(None))
+                .values(uuid=sa.case(dict(part), value=_TABLE.c.id)))
+        found = []
+        for part in ci.chunks(ids):
+            found.extend([i, u] for i, u in context.session.execute(
+                sa.select(_TABLE.c.id, _TABLE.c.uuid).where(
+                    _TABLE.c.id.in_(part), _TABLE.c.deleted == 0)))
+        return found
+
+    @base.remotable_classmethod
+    def _claim_uuids(cls, context, proposed):
+        """Persist [[id, uuid]] where the node has no uuid yet; returns
+        [[id, uuid]] as stored (deleted nodes left out)."""
+        return cls._claim_uuids_in_db(context, [tuple(p) for p in proposed])
+
+    @staticmethod
+    @main_db.writer
+    def _mark_migrated_in_db(context, ids):
+        for part in ci.chunks(ids):
+            context.session.execute(
+                _TABLE.update().where(_TABLE.c.id.in_(part))
+                .values(inventory_migrated=True))
+
+    @base.remotable_classmethod
+    def _mark_migrated(cls, context, ids):
+        cls._mark_migrated_in_db(context, list(ids))
+
+    @staticmethod
+    def _to_db_values(node, names):
+        values = {}
+        for name in names:
+            value = getattr(node, name)
+            if name == 'stats':
+                value = jsonutils.dumps(value or {})
+            elif name == 'host_ip' and value is not None:
+                value = str(value)
+            values[name] = value
         for key in ('id', 'deleted', 'deleted_at', 'created_at',
                     'updated_at'):
             values.pop(key, None)
         return values
-
-    @staticmethod
-    @main_db.reader
-    def _get_from_db(context, **filters):
-        row = _active(context.session.query(models.ComputeNode)).filter_by(
-            **filters).first()
-        return _to_dict(row) if row is not None else None
-
-    @base.remotable_classmethod
-    def get_by_id(cls, context, compute_id):
-        db = cls._get_from_db(context, id=compute_id)
-        if db is None:
-            raise exception.ComputeNodeNotFound(node=compute_id)
-        return cls._one(context, db)
-
-    @base.remotable_classmethod
-    def get_by_host_and_nodename(cls, context, host, nodename):
-        db = cls._get_from_db(context, host=host,
-                              hypervisor_hostname=nodename)
-        if db is None:
-            raise exception.ComputeNodeNotFound(node=nodename)
-        return cls._one(context, db)
 
     @staticmethod
     @main_db.writer
@@ -137,32 +242,28 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
         return _to_dict(row)
 
     @base.remotable
-    def create(self):
-        if self.obj_attr_is_set('id'):
-            raise exception.ObjectActionError(action='create',
-                                              reason='already created')
-        values = self._to_db_values(self.obj_get_changes())
-        values.setdefault('uuid', uuidutils.generate_uuid())
+    def _create_in_cell(self):
+        values = self._to_db_values(self, self.obj_what_changed())
         self._from_db_object(self._context, self,
                              self._create_in_db(self._context, values))
 
     @staticmethod
     @main_db.writer
     def _save_in_db(context, compute_id, values):
-        row = _active(context.session.query(models.ComputeNode)).filter_by(
-            id=compute_id).first()
-        if row is None:
+        values['updated_at'] = timeutils.utcnow()
+        if not context.session.execute(
+                _TABLE.update().where(_TABLE.c.id == compute_id,
+                                      _TABLE.c.deleted == 0)
+                .values(**values)).rowcount:
             raise exception.ComputeNodeNotFound(node=compute_id)
-        values.setdefault('updated_at', timeutils.utcnow())
-        row.update(values)
-        context.session.flush()
-        return _to_dict(row)
+        return values['updated_at']
 
     @base.remotable
-    def save(self):
-        values = self._to_db_values(self.obj_get_changes())
-        self._from_db_object(self._context, self,
-                             self._save_in_db(self._context, self.id, values))
+    def _save_in_cell(self, names):
+        """Write these fields (only) to the compute_nodes row."""
+        self.updated_at = self._save_in_db(
+            self._context, self.id, self._to_db_values(self, names))
+        self.obj_reset_changes(list(names) + ['updated_at'])
 
     @staticmethod
     @main_db.writer
@@ -174,29 +275,223 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
                 synchronize_session=False)
 
     @base.remotable
-    def destroy(self):
+    def _destroy_in_cell(self):
         self._destroy_in_db(self._context, self.id)
+
+    # --- writes ------------------------------------------------------------
+
+    def create(self):
+        """Record a new node: its row (with a fresh uuid), then -- once the
+        gate is open -- its provider, inventories and host usage, exactly
+        as _migrate_inventory does for a legacy row (same order, same
+        crash safety). Bad capacity config raises InvalidInventory before
+        anything is written."""
+        if self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='create',
+                                              reason='already created')
+        if not self.obj_attr_is_set('uuid') or not self.uuid:
+            self.uuid = uuidutils.generate_uuid()
+        reserved = ci.reserved_from_conf()
+        ci.inventories_for(self, reserved)
+        self._create_in_cell()
+        _migrate_inventory(self._context, [self], reserved=reserved)
+
+    def save(self):
+        """Write changes: capacity and usage to the node's provider
+        (inventories, bumping its generation; host usage allocation), the
+        rest to its row. Without a provider: the legacy columns, then --
+        gate open -- the migration. Bad capacity config (negative ratio,
+        reserved above total) raises InvalidInventory before anything is
+        written."""
+        changes = set(self.obj_what_changed())
+        if not changes:
+            return
+        context = self._context
+        if not changes & ci.INPUT_FIELDS:
+            self._save_in_cell(sorted(changes))
+            return
+        reserved = ci.reserved_from_conf()
+        inventories = ci.inventories_for(self, reserved)
+        placement = ci.placement_for(context)
+        if self.uuid:
+            reply = placement.update_compute_provider(
+                context, self.uuid, inventories, ci.used_for(self))
+            data, gate_open = reply['provider'], reply.get('gate_open')
+        else:
+            data = None
+            gate_open = placement.get_compute_providers(
+                context, [], with_gate=True)['gate_open']
+        if data is not None:
+            columns = changes - set(ci.overlay(data))
+            if columns:
+                self._save_in_cell(sorted(columns))
+            self._apply(data)
+            return
+        self._save_in_cell(sorted(changes))
+        if gate_open:
+            _migrate_inventory(context, [self], placement, reserved)
+
+    def destroy(self):
+        """Soft-delete the row, then drop the node's provider (a provider
+        left behind by a failure is harmless: nothing reads it)."""
+        self._destroy_in_cell()
+        if not self.uuid:
+            return
+        try:
+            ci.placement_for(self._context).delete_compute_provider(
+                self._context, self.uuid)
+        except Exception:
+            LOG.exception('Resource provider %s of deleted compute node %s '
+                          'was not removed', self.uuid, self.id)
 
 
 @base.NovaLiteObjectRegistry.register
 class ComputeNodeList(base.ObjectListBase, base.NovaLiteObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: loads combine the cell rows (remotable _get_cell_nodes) with
+    #      the providers' inventories and allocations
+    VERSION = '1.1'
     fields = {'objects': fields.ListOfObjectsField('ComputeNode')}
 
-    @staticmethod
-    @main_db.reader
-    def _get_from_db(context, **filters):
-        query = _active(context.session.query(models.ComputeNode)).filter_by(
-            **filters).order_by(models.ComputeNode.id)
-        return [_to_dict(r) for r in query.all()]
-
     @base.remotable_classmethod
+    def _get_cell_nodes(cls, context, filters, after_id=None, limit=None,
+                        pending=False):
+        """[ComputeNodeList of the rows as stored, ids of rows flagged
+        migrated]. pending: only rows not flagged migrated."""
+        rows, migrated = _get_rows(context, filters, after_id, limit,
+                                   pending)
+        return [base.obj_make_list(context, cls(context), rows), migrated]
+
+    @classmethod
     def get_all(cls, context):
-        return base.obj_make_list(context, cls(context),
-                                  cls._get_from_db(context))
+        return _load(context, {})
 
-    @base.remotable_classmethod
+    @classmethod
     def get_all_by_host(cls, context, host):
-        return base.obj_make_list(context, cls(context),
-                                  cls._get_from_db(context, host=host))
+        return _load(context, {'host': host})
+
+
+def _load(context, filters):
+    """Nodes matching filters in the context's cell, with capacity and
+    usage from their providers: one cell query, one API DB query per 500
+    nodes (plus, once per process, the gate's service versions if some
+    node has no provider yet)."""
+    nodes, migrated = ComputeNodeList._get_cell_nodes(context, filters)
+    attach_inventories(context, nodes, set(migrated))
+    return nodes
+
+
+def attach_inventories(context, nodes, migrated_ids=()):
+    """Overlay provider data on loaded nodes; migrate those without a
+    provider when the gate is open."""
+    if not len(nodes):
+        return nodes
+    placement = ci.placement_for(context)
+    uuids = [n.uuid for n in nodes if n.uuid]
+    reply = placement.get_compute_providers(
+        context, uuids, with_gate=len(uuids) < len(nodes))
+    providers = reply['providers']
+    unflagged = []
+    for node in nodes:
+        data = providers.get(node.uuid) if node.uuid else None
+        if data is not None:
+            node._apply(data)
+            if node.id not in migrated_ids:
+                unflagged.append(node.id)
+    if unflagged:
+        # A crash left these between steps 2 and 3 of _migrate_inventory.
+        ComputeNode._mark_migrated(context, unflagged)
+    rest = [n for n in nodes if not n.uuid or n.uuid not in providers]
+    if rest and reply['gate_open']:
+        _migrate_inventory(context, rest, placement)
+    return nodes
+
+
+def _migrate_inventory(context, nodes, placement=None, reserved=None):
+    """Move the capacity of nodes (loaded, no provider yet) to inventories.
+    Returns the number of nodes that now have a provider.
+
+    Order of writes -- what makes it atomic per node in effect although
+    the cell DB and the API DB are different databases:
+
+    1. cell DB: a uuid, for nodes without one, with a conditional
+       ``UPDATE ... SET uuid = :new WHERE id = :id AND uuid IS NULL`` and a
+       re-read, so concurrent loaders agree on the first writer's uuid;
+    2. API DB, ONE transaction: the provider keyed by that uuid, all its
+       inventories (VCPU, MEMORY_MB, DISK_GB unless ephemeral storage is
+       shared, PCI and NUMA classes) and the host usage allocation (the
+       legacy *_used columns). A provider that exists already means
+       someone finished this step: it is skipped, never duplicated;
+    3. cell DB: inventory_migrated = true -- only a hint that lets the
+       online migration's scan skip the node.
+
+    A crash before 1 or inside 2 changes nothing visible (2 commits whole
+    or not at all; a uuid alone means nothing). A crash between 1 and 2
+    leaves a uuid without a provider: the next load (or the online
+    migration) runs 2 with the same uuid. A crash between 2 and 3 leaves
+    the node migrated but unflagged: readers already use its provider, and
+    the next load sets the flag. No step ever leaves a duplicate provider
+    or half an inventory.
+
+    reserved: {class: amount} kept back by the host (create/save: this
+    host's config); legacy rows migrate with none, their usage columns
+    already counting it. Nodes whose columns make no valid inventory are
+    logged and left on their columns.
+    """
+    placement = placement or ci.placement_for(context)
+    without_uuid = [n for n in nodes if not n.uuid]
+    if without_uuid:
+        stored = dict(ComputeNode._claim_uuids(
+            context, [[n.id, uuidutils.generate_uuid()]
+                      for n in without_uuid]))
+        for node in without_uuid:
+            if stored.get(node.id):
+                node.uuid = stored[node.id]
+                node.obj_reset_changes(['uuid'])
+    items, by_uuid = [], {}
+    for node in nodes:
+        if not node.uuid:
+            continue   # deleted under us
+        try:
+            inventories = ci.inventories_for(node, reserved)
+        except exception.InvalidInventory as exc:
+            LOG.warning('Compute node %s (%s) keeps its legacy capacity '
+                        'columns: %s', node.id, node.uuid,
+                        exc.format_message())
+            continue
+        by_uuid[node.uuid] = node
+        items.append({'uuid': node.uuid, 'name': ci.provider_name(node),
+                      'inventories': inventories,
+                      'used': ci.used_for(node)})
+    if not items:
+        return 0
+    reply = placement.create_compute_providers(context, items)
+    for node_uuid, reason in reply.get('invalid', {}).items():
+        LOG.warning('Compute node %s keeps its legacy capacity columns: '
+                    '%s', node_uuid, reason)
+    providers = reply['providers']
+    migrated = [by_uuid[u] for u in providers if u in by_uuid]
+    if migrated:
+        ComputeNode._mark_migrated(context, [n.id for n in migrated])
+    for node in migrated:
+        node._apply(providers[node.uuid])
+    return len(migrated)
+
+
+def migrate_pending(context, max_count):
+    """The online migration's work in one cell (context targeted at it):
+    nodes not flagged migrated, by id, until max_count are done or none
+    are left. Returns (found, done); a node that cannot be migrated is
+    found, not done, and never holds up the ones behind it."""
+    found = done = 0
+    after_id = None
+    while done < max_count:
+        nodes, _ = ComputeNodeList._get_cell_nodes(
+            context, {}, after_id=after_id, limit=max_count - done,
+            pending=True)
+        if not len(nodes):
+            break
+        after_id = nodes[-1].id
+        found += len(nodes)
+        done += _migrate_inventory(context, list(nodes))
+    return found, done

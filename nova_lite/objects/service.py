@@ -24,19 +24,30 @@ LOG = logging.getLogger(__name__)
 # object versions it understands (objects sent to it are backported to
 # these) and what it enables. Version 1 is the code before the services
 # table had a version column (NULL in the database).
+# placement_rpc None: that code serves no placement topic.
 SERVICE_VERSION_HISTORY = {
     1: {'compute_rpc': '1.0', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': None,
         'objects': {'Service': '1.0', 'ComputeNode': '1.0',
                     'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
         'enables': 'initial'},
     2: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': None,
         'objects': {'Service': '1.1', 'ComputeNode': '1.1',
                     'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
         'enables': 'services.version recorded; compute RPC 1.1 '
                    '(get_guests); ComputeNode.uuid; online migration '
                    'migrate_flavors'},
+    3: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': '1.0',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
+        'enables': 'ComputeNode capacity in resource-provider inventories '
+                   '(usage from allocations); placement RPC 1.0 served by '
+                   'nova-lite-scheduler on every cell transport; online '
+                   'migration migrate_compute_node_inventories (needs '
+                   'nova-lite-api and nova-lite-conductor >= 3 in every '
+                   'cell)'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 
@@ -418,13 +429,13 @@ def object_versions_for(service_version):
     return dict(entry['objects'])
 
 
-def get_auto_version_cap(service):
+def get_auto_version_cap(service, binary=None):
     """RPC cap for [upgrade_levels] <service> = auto: what the oldest
-    recorded nova-lite-<service> speaks, across all cells when this
-    process can see them, else in its own cell."""
+    recorded server binary (default nova-lite-<service>) speaks, across all
+    cells when this process can see them, else in its own cell."""
     from nova_lite import context as nova_context
     from nova_lite.conf import CONF
-    binary = 'nova-lite-%s' % service
+    binary = binary or 'nova-lite-%s' % service
     ctxt = nova_context.get_admin_context()
     try:
         if CONF.api_database.connection:

@@ -1,9 +1,12 @@
-"""The scheduler: reads compute nodes from every enabled cell."""
+"""The scheduler: reads compute nodes from every enabled cell, and serves
+placement (compute-node inventories in the API DB) to computes and cell
+conductors over each cell's transport (nova_lite.scheduler.placement)."""
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from nova_lite import context as nova_context
 from nova_lite import objects
+from nova_lite.scheduler import placement
 
 LOG = logging.getLogger(__name__)
 
@@ -17,12 +20,20 @@ class SchedulerManager(object):
 
     def __init__(self):
         self.service_name = 'scheduler'
+        self.placement = None
 
     def init_host(self, context, service_ref):
-        pass
+        self.placement = placement.PlacementServers(service_ref.host)
+        self.placement.start(context)
 
     def cleanup_host(self):
-        pass
+        if self.placement is not None:
+            self.placement.stop()
+
+    def reset(self):
+        """SIGHUP: serve placement on cells mapped since the start."""
+        if self.placement is not None:
+            self.placement.start()
 
     def periodic_tasks(self, context, raise_on_error=False):
         return 60

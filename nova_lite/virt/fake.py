@@ -8,6 +8,7 @@ import os
 import threading
 
 from nova_lite.conf import CONF
+from nova_lite.objects.compute_inventory import SHARED_EPHEMERAL_STORAGE
 
 
 class FakeDriver(object):
@@ -57,14 +58,18 @@ class FakeDriver(object):
     def get_available_resource(self, nodename):
         fd = CONF.fake_driver
         used = self._guests.values()
+        # Like Nova's resource tracker: usage counts what the host keeps
+        # back for itself.
         return {
             'vcpus': fd.vcpus,
             'memory_mb': fd.memory_mb,
             'local_gb': fd.local_gb,
-            'vcpus_used': sum(g['vcpus'] for g in used),
+            'vcpus_used': (CONF.reserved_host_cpus
+                           + sum(g['vcpus'] for g in used)),
             'memory_mb_used': (CONF.reserved_host_memory_mb
                                + sum(g['memory_mb'] for g in used)),
-            'local_gb_used': sum(g['disk_gb'] for g in used),
+            'local_gb_used': (-(-CONF.reserved_host_disk_mb // 1024)
+                              + sum(g['disk_gb'] for g in used)),
             'hypervisor_type': fd.hypervisor_type,
             'hypervisor_version': fd.hypervisor_version,
             'hypervisor_hostname': nodename,
@@ -74,6 +79,8 @@ class FakeDriver(object):
             'running_vms': len(self._guests),
             'numa_topology': None,
             'pci_stats': None,
+            'stats': ({SHARED_EPHEMERAL_STORAGE: 'true'}
+                      if fd.ephemeral_storage_shared else {}),
         }
 
 

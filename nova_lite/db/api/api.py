@@ -16,6 +16,12 @@ def disable():
     _disabled = True
 
 
+def available(conf=CONF):
+    """True when this process may use the API database (configured, and
+    not refused as in computes and cell conductors)."""
+    return not _disabled and bool(conf.api_database.connection)
+
+
 def configure(conf=CONF):
     global _configured
     if _configured:

@@ -67,6 +67,11 @@ class ComputeNode(BASE, _Base):
     cpu_allocation_ratio = sa.Column(sa.Float, nullable=True)
     ram_allocation_ratio = sa.Column(sa.Float, nullable=True)
     disk_allocation_ratio = sa.Column(sa.Float, nullable=True)
+    # True once the node's capacity lives in resource-provider inventories
+    # (API DB). Only a hint for the online migration's scan: readers go by
+    # whether the provider exists. NULL (rows written by older code) and
+    # False mean "not known to be migrated".
+    inventory_migrated = sa.Column(sa.Boolean, nullable=True)
 
 
 # --- legacy flavors: read, soft-deleted by the online migration, never

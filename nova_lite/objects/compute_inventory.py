@@ -1,0 +1,581 @@
+"""Compute-node capacity as resource-provider inventories (API DB).
+
+ComputeNode (nova_lite/objects/compute_node.py) keeps the fields callers
+know; this module translates them to and from the generic tables that
+nova_lite.objects.resource_provider owns:
+
+- capacity: one inventory record per resource class the node offers
+  (``inventories_for``): VCPU, MEMORY_MB, DISK_GB (not when the node keeps
+  ephemeral disks on shared storage), the PCI classes of its pci_stats and
+  the NUMA classes of its numa_topology;
+- usage: ``vcpus_used`` & co. are the inventory's ``reserved`` plus every
+  allocation against the class. What the hypervisor measures beyond the
+  claimed allocations is held by one allocation whose consumer is the node
+  itself (consumer_id = the node's uuid, the "host usage"), rewritten on
+  each report as ``max(0, measured - reserved - other consumers)``; a
+  migrated legacy node's ``*_used`` columns become that allocation.
+
+The functions here touch the API DB. Processes that hold it (API, super
+conductor, scheduler, nova-lite-manage) call them in-process through
+``LocalPlacement``; computes and cell conductors, which must never open
+the API DB, reach the same code over the placement RPC topic the scheduler
+serves on every cell's transport (nova_lite/scheduler/placement*.py).
+``placement_for(context)`` picks one.
+"""
+import contextlib
+import math
+import random
+import time
+
+from oslo_db import exception as db_exc
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+from oslo_utils import strutils
+from oslo_utils import timeutils
+import os_resource_classes as orc
+import sqlalchemy as sa
+
+from nova_lite.conf import CONF
+from nova_lite.db.api import api as api_db
+from nova_lite import exception
+
+LOG = logging.getLogger(__name__)
+
+# The service versions every API and conductor (in every cell) must have
+# reached before a node without a provider gets one (see
+# online_migrations.blocked_by). Version 3 reads capacity from inventories.
+NEEDS = {'nova-lite-api': 3, 'nova-lite-conductor': 3}
+
+# How a node says its ephemeral disks live on storage shared with other
+# nodes: this key in ComputeNode.stats with a true value ("true", "1",
+# "yes"). Such a node gets no DISK_GB inventory: the disk is not its own
+# to offer; local_gb & co. stay in its compute_nodes columns.
+SHARED_EPHEMERAL_STORAGE = 'ephemeral_storage_shared'
+
+# resource class -> (capacity field, ratio field, usage field)
+BASE_CLASSES = {
+    orc.VCPU: ('vcpus', 'cpu_allocation_ratio', 'vcpus_used'),
+    orc.MEMORY_MB: ('memory_mb', 'ram_allocation_ratio', 'memory_mb_used'),
+    orc.DISK_GB: ('local_gb', 'disk_allocation_ratio', 'local_gb_used'),
+}
+RATIO_OPTIONS = {'cpu_allocation_ratio', 'ram_allocation_ratio',
+                 'disk_allocation_ratio'}
+RESERVED_OPTIONS = {orc.VCPU: 'reserved_host_cpus',
+                    orc.MEMORY_MB: 'reserved_host_memory_mb',
+                    orc.DISK_GB: 'reserved_host_disk_mb'}
+# pci_stats pool dev_type -> resource class (os-resource-classes has no
+# standard class for physical functions).
+PCI_CLASSES = {'type-PCI': orc.PCI_DEVICE, 'type-VF': orc.SRIOV_NET_VF,
+               'type-PF': 'CUSTOM_PCI_SRIOV_PF'}
+CAPACITY_FIELDS = frozenset(f for c, r, _ in BASE_CLASSES.values()
+                            for f in (c, r))
+USAGE_FIELDS = frozenset(u for _, _, u in BASE_CLASSES.values())
+FREE_FIELDS = frozenset(('free_ram_mb', 'free_disk_gb'))
+# Node fields whose change alters the inventories or the host usage.
+INPUT_FIELDS = CAPACITY_FIELDS | USAGE_FIELDS | frozenset(
+    ('disk_available_least', 'pci_stats', 'numa_topology', 'stats'))
+INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit',
+                    'step_size', 'allocation_ratio')
+IN_CHUNK = 500
+LOCK_RETRIES = 20
+
+
+def _rp():
+    # The claims side of issue 6 owns the module; import late so this one
+    # loads without it in processes that never touch the API DB.
+    from nova_lite.objects import resource_provider
+    return resource_provider
+
+
+def _tables():
+    from nova_lite.db.api import models
+    return (models.ResourceProvider.__table__, models.Inventory.__table__,
+            models.ResourceClass.__table__, models.Allocation.__table__)
+
+
+def chunks(items, size=IN_CHUNK):
+    items = list(items)
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+# --- node fields -> inventories ------------------------------------------
+
+def _get(node, name):
+    if isinstance(node, dict):
+        return node.get(name)
+    return getattr(node, name) if node.obj_attr_is_set(name) else None
+
+
+def reserved_from_conf():
+    """What this host keeps back, per base class, from its own config."""
+    return {orc.VCPU: CONF.reserved_host_cpus,
+            orc.MEMORY_MB: CONF.reserved_host_memory_mb,
+            orc.DISK_GB: int(math.ceil(CONF.reserved_host_disk_mb / 1024.0))}
+
+
+def shares_ephemeral_storage(node):
+    stats = _get(node, 'stats') or {}
+    return strutils.bool_from_string(stats.get(SHARED_EPHEMERAL_STORAGE))
+
+
+def _invalid(rc, reason):
+    return exception.InvalidInventory(resource_class=rc, reason=reason)
+
+
+def _unwrap(value):
+    """A JSON document, with ovo primitive envelopes peeled off."""
+    if isinstance(value, str):
+        value = jsonutils.loads(value)
+    if isinstance(value, dict) and 'nova_object.data' in value:
+        value = value['nova_object.data']
+    return value
+
+
+def _pci_inventories(pci_stats):
+    """{class: total} from pci_stats: a JSON list of device pools
+    ({"count": n, "dev_type": "type-PCI"|"type-VF"|"type-PF", ...}; the
+    dev_type may also sit in "tags"; missing means type-PCI), or a
+    PciDevicePoolList primitive ({"objects": [...]})."""
+    try:
+        pools = _unwrap(pci_stats)
+        if isinstance(pools, dict):
+            pools = pools.get('objects', [])
+        totals = {}
+        for pool in pools:
+            pool = _unwrap(pool)
+            dev_type = pool.get('dev_type') or (pool.get('tags') or {}).get(
+                'dev_type') or 'type-PCI'
+            rc = PCI_CLASSES.get(dev_type)
+            if rc is None:
+                raise ValueError('unknown dev_type %r' % dev_type)
+            totals[rc] = totals.get(rc, 0) + int(pool.get('count', 0))
+        return totals
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise _invalid('PCI', 'pci_stats is not a list of device pools: %s'
+                       % exc)
+
+
+def _numa_cells(numa_topology):
+    """[(cores, threads, memory_mb)] per NUMA cell of numa_topology: JSON
+    {"cells": [{"cpuset": [...], "siblings": [[...], ...], "memory": MB}]}
+    (or a NUMATopology primitive); "cores"/"threads" may be given
+    directly. Cores are sibling groups (one per thread without them)."""
+    try:
+        topology = _unwrap(numa_topology) or {}
+        cells = []
+        for cell in topology.get('cells', []):
+            cell = _unwrap(cell)
+            cpus = cell.get('cpuset') or []
+            siblings = cell.get('siblings') or []
+            threads = int(cell.get('threads', len(cpus)))
+            cores = int(cell.get('cores', len(siblings) or threads))
+            cells.append((cores, threads, int(cell.get('memory', 0))))
+        return cells
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise _invalid('NUMA', 'numa_topology is not a NUMA topology: %s'
+                       % exc)
+
+
+def inventories_for(node, reserved=None):
+    """{class: inventory record} the node offers; raises InvalidInventory
+    (naming the field or option at fault) before anything is written.
+
+    reserved: {class: amount} the host keeps back (default none: a
+    migrated legacy node's usage columns already include it). Classes with
+    nothing to offer (a total of 0) are left out.
+    """
+    reserved = reserved or {}
+    found = {}
+    shared = shares_ephemeral_storage(node)
+    for rc, (total_f, ratio_f, _used) in BASE_CLASSES.items():
+        if rc == orc.DISK_GB and shared:
+            continue
+        total = _get(node, total_f) or 0
+        ratio = _get(node, ratio_f)
+        if ratio is None or ratio == 0.0:
+            # Legacy rows may hold NULL or 0.0: "use the default".
+            ratio = getattr(CONF, ratio_f)
+        if ratio < 0:
+            raise _invalid(rc, '%s must not be negative, got %s'
+                           % (ratio_f, ratio))
+        held = reserved.get(rc, 0)
+        if held < 0:
+            raise _invalid(rc, '%s must not be negative, got %s'
+                           % (RESERVED_OPTIONS[rc], held))
+        if total <= 0:
+            if held > 0:
+                raise _invalid(rc, 'reserved %d (from %s) is above the '
+                               'total %s of %d' % (held, RESERVED_OPTIONS[rc],
+                                                   total_f, total))
+            continue
+        if held > total:
+            raise _invalid(rc, 'reserved %d (from %s) is above the total '
+                           '%s of %d' % (held, RESERVED_OPTIONS[rc], total_f,
+                                         total))
+        max_unit = total
+        if rc == orc.DISK_GB and _get(node, 'disk_available_least') \
+                is not None:
+            max_unit = min(total, max(1, _get(node, 'disk_available_least')))
+        found[rc] = {'total': total, 'reserved': held, 'min_unit': 1,
+                     'max_unit': max_unit, 'step_size': 1,
+                     'allocation_ratio': float(ratio)}
+    if _get(node, 'pci_stats'):
+        per_instance = CONF.max_pci_devices_per_instance
+        for rc, total in _pci_inventories(_get(node, 'pci_stats')).items():
+            if total > 0:
+                found[rc] = _simple(total, min(total, per_instance))
+    if _get(node, 'numa_topology'):
+        cells = _numa_cells(_get(node, 'numa_topology'))
+        for rc, index in ((orc.NUMA_CORE, 0), (orc.NUMA_THREAD, 1),
+                          (orc.NUMA_MEMORY_MB, 2)):
+            sizes = [cell[index] for cell in cells]
+            if sum(sizes) > 0:
+                found[rc] = _simple(sum(sizes), max(sizes))
+        if cells:
+            found[orc.NUMA_SOCKET] = _simple(len(cells), 1)
+    return found
+
+
+def _simple(total, max_unit):
+    return {'total': total, 'reserved': 0, 'min_unit': 1,
+            'max_unit': max_unit, 'step_size': 1, 'allocation_ratio': 1.0}
+
+
+def used_for(node):
+    """{class: measured usage} from the node's *_used fields."""
+    return {rc: int(_get(node, used) or 0)
+            for rc, (_t, _r, used) in BASE_CLASSES.items()}
+
+
+def provider_name(node):
+    name = _get(node, 'hypervisor_hostname') or _get(node, 'host') or \
+        _get(node, 'uuid')
+    return name[:200]
+
+
+def overlay(data):
+    """{field: value} that the provider data (read_providers) sets on a
+    node: capacity and ratios from inventories, usage as reserved plus
+    allocations, free_* derived. Classes without inventory (e.g. DISK_GB on
+    shared storage) leave their fields to the compute_nodes columns."""
+    values = {}
+    inventories = data['inventories']
+    usages = data.get('usages', {})
+    for rc, (total_f, ratio_f, used_f) in BASE_CLASSES.items():
+        inv = inventories.get(rc)
+        if inv is None:
+            continue
+        values[total_f] = inv['total']
+        values[ratio_f] = inv['allocation_ratio']
+        values[used_f] = inv['reserved'] + usages.get(rc, 0)
+    if 'memory_mb' in values:
+        values['free_ram_mb'] = values['memory_mb'] - values['memory_mb_used']
+    if 'local_gb' in values:
+        values['free_disk_gb'] = values['local_gb'] - values['local_gb_used']
+    return values
+
+
+# --- API DB access --------------------------------------------------------
+
+def _transient(exc):
+    if isinstance(exc, (db_exc.DBDeadlock, db_exc.DBDuplicateEntry)):
+        return True
+    return (isinstance(exc, (db_exc.DBError, sa.exc.OperationalError))
+            and 'database is locked' in str(exc))
+
+
+def _retrying(fn):
+    """fn() again on a deadlock, SQLite's "database is locked" or a
+    concurrent writer's duplicate key (the retry sees its rows)."""
+    for attempt in range(LOCK_RETRIES):
+        try:
+            return fn()
+        except Exception as exc:
+            if not _transient(exc) or attempt == LOCK_RETRIES - 1:
+                raise
+        time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** attempt)))
+
+
+@contextlib.contextmanager
+def _writer(ctx):
+    api_db.configure()
+    with api_db.context_manager.writer.using(ctx) as session:
+        yield session
+
+
+@api_db.reader
+def read_providers(ctx, uuids):
+    """{uuid: {'generation', 'inventories': {class: record}, 'usages':
+    {class: used}}} for the providers of uuids that exist: one query per
+    500 uuids (inventories, class names and summed allocations joined)."""
+    rp_t, inv_t, rc_t, alloc_t = _tables()
+    used = (sa.select(sa.func.coalesce(sa.func.sum(alloc_t.c.used), 0))
+            .where(alloc_t.c.resource_provider_id == rp_t.c.id,
+                   alloc_t.c.resource_class_id == inv_t.c.resource_class_id)
+            .scalar_subquery())
+    found = {}
+    for part in chunks(set(u for u in uuids if u)):
+        rows = ctx.session.execute(
+            sa.select(rp_t.c.uuid, rp_t.c.generation, rc_t.c.name,
+                      *[inv_t.c[f] for f in INVENTORY_FIELDS],
+                      used.label('used'))
+            .select_from(rp_t.outerjoin(
+                inv_t, inv_t.c.resource_provider_id == rp_t.c.id)
+                .outerjoin(rc_t, rc_t.c.id == inv_t.c.resource_class_id))
+            .where(rp_t.c.uuid.in_(part)))
+        for row in rows:
+            entry = found.setdefault(row.uuid, {
+                'generation': row.generation, 'inventories': {},
+                'usages': {}})
+            if row.name is None:
+                continue
+            entry['inventories'][row.name] = {
+                f: getattr(row, f) for f in INVENTORY_FIELDS}
+            if row.used:
+                entry['usages'][row.name] = int(row.used)
+    return found
+
+
+def _host_usage_rows(provider_id, uuid, used, inventories, class_ids,
+                     others=None):
+    rows = []
+    for rc, amount in sorted(used.items()):
+        inv = inventories.get(rc)
+        if inv is None:
+            continue
+        own = amount - inv['reserved'] - (others or {}).get(rc, 0)
+        if own > 0:
+            rows.append({'resource_provider_id': provider_id,
+                         'consumer_id': uuid,
+                         'resource_class_id': class_ids[rc], 'used': own})
+    return rows
+
+
+def create_providers(ctx, items):
+    """Create the providers of items [{'uuid', 'name', 'inventories',
+    'used'}] that do not exist yet, each with its inventories and host
+    usage allocation, all in ONE API DB transaction (a provider is never
+    seen without its inventories or usage). Existing uuids are skipped:
+    someone created them first, which callers count as done.
+
+    Returns {'created': [uuids], 'existing': [uuids], 'invalid': {uuid:
+    message}}; invalid items (InvalidInventory) are left out, the others
+    still created.
+    """
+    rp = _rp()
+    wanted, invalid = {}, {}
+    for item in items:
+        try:
+            wanted[item['uuid']] = (item['name'], rp.validate_inventories(
+                item['inventories']), item.get('used') or {})
+        except exception.InvalidInventory as exc:
+            invalid[item['uuid']] = exc.format_message()
+    if not wanted:
+        return {'created': [], 'existing': [], 'invalid': invalid}
+    class_ids = rp.resource_class_ids(
+        ctx, sorted({rc for _, invs, _ in wanted.values() for rc in invs}))
+    rp_t, inv_t, _rc_t, alloc_t = _tables()
+
+    def once():
+        with _writer(ctx) as session:
+            existing = set()
+            for part in chunks(wanted):
+                existing.update(u for (u,) in session.execute(
+                    sa.select(rp_t.c.uuid).where(rp_t.c.uuid.in_(part))))
+            new = [u for u in wanted if u not in existing]
+            if new:
+                now = timeutils.utcnow()
+                session.execute(rp_t.insert(), [
+                    {'uuid': u, 'name': wanted[u][0], 'generation': 0,
+                     'created_at': now} for u in new])
+                ids = {}
+                for part in chunks(new):
+                    ids.update(session.execute(
+                        sa.select(rp_t.c.uuid, rp_t.c.id).where(
+                            rp_t.c.uuid.in_(part))).all())
+                session.execute(inv_t.insert(), [
+                    dict(inv, resource_provider_id=ids[u],
+                         resource_class_id=class_ids[rc])
+                    for u in new for rc, inv in wanted[u][1].items()])
+                usage = [row for u in new for row in _host_usage_rows(
+                    ids[u], u, wanted[u][2], wanted[u][1], class_ids)]
+                if usage:
+                    session.execute(alloc_t.insert(), usage)
+            return new, sorted(existing)
+
+    new, existing = _retrying(once)
+    return {'created': new, 'existing': existing, 'invalid': invalid}
+
+
+def write_host_usage(ctx, uuid, used):
+    """Set the node's own allocation to what its hypervisor measures beyond
+    reserved and every other consumer's allocations; bumps the provider
+    generation when it changes (so concurrent claims re-check). Returns
+    False when there is no provider."""
+    rp_t, inv_t, rc_t, alloc_t = _tables()
+
+    def once():
+        with _writer(ctx) as session:
+            # Lock the provider row before reading (row lock on MariaDB and
+            # PostgreSQL, the write lock on SQLite): claims and other
+            # reports wait, so "others" cannot move under us.
+            if not session.execute(rp_t.update().where(
+                    rp_t.c.uuid == uuid).values(
+                        generation=rp_t.c.generation)).rowcount:
+                return False
+            provider_id = session.execute(sa.select(rp_t.c.id).where(
+                rp_t.c.uuid == uuid)).scalar_one()
+            inventories, class_ids, names = {}, {}, {}
+            for name, rc_id, reserved in session.execute(
+                    sa.select(rc_t.c.name, inv_t.c.resource_class_id,
+                              inv_t.c.reserved)
+                    .select_from(inv_t.join(
+                        rc_t, rc_t.c.id == inv_t.c.resource_class_id))
+                    .where(inv_t.c.resource_provider_id == provider_id)):
+                inventories[name] = {'reserved': reserved}
+                class_ids[name] = rc_id
+                names[rc_id] = name
+            mine, others = {}, {}
+            for consumer, rc_id, amount in session.execute(
+                    sa.select(alloc_t.c.consumer_id,
+                              alloc_t.c.resource_class_id, alloc_t.c.used)
+                    .where(alloc_t.c.resource_provider_id == provider_id)):
+                if rc_id not in names:
+                    continue
+                target = mine if consumer == uuid else others
+                target[names[rc_id]] = target.get(names[rc_id], 0) + amount
+            rows = _host_usage_rows(provider_id, uuid, used, inventories,
+                                    class_ids, others)
+            if {names[r['resource_class_id']]: r['used']
+                    for r in rows} == mine:
+                return True
+            session.execute(alloc_t.delete().where(
+                alloc_t.c.resource_provider_id == provider_id,
+                alloc_t.c.consumer_id == uuid))
+            if rows:
+                session.execute(alloc_t.insert(), rows)
+            session.execute(rp_t.update().where(rp_t.c.id == provider_id)
+                            .values(generation=rp_t.c.generation + 1,
+                                    updated_at=timeutils.utcnow()))
+            return True
+
+    return _retrying(once)
+
+
+def update_provider(ctx, uuid, inventories, used):
+    """Replace the provider's inventories and host usage; returns its data
+    (as read_providers) or None when it has no provider. Raises
+    InvalidInventory with nothing written."""
+    rp = _rp()
+    try:
+        rp.set_inventories(ctx, uuid, inventories)
+    except exception.ResourceProviderNotFound:
+        return None
+    if not write_host_usage(ctx, uuid, used):
+        return None
+    return read_providers(ctx, [uuid]).get(uuid)
+
+
+def delete_provider(ctx, uuid):
+    """Remove a deleted node's provider with its host usage; one that other
+    consumers still allocate from stays (and is logged)."""
+    rp = _rp()
+    rp_t, _inv_t, _rc_t, alloc_t = _tables()
+
+    def drop_own():
+        with _writer(ctx) as session:
+            session.execute(alloc_t.delete().where(
+                alloc_t.c.consumer_id == uuid))
+    _retrying(drop_own)
+    try:
+        rp.delete_provider(ctx, uuid)
+    except exception.ResourceProviderNotFound:
+        pass
+    except exception.ResourceProviderInUse:
+        LOG.warning('Resource provider %s of a deleted compute node still '
+                    'has allocations; it is kept.', uuid)
+
+
+# --- the service-version gate ----------------------------------------------
+
+def gate_blocked(context):
+    """None when nodes may get providers (every API and conductor in every
+    cell is at NEEDS), else what it waits for (cached per process until
+    SIGHUP, like every minimum-version answer)."""
+    from nova_lite.db import online_migrations
+    try:
+        return online_migrations.blocked_by(context, NEEDS)
+    except Exception as exc:
+        return 'service versions unknown (%s)' % exc
+
+
+# --- who talks to the API DB -------------------------------------------------
+
+class LocalPlacement(object):
+    """The placement calls of ComputeNode, run in this process (which holds
+    the API DB). The scheduler's placement RPC endpoint delegates here, so
+    computes and cell conductors get exactly the same behaviour."""
+
+    def get_compute_providers(self, context, uuids, with_gate=False):
+        """{'providers': {uuid: data}, 'gate_open': bool or None}; the gate
+        is looked up only when asked or when some uuid has no provider,
+        so reading migrated nodes costs one query."""
+        providers = read_providers(context, uuids) if uuids else {}
+        gate_open = None
+        if with_gate or len(providers) < len(set(u for u in uuids if u)):
+            gate_open = gate_blocked(context) is None
+        return {'providers': providers, 'gate_open': gate_open}
+
+    def create_compute_providers(self, context, providers):
+        """Create missing providers (with inventories and host usage) if
+        the gate is open. {'gate_open', 'providers': {uuid: data} of those
+        that now exist, 'invalid': {uuid: message}}."""
+        blocked = gate_blocked(context)
+        if blocked:
+            LOG.info('Compute nodes keep their legacy capacity columns: '
+                     '%s', blocked)
+            return {'gate_open': False, 'providers': {}, 'invalid': {}}
+        result = create_providers(context, providers)
+        data = read_providers(context, result['created'] + result['existing'])
+        return {'gate_open': True, 'providers': data,
+                'invalid': result['invalid']}
+
+    def update_compute_provider(self, context, uuid, inventories, used):
+        """{'provider': data} after writing, or {'provider': None,
+        'gate_open': bool} when the node has no provider yet."""
+        data = update_provider(context, uuid, inventories, used)
+        if data is not None:
+            return {'provider': data}
+        return {'provider': None, 'gate_open': gate_blocked(context) is None}
+
+    def delete_compute_provider(self, context, uuid):
+        delete_provider(context, uuid)
+
+
+LOCAL = LocalPlacement()
+
+
+def placement_for(context):
+    """Where ComputeNode's inventory reads and writes go from this caller.
+
+    - the context names a placement API (set by the all-in-one on the
+      contexts of its computes and cell conductors): that one;
+    - a compute (an indirection API on the context or the object class):
+      the placement RPC topic on its cell's transport;
+    - a process that holds the API DB: in-process (LOCAL);
+    - anything else (a cell conductor: no [api_database]): the placement
+      RPC topic on its cell's transport.
+    """
+    api = getattr(context, 'placement_api', None)
+    if api is not None:
+        return api
+    from nova_lite.objects import base
+    indirect = getattr(context, 'indirection_api', None) or \
+        base.NovaLiteObject.indirection_api
+    if not indirect and api_db.available():
+        return LOCAL
+    from nova_lite.scheduler import placement_rpcapi
+    from nova_lite import rpc
+    return placement_rpcapi.PlacementAPI.for_transport(
+        rpc.transport_for_context(context))
