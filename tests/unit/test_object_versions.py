@@ -1,0 +1,32 @@
+"""Object fingerprints: a change to an object's fields or remotable
+methods changes its hash; bump its VERSION (and record what the new
+version speaks in objects.service.SERVICE_VERSION_HISTORY), then update
+the hash here."""
+from oslo_versionedobjects import fixture
+
+from nova_lite import objects
+from nova_lite.objects import base
+
+objects.register_all()
+
+OBJECT_HASHES = {
+    'CellMapping': '1.0-eeb6cc7b2c49f9e09ea6c2a15258d0f4',
+    'CellMappingList': '1.0-4ee0d9efdfd681fed822da88376e04d2',
+    'ComputeNode': '1.2-3187e1f44d060a173133dc69d30369e7',
+    'ComputeNodeList': '1.1-c88a1806eea7a4a4f073aeac0f43534f',
+    'Flavor': '1.0-162fb2815973818e60710ea52174b1b6',
+    'FlavorList': '1.0-52b5928600e7ca973aa4fc1e46f3934c',
+    'HostMapping': '1.0-1441319dc4ad0abbfff131ba1fd81661',
+    'HostMappingList': '1.0-ad8a103fab7959f3e97f87dc304e6404',
+    'InstanceMapping': '1.0-c567d34060c540f7d89bd088f6eda9d7',
+    'Service': '1.1-13ddf1d9d933459f36f49ded2aaf9644',
+    'ServiceList': '1.0-bc0af570ce1c61131068f0ddff1e320d',
+}
+
+
+def test_object_fingerprints_match_their_versions():
+    checker = fixture.ObjectVersionChecker(
+        base.NovaLiteObjectRegistry.obj_classes())
+    expected, actual = checker.test_hashes(OBJECT_HASHES)
+    assert expected == actual, (
+        'Objects changed: bump their VERSION and update OBJECT_HASHES')
