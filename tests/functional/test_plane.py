@@ -92,3 +92,16 @@ def test_wait_until_ready_gives_up_after_timeout(plane_no_api):
                           transport=rpc.get_transport('fake:///nobody'))
     with pytest.raises(messaging.MessagingTimeout):
         api.wait_until_ready(ctxt, timeout=0.5, early_timeout=0.2)
+
+
+def test_computes_report_my_ip_as_host_ip(tmp_path, conf):
+    from tests.conftest import set_override
+    from tests.functional.conftest import start_plane, stop_plane
+    set_override('my_ip', '192.0.2.77')
+    p = start_plane(tmp_path / 'state', with_api=False)
+    try:
+        ips = _by_cell(p, lambda c: {
+            str(n.host_ip) for n in objects.ComputeNodeList.get_all(c)})
+    finally:
+        stop_plane(p)
+    assert ips['cell1'] == ips['cell2'] == {'192.0.2.77'}
