@@ -16,3 +16,77 @@ def version_cap(service):
         from nova_lite.objects import service as service_obj
         return service_obj.get_auto_version_cap(service)
     return value
+
+
+# --- the 'baseapi' namespace every RPC service serves -------------------
+#
+# API version history:
+#     1.0 - ping: answers as soon as the service's RPC server consumes.
+#
+# Independent of each service's own API, so a caller can ask "are you
+# there?" of any service. A service too old to know the namespace answers
+# with UnsupportedVersion, which still proves it is consuming.
+
+import time  # noqa: E402
+
+import oslo_messaging as messaging  # noqa: E402
+from oslo_log import log as logging  # noqa: E402
+
+LOG = logging.getLogger(__name__)
+
+BASE_NAMESPACE = 'baseapi'
+
+
+class BaseRPCAPI(object):
+    """Endpoint of the 'baseapi' namespace, added to every RPC server."""
+    target = messaging.Target(namespace=BASE_NAMESPACE, version='1.0')
+
+    def __init__(self, service_name):
+        self.service_name = service_name
+
+    def ping(self, context, arg):
+        return {'service': self.service_name, 'arg': arg}
+
+
+class BaseAPI(object):
+    """Client side of the 'baseapi' namespace for one topic."""
+    VERSION = '1.0'
+
+    def __init__(self, topic, transport=None):
+        from nova_lite import rpc
+        target = messaging.Target(topic=topic, namespace=BASE_NAMESPACE,
+                                  version=self.VERSION)
+        self.topic = topic
+        self.client = rpc.get_client(target, transport=transport)
+
+    def ping(self, context, arg, timeout=None):
+        cctxt = self.client.prepare(timeout=timeout)
+        return cctxt.call(context, 'ping', arg=arg)
+
+    def wait_until_ready(self, context, timeout=None, early_timeout=5,
+                         sleep=time.sleep):
+        """Ping until a server of the topic answers.
+
+        A message published before any server declared the topic's queue is
+        dropped by the broker, so a service started alongside its conductor
+        retries with short timeouts instead of waiting once for the full
+        rpc_response_timeout. Gives up (MessagingTimeout) after `timeout`
+        seconds when set, else waits forever, logging each miss.
+        """
+        start = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                self.ping(context, 'ready?', timeout=early_timeout)
+                break
+            except messaging.MessagingTimeout:
+                waited = time.monotonic() - start
+                if timeout is not None and waited >= timeout:
+                    raise
+                LOG.warning('No %s answered after %.0fs (attempt %d); '
+                            'still waiting', self.topic, waited, attempt)
+            except (messaging.UnsupportedVersion, messaging.RemoteError):
+                break
+        if attempt > 1:
+            LOG.info('%s is ready after %d attempts', self.topic, attempt)

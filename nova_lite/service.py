@@ -13,6 +13,7 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
 
+from nova_lite import baserpc
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -87,7 +88,9 @@ class Service(oslo_service.Service):
             target = messaging.Target(topic=self.topic, server=self.host)
             serializer = rpc.RequestContextSerializer(
                 context_hook=self.context_hook)
-            self.rpcserver = rpc.get_server(target, [self.manager],
+            endpoints = [self.manager,
+                         baserpc.BaseRPCAPI(self.binary[len(BINARY_PREFIX):])]
+            self.rpcserver = rpc.get_server(target, endpoints,
                                             serializer=serializer,
                                             transport=self.transport)
             self.rpcserver.start()

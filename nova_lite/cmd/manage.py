@@ -5,7 +5,6 @@
 Categories: api_db, db, cell_v2. Every command documents its exit codes in
 its --help. Unexpected errors print a message and exit 255.
 """
-import importlib.util
 import os
 import sys
 import traceback
@@ -243,9 +242,9 @@ class DbCommands(object):
     def online_data_migrations(self, max_count=None, json=False):
         """Run the online data migrations in batches.
 
-        Exit codes: 0 nothing left to migrate; 1 rows remain (run again);
-        2 a migration raised an error; 127 invalid --max-count; 255 the
-        online migrations are not available in this installation.
+        Exit codes: 0 nothing left to migrate; 1 rows remain (run again),
+        or a migration waits for services to be upgraded; 2 a migration
+        raised an error (the others still ran); 127 invalid --max-count.
         """
         return _run_online_migrations(max_count, None, json)
 
@@ -258,7 +257,7 @@ class DbCommands(object):
 
         The migrate_flavors online data migration alone.
         Exit codes: as online_data_migrations (0 done, 1 more to do,
-        2 error, 127 invalid --max-count, 255 not available).
+        2 error, 127 invalid --max-count).
         """
         return _run_online_migrations(max_count, ['migrate_flavors'], json)
 
@@ -267,10 +266,6 @@ def _run_online_migrations(max_count, names, as_json):
     if max_count is not None and max_count < 1:
         common.error('--max-count must be a positive number.')
         return INVALID_INPUT
-    if importlib.util.find_spec('nova_lite.db.online_migrations') is None:
-        common.error('Online data migrations are not available in this '
-                     'installation (no nova_lite.db.online_migrations).')
-        return UNEXPECTED_ERROR
     from nova_lite.db import online_migrations
     rows, code = online_migrations.run_migrations(
         _admin_context(), max_count=max_count, names=names,

@@ -32,6 +32,9 @@ _CELL_MAPPINGS = sa.table('cell_mappings', sa.column('id'), sa.column('uuid'),
 _HOST_MAPPINGS = sa.table('host_mappings', sa.column('host'))
 _SERVICES = sa.table('services', sa.column('host'), sa.column('binary'),
                      sa.column('deleted'))
+_VERSIONED_SERVICES = sa.table('services', sa.column('host'),
+                               sa.column('binary'), sa.column('deleted'),
+                               sa.column('version'))
 
 
 def _select(url, query):
@@ -61,6 +64,20 @@ def _compute_hosts(cell_url):
     return {row[0] for row in _select(
         cell_url, sa.select(c.host).where(c.binary == COMPUTE_BINARY,
                                           c.deleted == 0))}
+
+
+def _service_versions(cell_url):
+    """[(binary, host, version)] of a cell's live services; NULL (and a
+    schema from before the version column) counts as version 1."""
+    c = _VERSIONED_SERVICES.c
+    try:
+        rows = _select(cell_url, sa.select(c.binary, c.host, c.version)
+                       .where(c.deleted == 0))
+    except sa.exc.DBAPIError:
+        c = _SERVICES.c
+        rows = [(b, h, None) for b, h in _select(
+            cell_url, sa.select(c.binary, c.host).where(c.deleted == 0))]
+    return [(b, h, 1 if v is None else v) for b, h, v in rows]
 
 
 def _label(cell):
@@ -117,8 +134,87 @@ class Checks(upgradecheck.UpgradeCommands):
                           'deploying computes.')
         return Result(Code.SUCCESS)
 
+    def _check_service_versions(self):
+        """Failure: a service older than this code supports (it would
+        refuse to run beside it) or further behind the newest of its binary
+        than the allowed skew. Warning: a mixed deployment (an upgrade in
+        progress), or services newer than this code."""
+        from nova_lite.objects import service as service_obj
+        if not CONF.api_database.connection:
+            return Result(Code.FAILURE, '[api_database] connection is not '
+                          'set in the configuration.')
+        services, unreachable = [], []
+        for cell in _cell_mappings():
+            if cell.uuid == CELL0_UUID:
+                continue
+            try:
+                services += _service_versions(cell.database_connection)
+            except Exception as exc:
+                reason = str(getattr(exc, 'orig', None) or exc)
+                unreachable.append('%s (%s)' % (_label(cell),
+                                                reason.splitlines()[0]))
+        newest = {}
+        for binary, host, version in services:
+            newest[binary] = max(newest.get(binary, version), version)
+        too_old = sorted(
+            '%s on %s (version %d)' % (binary, host, version)
+            for binary, host, version in services
+            if version < service_obj.OLDEST_SUPPORTED_SERVICE_VERSION
+            or newest[binary] - version > service_obj.SERVICE_VERSION_SKEW)
+        if too_old:
+            return Result(Code.FAILURE, (
+                'Services too old for this release: %s. This code supports '
+                'service versions >= %d and at most %d behind the newest of '
+                'a binary; upgrade them before the others.') % (
+                    '; '.join(too_old),
+                    service_obj.OLDEST_SUPPORTED_SERVICE_VERSION,
+                    service_obj.SERVICE_VERSION_SKEW))
+        notes = []
+        versions = sorted({v for b, h, v in services})
+        if len(versions) > 1:
+            older = sorted('%s on %s (version %d)' % (b, h, v)
+                           for b, h, v in services if v < versions[-1])
+            notes.append('Mixed service versions %s: %s run older code. '
+                         'Online data migrations that need newer services '
+                         'wait until they are upgraded.'
+                         % (', '.join(map(str, versions)), '; '.join(older)))
+        newer = sorted('%s on %s (version %d)' % (b, h, v)
+                       for b, h, v in services
+                       if v > service_obj.SERVICE_VERSION)
+        if newer:
+            notes.append('Services newer than this code (version %d): %s.'
+                         % (service_obj.SERVICE_VERSION, '; '.join(newer)))
+        if unreachable:
+            notes.append('Could not read the database of cells: %s.'
+                         % '; '.join(unreachable))
+        if notes:
+            return Result(Code.WARNING, ' '.join(notes))
+        return Result(Code.SUCCESS)
+
+    def _check_online_migrations(self):
+        """Warning while an online data migration has rows left."""
+        from nova_lite import context as nova_context
+        from nova_lite.db import online_migrations
+        ctxt = nova_context.get_admin_context()
+        left = []
+        for migration in online_migrations.migrations():
+            if migration.pending is None:
+                continue
+            count = migration.pending(ctxt)
+            if count:
+                left.append('%s: %d' % (migration.name, count))
+        if left:
+            return Result(Code.WARNING, (
+                'Online data migrations have rows left (%s). Run '
+                '`nova-lite-manage db online_data_migrations` until it exits '
+                '0; it says which migrations wait for services to be '
+                'upgraded.') % ', '.join(left))
+        return Result(Code.SUCCESS)
+
     _upgrade_checks = (
         ('Cells v2', _check_cellsv2),
+        ('Service Versions', _check_service_versions),
+        ('Online Data Migrations', _check_online_migrations),
     )
 
 

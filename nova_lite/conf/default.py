@@ -1,11 +1,16 @@
 import socket
 
 from oslo_config import cfg
+from oslo_utils import netutils
 
 opts = [
     cfg.StrOpt('host', default=socket.gethostname(), sample_default='<hostname>',
                help='Name of this node, used for the service record and RPC '
                     'server name. Must be unique within a cell.'),
+    cfg.IPOpt('my_ip', default=netutils.get_my_ipv4(),
+              sample_default='<host_ipv4>',
+              help='IP address of this host; computes report it as their '
+                   'hypervisors\' host_ip.'),
     cfg.StrOpt('state_path', default='./nova-lite-state',
                help='Directory for state kept on disk (simulated guests).'),
     cfg.IntOpt('report_interval', default=10, min=1,

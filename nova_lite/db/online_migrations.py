@@ -21,16 +21,21 @@ DEFAULT_BATCH = 50
 # How often one batch is retried when a concurrent runner wins a race.
 RACE_RETRIES = 5
 
-Migration = collections.namedtuple('Migration', 'name fn needs')
+Migration = collections.namedtuple('Migration', 'name fn needs pending')
 _REGISTRY = collections.OrderedDict()
 
 
-def register(name=None, needs=None):
+def register(name=None, needs=None, pending=None):
     """Register fn(context, max_count) -> (found, done); registration
-    order is run order. needs: {binary: minimum service version}."""
+    order is run order. needs: {binary: minimum service version}.
+
+    pending(context) -> int counts the rows still to move without moving
+    anything (nova-lite-status reports it); it reads with plain SQL so it
+    answers against a schema older than the code.
+    """
     def decorator(fn):
         key = name or fn.__name__
-        _REGISTRY[key] = Migration(key, fn, dict(needs or {}))
+        _REGISTRY[key] = Migration(key, fn, dict(needs or {}), pending)
         return fn
     return decorator
 
@@ -259,8 +264,21 @@ def move_legacy_flavors(context, lctx, flavors, specs=None, projects=None):
 
 # Old (v1) APIs and conductors read flavors only from the legacy tables:
 # move them once every one of those runs code that reads the API DB.
+def _legacy_flavors_pending(context):
+    """Legacy flavors still read from the top-level cell database."""
+    with main_db.get_context_manager(context).reader.connection.using(
+            context) as conn:
+        try:
+            return conn.execute(sa.text(
+                'SELECT count(*) FROM instance_types WHERE deleted = 0'
+            )).scalar()
+        except db_exc.DBError:
+            return 0  # a schema from before the legacy tables: nothing
+
+
 @register(name='migrate_flavors',
-          needs={'nova-lite-api': 2, 'nova-lite-conductor': 2})
+          needs={'nova-lite-api': 2, 'nova-lite-conductor': 2},
+          pending=_legacy_flavors_pending)
 def migrate_flavors(context, max_count):
     """Copy legacy cell-DB flavors (with extra specs and projects) to the
     API DB, then soft-delete them. Returns (found, done).

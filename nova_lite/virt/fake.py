@@ -74,6 +74,7 @@ class FakeDriver(object):
             'hypervisor_version': fd.hypervisor_version,
             'hypervisor_hostname': nodename,
             'cpu_info': fd.cpu_info,
+            'host_ip': CONF.my_ip,
             'disk_available_least': fd.local_gb - sum(
                 g['disk_gb'] for g in used),
             'running_vms': len(self._guests),

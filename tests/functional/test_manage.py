@@ -1,5 +1,4 @@
 """nova-lite-manage, as an operator uses it: output and exit codes."""
-import importlib.util
 import json
 import os
 import subprocess
@@ -422,10 +421,6 @@ def test_list_hosts_filters_by_cell(dep):
 
 # --- online data migrations -------------------------------------------------
 
-_HAVE_ONLINE_MIGRATIONS = importlib.util.find_spec(
-    'nova_lite.db.online_migrations') is not None
-
-
 def test_online_data_migrations_rejects_non_positive_max_count(dep):
     for command in ('online_data_migrations', 'migrate_flavors'):
         code, _, err = dep.manage('db', command, '--max-count', '0')
@@ -433,16 +428,6 @@ def test_online_data_migrations_rejects_non_positive_max_count(dep):
         assert '--max-count' in err
 
 
-@pytest.mark.skipif(_HAVE_ONLINE_MIGRATIONS,
-                    reason='online migrations are installed')
-def test_online_data_migrations_unavailable_is_a_clear_error(dep):
-    code, _, err = dep.manage('db', 'online_data_migrations')
-    assert code == 255
-    assert 'not available' in err
-
-
-@pytest.mark.skipif(not _HAVE_ONLINE_MIGRATIONS,
-                    reason='nova_lite.db.online_migrations not written yet')
 def test_online_data_migrations_on_fresh_deployment_has_nothing_to_do(dep):
     dep.setup_cells()
     code, out, err = dep.manage('db', 'online_data_migrations')

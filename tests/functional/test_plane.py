@@ -64,3 +64,44 @@ def test_restart_keeps_service_ids(tmp_path, conf):
     finally:
         stop_plane(p)
     assert first == again
+
+
+def test_every_service_answers_baseapi_ping(plane_no_api):
+    from nova_lite import baserpc
+    ctxt = nova_context.get_admin_context()
+    cell2 = plane_no_api.cells['cell2']
+    with nova_context.target_cell(ctxt, cell2) as cctxt:
+        transport = cctxt.mq_connection
+    answer = baserpc.BaseAPI('conductor', transport=transport).ping(
+        ctxt, 'hello', timeout=5)
+    assert answer == {'service': 'conductor', 'arg': 'hello'}
+    # wait_until_ready returns at once when a server consumes.
+    baserpc.BaseAPI('conductor', transport=transport).wait_until_ready(
+        ctxt, timeout=5)
+
+
+def test_wait_until_ready_gives_up_after_timeout(plane_no_api):
+    import oslo_messaging as messaging
+    import pytest
+    from nova_lite import baserpc
+    from nova_lite import rpc
+    ctxt = nova_context.get_admin_context()
+    # Nobody serves this vhost: every ping times out, and after `timeout`
+    # the caller gets MessagingTimeout instead of waiting forever.
+    api = baserpc.BaseAPI('conductor',
+                          transport=rpc.get_transport('fake:///nobody'))
+    with pytest.raises(messaging.MessagingTimeout):
+        api.wait_until_ready(ctxt, timeout=0.5, early_timeout=0.2)
+
+
+def test_computes_report_my_ip_as_host_ip(tmp_path, conf):
+    from tests.conftest import set_override
+    from tests.functional.conftest import start_plane, stop_plane
+    set_override('my_ip', '192.0.2.77')
+    p = start_plane(tmp_path / 'state', with_api=False)
+    try:
+        ips = _by_cell(p, lambda c: {
+            str(n.host_ip) for n in objects.ComputeNodeList.get_all(c)})
+    finally:
+        stop_plane(p)
+    assert ips['cell1'] == ips['cell2'] == {'192.0.2.77'}

@@ -100,3 +100,96 @@ def test_status_console_script(dep):
                             text=True, timeout=120, cwd=dep.path)
     assert result.returncode == FAILURE, result.stderr
     assert 'Result: Failure' in result.stdout
+
+
+# --- Service Versions ----------------------------------------------------
+
+def _record(dep, cell, host, binary, version):
+    dep.add_compute(cell, host, binary=binary)
+    dep.sql(cell, 'UPDATE services SET version = ? WHERE host = ?',
+            version, host)
+
+
+def test_service_versions_pass_when_everyone_runs_this_code(dep):
+    from nova_lite.objects import service as service_obj
+    dep.setup_cells()
+    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor',
+            service_obj.SERVICE_VERSION)
+    _record(dep, 'cell2', 'c2-host1', 'nova-lite-compute',
+            service_obj.SERVICE_VERSION)
+    dep.ok('cell_v2', 'discover_hosts')
+    code, checks = _check(dep)
+    assert checks['Service Versions'] == (SUCCESS, None)
+
+
+def test_service_versions_warn_on_a_mixed_deployment(dep):
+    from nova_lite.objects import service as service_obj
+    dep.setup_cells()
+    new = service_obj.SERVICE_VERSION
+    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor', new)
+    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', new - 1)
+    code, checks = _check(dep)
+    assert code == WARNING
+    result, details = checks['Service Versions']
+    assert result == WARNING
+    assert 'nova-lite-conductor on ctl2 (version %d)' % (new - 1) in details
+    assert 'ctl1' not in details
+
+
+def test_service_versions_null_counts_as_version_1(dep, monkeypatch):
+    from nova_lite.objects import service as service_obj
+    monkeypatch.setattr(service_obj, 'SERVICE_VERSION', 2)
+    dep.setup_cells()
+    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor', 2)
+    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', None)
+    code, checks = _check(dep)
+    assert 'ctl2 (version 1)' in checks['Service Versions'][1]
+
+
+def test_service_versions_fail_on_too_old_services(dep, monkeypatch):
+    from nova_lite.objects import service as service_obj
+    dep.setup_cells()
+    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor', 5)
+    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', 3)  # 2 behind
+    _record(dep, 'cell2', 'c2-host1', 'nova-lite-compute', 1)
+    monkeypatch.setattr(service_obj, 'SERVICE_VERSION', 5)
+    monkeypatch.setattr(service_obj, 'SERVICE_VERSION_SKEW', 1)
+    monkeypatch.setattr(service_obj, 'OLDEST_SUPPORTED_SERVICE_VERSION', 2)
+    code, checks = _check(dep)
+    assert code == FAILURE
+    result, details = checks['Service Versions']
+    assert result == FAILURE
+    assert 'nova-lite-conductor on ctl2 (version 3)' in details
+    assert 'nova-lite-compute on c2-host1 (version 1)' in details
+    assert 'ctl1' not in details
+
+
+def test_service_versions_read_a_schema_without_the_version_column(dep):
+    """Run before `db sync` of the release that added services.version."""
+    dep.setup_cells()
+    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', 1)
+    dep.sql('cell2', 'ALTER TABLE services DROP COLUMN version')
+    code, checks = _check(dep)
+    assert checks['Service Versions'][0] in (SUCCESS, WARNING)
+    assert 'Traceback' not in (checks['Service Versions'][1] or '')
+
+
+# --- Online Data Migrations ------------------------------------------------
+
+def test_pending_online_migrations_warn_with_the_command(dep):
+    dep.setup_cells()
+    for i in range(2):
+        dep.sql('cell1', 'INSERT INTO instance_types (name, flavorid, '
+                'memory_mb, vcpus, swap, root_gb, ephemeral_gb, disabled, '
+                'is_public, rxtx_factor, deleted) VALUES '
+                '(?, ?, 512, 1, 0, 1, 0, 0, 1, 1.0, 0)',
+                'legacy%d' % i, 'l%d' % i)
+    code, checks = _check(dep)
+    assert code == WARNING
+    result, details = checks['Online Data Migrations']
+    assert result == WARNING
+    assert 'migrate_flavors: 2' in details
+    assert 'nova-lite-manage db online_data_migrations' in details
+    dep.ok('db', 'online_data_migrations')
+    code, checks = _check(dep)
+    assert checks['Online Data Migrations'] == (SUCCESS, None)

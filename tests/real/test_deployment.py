@@ -1,0 +1,259 @@
+"""A real deployment: every service in its own process, on MariaDB and
+RabbitMQ, built by tools/deployment.py exactly as an operator would
+(nova-lite-manage, one config per process, one vhost per cell, cell
+conductors without [api_database]).
+
+One deployment is shared by the module; the tests run in order and leave
+it as they found it, except where they say.
+"""
+import configparser
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+import sqlalchemy as sa
+
+from nova_lite.db.main import models as main_models
+from tests.real import conftest as real
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BIN = os.path.dirname(sys.executable)
+ADMIN = {'X-Auth-Token': 'admin:admin', 'Content-Type': 'application/json'}
+
+
+def _load_tool():
+    spec = importlib.util.spec_from_file_location(
+        'nova_lite_deployment', os.path.join(ROOT, 'tools', 'deployment.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope='module')
+def deployment(tmp_path_factory):
+    real.require_service('MariaDB')
+    real.require_service('RabbitMQ')
+    tool = _load_tool()
+    dep = tool.Deployment(str(tmp_path_factory.mktemp('deployment')),
+                          cells=2, computes_per_cell=2,
+                          prefix=real.unique_name())
+    try:
+        dep.start()
+    except Exception:
+        logs = []
+        for name in sorted(os.listdir(dep.workdir)):
+            if name.endswith('.out'):
+                with open(os.path.join(dep.workdir, name)) as f:
+                    logs.append('--- %s\n%s' % (name, f.read()[-3000:]))
+        dep.stop()
+        pytest.fail('deployment did not start:\n' + '\n'.join(logs))
+    yield dep
+    dep.stop()
+
+
+def api(dep, method, path, body=None, version=None):
+    headers = dict(ADMIN)
+    if version:
+        headers['OpenStack-API-Version'] = 'compute %s' % version
+    req = urllib.request.Request(
+        dep.endpoint + '/v2.1' + path, method=method, headers=headers,
+        data=json.dumps(body).encode() if body is not None else None)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            raw = resp.read()
+            return resp.status, json.loads(raw) if raw else None
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b'null')
+
+
+def openstack(dep, *args):
+    env = dict(os.environ, OS_AUTH_TYPE='admin_token', OS_TOKEN='admin:admin',
+               OS_ENDPOINT=dep.endpoint + '/v2.1')
+    for key in ('OS_CLOUD', 'OS_AUTH_URL', 'OS_USERNAME', 'OS_PASSWORD'):
+        env.pop(key, None)
+    out = subprocess.run([os.path.join(BIN, 'openstack'), *args, '-f',
+                          'json'], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def manage(dep, *args):
+    return subprocess.run(
+        [os.path.join(BIN, 'nova-lite-manage'), '--config-file',
+         os.path.join(dep.workdir, 'top.conf'), *args],
+        capture_output=True, text=True, timeout=120)
+
+
+def expected_hosts(dep):
+    hosts = {('nova-lite-conductor', 'top'), ('nova-lite-scheduler', 'top')}
+    for cell in dep.cell_names():
+        hosts.add(('nova-lite-conductor', '%s-conductor' % cell))
+        for i in range(1, dep.computes_per_cell + 1):
+            hosts.add(('nova-lite-compute', '%s-compute%d' % (cell, i)))
+    return hosts
+
+
+def test_cell_conductors_and_computes_have_no_api_database(deployment):
+    for cell in deployment.cell_names():
+        conductor = configparser.ConfigParser()
+        conductor.read(os.path.join(deployment.workdir,
+                                    '%s-conductor.conf' % cell))
+        assert not conductor.has_section('api_database')
+        assert deployment.db(cell) in conductor['database']['connection']
+        assert conductor['DEFAULT']['transport_url'].endswith(
+            '/' + deployment.vhost(cell))
+        compute = configparser.ConfigParser()
+        compute.read(os.path.join(deployment.workdir,
+                                  '%s-compute1.conf' % cell))
+        assert not compute.has_section('api_database')
+        assert not compute.has_section('database')
+
+
+def test_every_service_is_up_in_os_services(deployment):
+    status, body = api(deployment, 'GET', '/os-services', version='2.53')
+    assert status == 200
+    seen = {(s['binary'], s['host']) for s in body['services']}
+    assert seen == expected_hosts(deployment)
+    assert {s['state'] for s in body['services']} == {'up'}
+    zones = {s['binary']: s['zone'] for s in body['services']}
+    assert zones['nova-lite-compute'] == 'nova'
+    assert zones['nova-lite-conductor'] == 'internal'
+
+
+def test_four_hypervisors_reported_by_their_computes(deployment):
+    status, body = api(deployment, 'GET', '/os-hypervisors/detail',
+                       version='2.53')
+    assert status == 200
+    nodes = {h['hypervisor_hostname']: h for h in body['hypervisors']}
+    assert sorted(nodes) == ['cell1-compute1', 'cell1-compute2',
+                             'cell2-compute1', 'cell2-compute2']
+    for node in nodes.values():
+        assert node['state'] == 'up' and node['status'] == 'enabled'
+        assert node['service']['host'] == node['hypervisor_hostname']
+
+
+def test_disabled_service_is_reported_disabled(deployment):
+    status, body = api(deployment, 'GET',
+                       '/os-services?binary=nova-lite-compute&'
+                       'host=cell2-compute2', version='2.53')
+    assert status == 200 and len(body['services']) == 1
+    service_id = body['services'][0]['id']
+    try:
+        status, body = api(deployment, 'PUT', '/os-services/%s' % service_id,
+                           {'status': 'disabled',
+                            'disabled_reason': 'maintenance'},
+                           version='2.53')
+        assert status == 200, body
+        assert body['service']['status'] == 'disabled'
+        # Read back through a fresh request: the cell database kept it.
+        status, body = api(deployment, 'GET', '/os-services', version='2.53')
+        by_host = {s['host']: s for s in body['services']
+                   if s['binary'] == 'nova-lite-compute'}
+        assert by_host['cell2-compute2']['status'] == 'disabled'
+        assert by_host['cell2-compute2']['disabled_reason'] == 'maintenance'
+        assert by_host['cell1-compute1']['status'] == 'enabled'
+        # A disabled compute keeps reporting: still up.
+        assert by_host['cell2-compute2']['state'] == 'up'
+    finally:
+        api(deployment, 'PUT', '/os-services/%s' % service_id,
+            {'status': 'enabled'}, version='2.53')
+
+
+def test_openstack_client_lists_services_and_hypervisors(deployment):
+    """The README's OS_AUTH_TYPE=admin_token settings work with the
+    unmodified openstack CLI."""
+    services = openstack(deployment, 'compute', 'service', 'list')
+    assert {(s['Binary'], s['Host']) for s in services} == \
+        expected_hosts(deployment)
+    hypervisors = openstack(deployment, 'hypervisor', 'list')
+    assert sorted(h['Hypervisor Hostname'] for h in hypervisors) == [
+        'cell1-compute1', 'cell1-compute2', 'cell2-compute1',
+        'cell2-compute2']
+    assert {h['State'] for h in hypervisors} == {'up'}
+
+
+def test_upgrade_check_passes_on_a_fresh_deployment(deployment):
+    out = subprocess.run(
+        [os.path.join(BIN, 'nova-lite-status'), '--config-file',
+         os.path.join(deployment.workdir, 'top.conf'), 'upgrade', 'check'],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert 'Cells v2' in out.stdout
+    assert 'Service Versions' in out.stdout
+
+
+def _engine(dep, name):
+    return sa.create_engine(dep.db_url(name), poolclass=sa.pool.NullPool)
+
+
+def test_online_migration_waits_for_an_old_conductor(deployment):
+    """Issue 5's scenario on real processes: conductors are running; an
+    older conductor peer is recorded in cell2; online_data_migrations
+    (its own process) reports migrate_flavors blocked and touches nothing;
+    once the peer has upgraded, the next run migrates."""
+    top = _engine(deployment, 'cell1')   # the top-level [database]
+    cell2 = _engine(deployment, 'cell2')
+    flavors = main_models.InstanceTypes.__table__
+    services = main_models.Service.__table__
+    with top.begin() as conn:
+        conn.execute(flavors.insert(), [
+            {'name': 'legacy.%d' % i, 'flavorid': 'legacy-%d' % i,
+             'memory_mb': 512, 'vcpus': 1, 'swap': 0, 'root_gb': 1,
+             'ephemeral_gb': 0, 'disabled': False, 'is_public': True,
+             'rxtx_factor': 1.0, 'deleted': 0} for i in range(3)])
+    with cell2.begin() as conn:
+        conn.execute(services.insert().values(
+            host='old-conductor', binary='nova-lite-conductor',
+            topic='conductor', report_count=0, disabled=False,
+            forced_down=False, deleted=0, version=1,
+            uuid='00000000-0000-4000-8000-00000000c0d1'))
+    try:
+        out = manage(deployment, 'db', 'online_data_migrations', '--json')
+        assert out.returncode == 1, out.stdout + out.stderr
+        rows = {r['name']: r for r in json.loads(out.stdout)['migrations']}
+        assert 'nova-lite-conductor >= 2 (oldest is 1)' in \
+            rows['migrate_flavors']['blocked']
+        assert rows['migrate_flavors']['done'] == 0
+        with top.connect() as conn:
+            assert conn.execute(sa.select(sa.func.count()).where(
+                flavors.c.deleted == 0)).scalar() == 3
+
+        # nova-lite-status sees the same mixed deployment.
+        status = subprocess.run(
+            [os.path.join(BIN, 'nova-lite-status'), '--config-file',
+             os.path.join(deployment.workdir, 'top.conf'), 'upgrade',
+             'check', '--json'], capture_output=True, text=True,
+            timeout=120)
+        assert status.returncode == 1, status.stdout
+        checks = {c['check']: c for c in json.loads(status.stdout)['checks']}
+        assert 'nova-lite-conductor on old-conductor (version 1)' in \
+            checks['Service Versions']['details']
+        assert 'migrate_flavors: 3' in \
+            checks['Online Data Migrations']['details']
+
+        # The peer upgrades (its restart would write its new version).
+        with cell2.begin() as conn:
+            conn.execute(services.update().where(
+                services.c.host == 'old-conductor').values(version=2))
+        out = manage(deployment, 'db', 'online_data_migrations', '--json')
+        assert out.returncode == 0, out.stdout + out.stderr
+        rows = {r['name']: r for r in json.loads(out.stdout)['migrations']}
+        assert rows['migrate_flavors']['blocked'] is None
+        assert rows['migrate_flavors']['done'] == 3
+        with top.connect() as conn:
+            assert conn.execute(sa.select(sa.func.count()).where(
+                flavors.c.deleted == 0)).scalar() == 0
+        status, body = api(deployment, 'GET', '/os-services', version='2.53')
+        assert status == 200
+    finally:
+        with cell2.begin() as conn:
+            conn.execute(services.delete().where(
+                services.c.host == 'old-conductor'))
+        top.dispose()
+        cell2.dispose()
