@@ -114,6 +114,12 @@ def _default_transport_url():
     location = CONF.get_location('transport_url')
     if location is None or location.location == cfg.Locations.opt_default:
         return None
+    # oslo.config keeps reporting set_override after clear_override (an
+    # in-process caller that ran an all-in-one first): the default again.
+    if (location.location == cfg.Locations.set_override
+            and CONF.transport_url == CONF._get_opt_info(
+                'transport_url')['opt'].default):
+        return None
     return CONF.transport_url
 
 

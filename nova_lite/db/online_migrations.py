@@ -308,11 +308,46 @@ def migrate_flavors(context, max_count):
 
 # --- compute-node capacity -> resource-provider inventories ----------------
 
+def _compute_nodes_pending(context):
+    """Compute nodes of every reachable cell not flagged migrated."""
+    from nova_lite import context as nova_context
+    from nova_lite import objects
+    count = 0
+    for cell in objects.CellMappingList.get_all(context):
+        if cell.is_cell0():
+            continue
+        with nova_context.target_cell(context, cell) as cctxt:
+            try:
+                count += _count_unmigrated_nodes(cctxt)
+            except Exception:
+                LOG.warning('Cannot count compute nodes to migrate in cell '
+                            '%s', cell.identity)
+    return count
+
+
+def _count_unmigrated_nodes(cctxt):
+    with main_db.get_context_manager(cctxt).reader.connection.using(
+            cctxt) as conn:
+        try:
+            return conn.execute(sa.text(
+                'SELECT count(*) FROM compute_nodes WHERE deleted = 0 AND '
+                '(uuid IS NULL OR inventory_migrated IS NULL OR NOT '
+                'inventory_migrated)')).scalar()
+        except db_exc.DBError:
+            pass
+    # A schema from before inventory_migrated: no node has moved yet.
+    with main_db.get_context_manager(cctxt).reader.connection.using(
+            cctxt) as conn:
+        return conn.execute(sa.text(
+            'SELECT count(*) FROM compute_nodes WHERE deleted = 0')).scalar()
+
+
 # APIs and conductors older than 3 read capacity from the compute_nodes
 # columns only: move it once every one of them (in every cell) reads the
 # inventories.
 @register(name='migrate_compute_node_inventories',
-          needs={'nova-lite-api': 3, 'nova-lite-conductor': 3})
+          needs={'nova-lite-api': 3, 'nova-lite-conductor': 3},
+          pending=_compute_nodes_pending)
 def migrate_compute_node_inventories(context, max_count):
     """Give every compute node without one a resource provider with its
     inventories and host usage (ComputeNode._migrate_inventory: uuid in the

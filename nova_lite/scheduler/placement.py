@@ -9,6 +9,7 @@ in-process calls: this process holds the API DB.
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
+from nova_lite import baserpc
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
@@ -75,7 +76,8 @@ class PlacementServers(object):
             server = rpc.get_server(
                 messaging.Target(topic=placement_rpcapi.TOPIC,
                                  server=self.host),
-                [self.endpoint], transport=transport)
+                [self.endpoint, baserpc.BaseRPCAPI('placement')],
+                transport=transport)
             server.start()
             self._servers[url] = server
             LOG.info('Serving placement on %s', url or 'the API transport')

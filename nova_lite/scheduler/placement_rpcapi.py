@@ -50,6 +50,19 @@ class PlacementAPI(object):
     def __init__(self, transport=None):
         self.transport = transport
         self._clients = {}
+        self._ready = False
+
+    def _wait_until_ready(self, context):
+        """Before the first call: a message published before any scheduler
+        declared the topic's queue on this transport would be dropped by
+        the broker (a compute starting alongside the scheduler), so ping
+        with short timeouts first, for at most rpc_response_timeout."""
+        if self._ready:
+            return
+        from nova_lite import baserpc
+        baserpc.BaseAPI(TOPIC, transport=self.transport).wait_until_ready(
+            context, timeout=CONF.rpc_response_timeout_seconds)
+        self._ready = True
 
     @staticmethod
     def _cap():
@@ -80,6 +93,7 @@ class PlacementAPI(object):
         if not client.can_send_version(version):
             raise PlacementUnavailable(reason='capped at %s, %s needs %s'
                                        % (cap, method, version))
+        self._wait_until_ready(context)
         return client.prepare(version=version).call(context, method,
                                                     **kwargs)
 

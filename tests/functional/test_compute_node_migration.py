@@ -138,6 +138,8 @@ def test_online_migration_batches_is_idempotent_and_skips_bad_rows(
     bad = h.add_legacy_nodes(c1, 1, start=50, ram_allocation_ratio=-1.0)
     ids1 += h.add_legacy_nodes(c1, 5, start=60)
     expected1 = _expected(c1, ids1)
+    pending = om._REGISTRY['migrate_compute_node_inventories'].pending
+    assert pending(ctxt) == 51   # what nova-lite-status reports
     rows, code = om.run_migrations(
         ctxt, max_count=12, names=['migrate_compute_node_inventories'])
     assert (rows[0]['done'], code) == (12, 1)
@@ -151,6 +153,7 @@ def test_online_migration_batches_is_idempotent_and_skips_bad_rows(
     assert h.api_counts()['resource_providers'] == 50
     assert om.migrate_compute_node_inventories(ctxt, 1000) == (1, 0)
     assert h.api_counts()['resource_providers'] == 50
+    assert pending(ctxt) == 1
     nodes1 = [n for n in objects.ComputeNodeList.get_all(c1)
               if n.id != bad[0]]
     assert h.snapshot(nodes1) == expected1
