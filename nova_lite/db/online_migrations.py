@@ -309,11 +309,16 @@ def migrate_flavors(context, max_count):
 # --- compute-node capacity -> resource-provider inventories ----------------
 
 def _compute_nodes_pending(context):
-    """Compute nodes of every reachable cell not flagged migrated."""
+    """Compute nodes of every reachable cell not flagged migrated (of the
+    [database] cell alone in a process without the API database)."""
+    from nova_lite.conf import CONF
     from nova_lite import context as nova_context
-    from nova_lite import objects
+    from nova_lite.objects import cell_mapping
+    if not api_db.available():
+        return _count_unmigrated_nodes(context) \
+            if CONF.database.connection else 0
     count = 0
-    for cell in objects.CellMappingList.get_all(context):
+    for cell in cell_mapping.CellMappingList.get_all(context):
         if cell.is_cell0():
             continue
         with nova_context.target_cell(context, cell) as cctxt:
@@ -335,11 +340,16 @@ def _count_unmigrated_nodes(cctxt):
                 'inventory_migrated)')).scalar()
         except db_exc.DBError:
             pass
-    # A schema from before inventory_migrated: no node has moved yet.
+    # A schema from before inventory_migrated: no node has moved yet
+    # (none at all before compute_nodes exists).
     with main_db.get_context_manager(cctxt).reader.connection.using(
             cctxt) as conn:
-        return conn.execute(sa.text(
-            'SELECT count(*) FROM compute_nodes WHERE deleted = 0')).scalar()
+        try:
+            return conn.execute(sa.text(
+                'SELECT count(*) FROM compute_nodes WHERE deleted = 0')
+            ).scalar()
+        except db_exc.DBError:
+            return 0
 
 
 # APIs and conductors older than 3 read capacity from the compute_nodes
@@ -362,10 +372,10 @@ def migrate_compute_node_inventories(context, max_count):
     inventory is found, not done, and logged.
     """
     from nova_lite import context as nova_context
-    from nova_lite import objects
+    from nova_lite.objects import cell_mapping
     from nova_lite.objects import compute_node
     found = done = 0
-    for cell in objects.CellMappingList.get_all(context):
+    for cell in cell_mapping.CellMappingList.get_all(context):
         if cell.is_cell0() or done >= max_count:
             continue
         with nova_context.target_cell(context, cell) as cctxt:
