@@ -193,14 +193,20 @@ def _engine(dep, name):
 
 
 def test_online_migration_waits_for_an_old_conductor(deployment):
-    """Issue 5's scenario on real processes: conductors are running; an
-    older conductor peer is recorded in cell2; online_data_migrations
-    (its own process) reports migrate_flavors blocked and touches nothing;
-    once the peer has upgraded, the next run migrates."""
+    """Issue 5's scenario on real processes, at service version 3:
+    conductors are running; an older (version 2) conductor peer is
+    recorded in cell2, and a compute node row as version-2 code wrote it
+    (capacity in its columns, no provider). online_data_migrations (its
+    own process) moves the legacy flavors (they need version 2) but
+    reports migrate_compute_node_inventories blocked and touches no node;
+    once the peer has upgraded, the next run migrates the node."""
+    from nova_lite.objects import service as service_obj
     top = _engine(deployment, 'cell1')   # the top-level [database]
     cell2 = _engine(deployment, 'cell2')
     flavors = main_models.InstanceTypes.__table__
     services = main_models.Service.__table__
+    nodes = main_models.ComputeNode.__table__
+    node_uuid = '00000000-0000-4000-8000-0000000000aa'
     with top.begin() as conn:
         conn.execute(flavors.insert(), [
             {'name': 'legacy.%d' % i, 'flavorid': 'legacy-%d' % i,
@@ -211,18 +217,25 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
         conn.execute(services.insert().values(
             host='old-conductor', binary='nova-lite-conductor',
             topic='conductor', report_count=0, disabled=False,
-            forced_down=False, deleted=0, version=1,
+            forced_down=False, deleted=0,
+            version=service_obj.SERVICE_VERSION - 1,
             uuid='00000000-0000-4000-8000-00000000c0d1'))
+        conn.execute(nodes.insert().values(
+            uuid=node_uuid, host='legacy-host',
+            hypervisor_hostname='legacy-node', vcpus=4, memory_mb=2048,
+            local_gb=20, vcpus_used=1, memory_mb_used=512, local_gb_used=2,
+            hypervisor_type='fake', hypervisor_version=1, cpu_info='{}',
+            cpu_allocation_ratio=16.0, ram_allocation_ratio=1.5,
+            disk_allocation_ratio=1.0, deleted=0))
     try:
         out = manage(deployment, 'db', 'online_data_migrations', '--json')
         assert out.returncode == 1, out.stdout + out.stderr
         rows = {r['name']: r for r in json.loads(out.stdout)['migrations']}
-        assert 'nova-lite-conductor >= 2 (oldest is 1)' in \
-            rows['migrate_flavors']['blocked']
-        assert rows['migrate_flavors']['done'] == 0
-        with top.connect() as conn:
-            assert conn.execute(sa.select(sa.func.count()).where(
-                flavors.c.deleted == 0)).scalar() == 3
+        assert rows['migrate_flavors']['done'] == 3
+        assert 'nova-lite-conductor >= 3 (oldest is 2)' in \
+            rows['migrate_compute_node_inventories']['blocked']
+        assert rows['migrate_compute_node_inventories']['done'] == 0
+        assert 'legacy-node' not in _inventory_totals(deployment, 'VCPU')
 
         # nova-lite-status sees the same mixed deployment.
         status = subprocess.run(
@@ -232,20 +245,22 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
             timeout=120)
         assert status.returncode == 1, status.stdout
         checks = {c['check']: c for c in json.loads(status.stdout)['checks']}
-        assert 'nova-lite-conductor on old-conductor (version 1)' in \
+        assert 'nova-lite-conductor on old-conductor (version 2)' in \
             checks['Service Versions']['details']
-        assert 'migrate_flavors: 3' in \
+        assert 'migrate_compute_node_inventories: 1' in \
             checks['Online Data Migrations']['details']
 
         # The peer upgrades (its restart would write its new version).
         with cell2.begin() as conn:
             conn.execute(services.update().where(
-                services.c.host == 'old-conductor').values(version=2))
+                services.c.host == 'old-conductor').values(
+                    version=service_obj.SERVICE_VERSION))
         out = manage(deployment, 'db', 'online_data_migrations', '--json')
         assert out.returncode == 0, out.stdout + out.stderr
         rows = {r['name']: r for r in json.loads(out.stdout)['migrations']}
-        assert rows['migrate_flavors']['blocked'] is None
-        assert rows['migrate_flavors']['done'] == 3
+        assert rows['migrate_compute_node_inventories']['blocked'] is None
+        assert rows['migrate_compute_node_inventories']['done'] == 1
+        assert _inventory_totals(deployment, 'VCPU')['legacy-node'] == 4
         with top.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).where(
                 flavors.c.deleted == 0)).scalar() == 0
@@ -255,5 +270,97 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
         with cell2.begin() as conn:
             conn.execute(services.delete().where(
                 services.c.host == 'old-conductor'))
+            conn.execute(nodes.delete().where(nodes.c.uuid == node_uuid))
+        api_engine = _engine(deployment, 'api')
+        with api_engine.begin() as conn:
+            provider = conn.execute(sa.text(
+                'SELECT id FROM resource_providers WHERE uuid = :u'),
+                {'u': node_uuid}).scalar()
+            if provider is not None:
+                for table in ('allocations', 'inventories'):
+                    conn.execute(sa.text(
+                        'DELETE FROM %s WHERE resource_provider_id = :p'
+                        % table), {'p': provider})
+                conn.execute(sa.text('DELETE FROM resource_providers '
+                                     'WHERE id = :p'), {'p': provider})
+        api_engine.dispose()
         top.dispose()
         cell2.dispose()
+
+
+def _wait(predicate, timeout=90, interval=0.5, what='condition'):
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError('timed out waiting for %s' % what)
+        time.sleep(interval)
+
+
+def _inventory_totals(dep, resource_class):
+    """{provider name: total} of one class in the API DB."""
+    engine = _engine(dep, 'api')
+    try:
+        with engine.connect() as conn:
+            return dict(conn.execute(sa.text(
+                'SELECT rp.name, i.total FROM resource_providers rp '
+                'JOIN inventories i ON i.resource_provider_id = rp.id '
+                'JOIN resource_classes rc ON rc.id = i.resource_class_id '
+                'WHERE rc.name = :rc'), {'rc': resource_class}).all())
+    finally:
+        engine.dispose()
+
+
+def test_compute_capacity_reaches_inventories_through_placement(deployment):
+    """Computes (no database) and cell conductors (no API database) reach
+    the inventories only through the scheduler's placement topic on their
+    cell's vhost: a compute restarted with more CPUs shows them there and
+    in os-hypervisors, while its compute_nodes row keeps the old value."""
+    dep = deployment
+    nodes = ['cell1-compute1', 'cell1-compute2', 'cell2-compute1',
+             'cell2-compute2']
+    assert _inventory_totals(dep, 'VCPU') == dict.fromkeys(nodes, 16)
+    assert _inventory_totals(dep, 'MEMORY_MB') == dict.fromkeys(nodes,
+                                                                32768)
+    conf = os.path.join(dep.workdir, 'cell2-compute1.conf')
+    with open(conf) as f:
+        original = f.read()
+    pid = dep.procs['cell2-compute1']
+    os.kill(pid, 15)
+    _wait(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
+          what='cell2-compute1 to stop')
+    try:
+        with open(conf, 'a') as f:
+            f.write('[fake_driver]\nvcpus = 40\n')
+        dep._spawn('cell2-compute1', 'nova-lite-compute', conf)
+        dep.save()
+        _wait(lambda: _inventory_totals(dep, 'VCPU')['cell2-compute1'] == 40,
+              what='the new capacity in the inventories')
+        status, body = api(dep, 'GET', '/os-hypervisors/detail',
+                           version='2.28')
+        vcpus = {h['hypervisor_hostname']: h['vcpus']
+                 for h in body['hypervisors']}
+        assert vcpus == dict(dict.fromkeys(nodes, 16), **{
+            'cell2-compute1': 40})
+        cell2 = _engine(dep, 'cell2')
+        try:
+            with cell2.connect() as conn:
+                assert conn.execute(sa.text(
+                    "SELECT vcpus, inventory_migrated FROM compute_nodes "
+                    "WHERE host = 'cell2-compute1'")).one() == (16, 1)
+        finally:
+            cell2.dispose()
+    finally:
+        pid = dep.procs['cell2-compute1']
+        os.kill(pid, 15)
+        _wait(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
+              what='cell2-compute1 to stop')
+        with open(conf, 'w') as f:
+            f.write(original)
+        dep._spawn('cell2-compute1', 'nova-lite-compute', conf)
+        dep.save()
+        _wait(lambda: _inventory_totals(dep, 'VCPU')['cell2-compute1'] == 16,
+              what='the capacity back to 16')
