@@ -116,6 +116,8 @@ def reserved_from_conf():
 
 def shares_ephemeral_storage(node):
     stats = _get(node, 'stats') or {}
+    if isinstance(stats, str):   # a compute_nodes row
+        stats = jsonutils.loads(stats)
     return strutils.bool_from_string(stats.get(SHARED_EPHEMERAL_STORAGE))
 
 
@@ -324,16 +326,21 @@ def read_providers(ctx, uuids):
                 inv_t, inv_t.c.resource_provider_id == rp_t.c.id)
                 .outerjoin(rc_t, rc_t.c.id == inv_t.c.resource_class_id))
             .where(rp_t.c.uuid.in_(part)))
-        for row in rows:
-            entry = found.setdefault(row.uuid, {
-                'generation': row.generation, 'inventories': {},
-                'usages': {}})
-            if row.name is None:
+        # Plain tuples: thousands of rows per call on big listings.
+        for (uuid, generation, name, total, reserved, min_unit, max_unit,
+             step_size, ratio, amount) in rows.tuples():
+            entry = found.get(uuid)
+            if entry is None:
+                entry = found[uuid] = {'generation': generation,
+                                       'inventories': {}, 'usages': {}}
+            if name is None:
                 continue
-            entry['inventories'][row.name] = {
-                f: getattr(row, f) for f in INVENTORY_FIELDS}
-            if row.used:
-                entry['usages'][row.name] = int(row.used)
+            entry['inventories'][name] = {
+                'total': total, 'reserved': reserved, 'min_unit': min_unit,
+                'max_unit': max_unit, 'step_size': step_size,
+                'allocation_ratio': ratio}
+            if amount:
+                entry['usages'][name] = int(amount)
     return found
 
 
@@ -527,17 +534,22 @@ class LocalPlacement(object):
             gate_open = gate_blocked(context) is None
         return {'providers': providers, 'gate_open': gate_open}
 
-    def create_compute_providers(self, context, providers):
+    def create_compute_providers(self, context, providers, with_data=True):
         """Create missing providers (with inventories and host usage) if
-        the gate is open. {'gate_open', 'providers': {uuid: data} of those
-        that now exist, 'invalid': {uuid: message}}."""
+        the gate is open. {'gate_open', 'providers': {uuid: data (None
+        without with_data)} of those that now exist, 'invalid': {uuid:
+        message}}."""
         blocked = gate_blocked(context)
         if blocked:
             LOG.info('Compute nodes keep their legacy capacity columns: '
                      '%s', blocked)
             return {'gate_open': False, 'providers': {}, 'invalid': {}}
         result = create_providers(context, providers)
-        data = read_providers(context, result['created'] + result['existing'])
+        present = result['created'] + result['existing']
+        if with_data:
+            data = read_providers(context, present)
+        else:
+            data = dict.fromkeys(present)
         return {'gate_open': True, 'providers': data,
                 'invalid': result['invalid']}
 

@@ -184,17 +184,15 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
     @staticmethod
     @main_db.writer
     def _claim_uuids_in_db(context, proposed):
-        ids = [node_id for node_id, _ in proposed]
-        for part in ci.chunks(proposed):
-            # Only where none is set yet: concurrent loaders all end up
-            # with the first writer's uuid.
-            context.session.execute(
-                _TABLE.update()
-                .where(_TABLE.c.id.in_([i for i, _ in part]),
-                       _TABLE.c.uuid.is_(None))
-                .values(uuid=sa.case(dict(part), value=_TABLE.c.id)))
+        # Only where none is set yet: concurrent loaders all end up with
+        # the first writer's uuid.
+        context.session.execute(
+            _TABLE.update().where(_TABLE.c.id == sa.bindparam('node_id'),
+                                  _TABLE.c.uuid.is_(None))
+            .values(uuid=sa.bindparam('new_uuid')),
+            [{'node_id': i, 'new_uuid': u} for i, u in proposed])
         found = []
-        for part in ci.chunks(ids):
+        for part in ci.chunks([i for i, _ in proposed]):
             found.extend([i, u] for i, u in context.session.execute(
                 sa.select(_TABLE.c.id, _TABLE.c.uuid).where(
                     _TABLE.c.id.in_(part), _TABLE.c.deleted == 0)))
@@ -376,35 +374,44 @@ def _load(context, filters):
     usage from their providers: one cell query, one API DB query per 500
     nodes (plus, once per process, the gate's service versions if some
     node has no provider yet)."""
-    nodes, migrated = ComputeNodeList._get_cell_nodes(context, filters)
-    attach_inventories(context, nodes, set(migrated))
+    placement = ci.placement_for(context)
+    if base._indirection_api(ComputeNodeList, context):
+        # A compute: the row comes from its conductor, then is overlaid.
+        nodes, migrated = ComputeNodeList._get_cell_nodes(context, filters)
+        uuids = [n.uuid for n in nodes if n.uuid]
+        reply = placement.get_compute_providers(
+            context, uuids, with_gate=len(uuids) < len(nodes))
+        for node in nodes:
+            if node.uuid in reply['providers']:
+                node._apply(reply['providers'][node.uuid])
+    else:
+        # Build each object once, from its row with the provider's values
+        # merged in (big listings: API, scheduler).
+        rows, migrated = _get_rows(context, filters)
+        uuids = [r['uuid'] for r in rows if r['uuid']]
+        reply = placement.get_compute_providers(
+            context, uuids, with_gate=len(uuids) < len(rows))
+        providers = reply['providers']
+        for row in rows:
+            if row['uuid'] in providers:
+                row.update(ci.overlay(providers[row['uuid']]))
+        nodes = base.obj_make_list(context, ComputeNodeList(context), rows)
+    _finish_load(context, nodes, reply, set(migrated), placement)
     return nodes
 
 
-def attach_inventories(context, nodes, migrated_ids=()):
-    """Overlay provider data on loaded nodes; migrate those without a
-    provider when the gate is open."""
-    if not len(nodes):
-        return nodes
-    placement = ci.placement_for(context)
-    uuids = [n.uuid for n in nodes if n.uuid]
-    reply = placement.get_compute_providers(
-        context, uuids, with_gate=len(uuids) < len(nodes))
+def _finish_load(context, nodes, reply, migrated_ids, placement):
+    """After nodes got their provider values: flag the migrated ones a
+    crash left unflagged, migrate those without a provider (gate open)."""
     providers = reply['providers']
-    unflagged = []
-    for node in nodes:
-        data = providers.get(node.uuid) if node.uuid else None
-        if data is not None:
-            node._apply(data)
-            if node.id not in migrated_ids:
-                unflagged.append(node.id)
+    unflagged = [n.id for n in nodes
+                 if n.uuid in providers and n.id not in migrated_ids]
     if unflagged:
         # A crash left these between steps 2 and 3 of _migrate_inventory.
         ComputeNode._mark_migrated(context, unflagged)
     rest = [n for n in nodes if not n.uuid or n.uuid not in providers]
     if rest and reply['gate_open']:
         _migrate_inventory(context, rest, placement)
-    return nodes
 
 
 def _migrate_inventory(context, nodes, placement=None, reserved=None):
@@ -438,60 +445,85 @@ def _migrate_inventory(context, nodes, placement=None, reserved=None):
     already counting it. Nodes whose columns make no valid inventory are
     logged and left on their columns.
     """
-    placement = placement or ci.placement_for(context)
-    without_uuid = [n for n in nodes if not n.uuid]
-    if without_uuid:
-        stored = dict(ComputeNode._claim_uuids(
-            context, [[n.id, uuidutils.generate_uuid()]
-                      for n in without_uuid]))
-        for node in without_uuid:
-            if stored.get(node.id):
-                node.uuid = stored[node.id]
-                node.obj_reset_changes(['uuid'])
-    items, by_uuid = [], {}
-    for node in nodes:
-        if not node.uuid:
-            continue   # deleted under us
-        try:
-            inventories = ci.inventories_for(node, reserved)
-        except exception.InvalidInventory as exc:
-            LOG.warning('Compute node %s (%s) keeps its legacy capacity '
-                        'columns: %s', node.id, node.uuid,
-                        exc.format_message())
-            continue
-        by_uuid[node.uuid] = node
-        items.append({'uuid': node.uuid, 'name': ci.provider_name(node),
-                      'inventories': inventories,
-                      'used': ci.used_for(node)})
-    if not items:
-        return 0
-    reply = placement.create_compute_providers(context, items)
-    for node_uuid, reason in reply.get('invalid', {}).items():
-        LOG.warning('Compute node %s keeps its legacy capacity columns: '
-                    '%s', node_uuid, reason)
-    providers = reply['providers']
-    migrated = [by_uuid[u] for u in providers if u in by_uuid]
-    if migrated:
-        ComputeNode._mark_migrated(context, [n.id for n in migrated])
-    for node in migrated:
-        node._apply(providers[node.uuid])
+    migrated = _migrate(context, nodes, placement, reserved, with_data=True)
+    for node, data in migrated:
+        node._apply(data)
     return len(migrated)
 
 
+def _get(source, name):
+    return source[name] if isinstance(source, dict) else getattr(source,
+                                                                 name)
+
+
+def _set_uuid(source, value):
+    if isinstance(source, dict):
+        source['uuid'] = value
+    else:
+        source.uuid = value
+        source.obj_reset_changes(['uuid'])
+
+
+def _migrate(context, sources, placement, reserved, with_data):
+    """_migrate_inventory's steps for nodes given as objects or as row
+    dicts (the online migration's batches skip building objects).
+    Returns [(source, provider data or None)] of those now migrated."""
+    placement = placement or ci.placement_for(context)
+    without_uuid = [s for s in sources if not _get(s, 'uuid')]
+    if without_uuid:
+        stored = dict(ComputeNode._claim_uuids(
+            context, [[_get(s, 'id'), uuidutils.generate_uuid()]
+                      for s in without_uuid]))
+        for source in without_uuid:
+            if stored.get(_get(source, 'id')):
+                _set_uuid(source, stored[_get(source, 'id')])
+    items, by_uuid = [], {}
+    for source in sources:
+        node_uuid = _get(source, 'uuid')
+        if not node_uuid:
+            continue   # deleted under us
+        try:
+            inventories = ci.inventories_for(source, reserved)
+        except exception.InvalidInventory as exc:
+            LOG.warning('Compute node %s (%s) keeps its legacy capacity '
+                        'columns: %s', _get(source, 'id'), node_uuid,
+                        exc.format_message())
+            continue
+        by_uuid[node_uuid] = source
+        items.append({'uuid': node_uuid, 'name': ci.provider_name(source),
+                      'inventories': inventories,
+                      'used': ci.used_for(source)})
+    if not items:
+        return []
+    reply = placement.create_compute_providers(context, items,
+                                               with_data=with_data)
+    for node_uuid, reason in reply.get('invalid', {}).items():
+        LOG.warning('Compute node %s keeps its legacy capacity columns: '
+                    '%s', node_uuid, reason)
+    migrated = [(by_uuid[u], data) for u, data in reply['providers'].items()
+                if u in by_uuid]
+    if migrated:
+        ComputeNode._mark_migrated(context,
+                                   [_get(s, 'id') for s, _ in migrated])
+    return migrated
+
+
 def migrate_pending(context, max_count):
-    """The online migration's work in one cell (context targeted at it):
-    nodes not flagged migrated, by id, until max_count are done or none
-    are left. Returns (found, done); a node that cannot be migrated is
-    found, not done, and never holds up the ones behind it."""
+    """The online migration's work in one cell (context targeted at it; it
+    runs where the databases are): nodes not flagged migrated, by id, in
+    bulk on their rows, until max_count are done or none are left.
+    Returns (found, done); a node that cannot be migrated is found, not
+    done, and never holds up the ones behind it."""
+    placement = ci.placement_for(context)
     found = done = 0
     after_id = None
     while done < max_count:
-        nodes, _ = ComputeNodeList._get_cell_nodes(
-            context, {}, after_id=after_id, limit=max_count - done,
-            pending=True)
-        if not len(nodes):
+        rows, _ = _get_rows(context, {}, after_id=after_id,
+                            limit=max_count - done, pending=True)
+        if not rows:
             break
-        after_id = nodes[-1].id
-        found += len(nodes)
-        done += _migrate_inventory(context, list(nodes))
+        after_id = rows[-1]['id']
+        found += len(rows)
+        done += len(_migrate(context, rows, placement, None,
+                             with_data=False))
     return found, done

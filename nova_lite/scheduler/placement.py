@@ -35,9 +35,9 @@ class PlacementEndpoint(object):
         return self._run(compute_inventory.LOCAL.get_compute_providers,
                          context, uuids, with_gate)
 
-    def create_compute_providers(self, context, providers):
+    def create_compute_providers(self, context, providers, with_data=True):
         return self._run(compute_inventory.LOCAL.create_compute_providers,
-                         context, providers)
+                         context, providers, with_data)
 
     def update_compute_provider(self, context, uuid, inventories, used):
         return self._run(compute_inventory.LOCAL.update_compute_provider,

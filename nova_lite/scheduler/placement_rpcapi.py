@@ -8,7 +8,7 @@ inventories without touching the API DB themselves.
 
 API version history:
     1.0 - Initial: get_compute_providers(uuids, with_gate),
-          create_compute_providers(providers),
+          create_compute_providers(providers, with_data),
           update_compute_provider(uuid, inventories, used),
           delete_compute_provider(uuid).
 
@@ -101,9 +101,9 @@ class PlacementAPI(object):
         return self._call(context, 'get_compute_providers',
                           uuids=list(uuids), with_gate=with_gate)
 
-    def create_compute_providers(self, context, providers):
+    def create_compute_providers(self, context, providers, with_data=True):
         return self._call(context, 'create_compute_providers',
-                          providers=list(providers))
+                          providers=list(providers), with_data=with_data)
 
     def update_compute_provider(self, context, uuid, inventories, used):
         return self._call(context, 'update_compute_provider', uuid=uuid,
