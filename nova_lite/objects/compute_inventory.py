@@ -344,6 +344,50 @@ def read_providers(ctx, uuids):
     return found
 
 
+def read_capacity(ctx, uuids):
+    """What loading nodes needs, in read_providers' shape but for the base
+    classes only (VCPU, MEMORY_MB, DISK_GB: the classes behind node fields)
+    and slimmer: one row per provider with, per class, total, ratio and
+    reserved plus allocations already summed (returned as 'reserved',
+    usages left empty: overlay() only adds them). One query per 500 uuids.
+    """
+    # (Outside the read transaction: the first call may add the standard
+    # classes.)
+    return _read_capacity(ctx, set(u for u in uuids if u),
+                          _rp().resource_class_ids(ctx, list(BASE_CLASSES)))
+
+
+@api_db.reader
+def _read_capacity(ctx, uuids, class_ids):
+    rp_t, inv_t, _rc_t, alloc_t = _tables()
+    joins, columns = rp_t, [rp_t.c.uuid, rp_t.c.generation]
+    for rc in BASE_CLASSES:
+        inv = inv_t.alias('inv_%s' % rc.lower())
+        joins = joins.outerjoin(inv, sa.and_(
+            inv.c.resource_provider_id == rp_t.c.id,
+            inv.c.resource_class_id == class_ids[rc]))
+        used = (sa.select(sa.func.sum(alloc_t.c.used))
+                .where(alloc_t.c.resource_provider_id == rp_t.c.id,
+                       alloc_t.c.resource_class_id == class_ids[rc])
+                .scalar_subquery())
+        columns += [inv.c.total, inv.c.allocation_ratio, sa.cast(
+            inv.c.reserved + sa.func.coalesce(used, 0), sa.Integer)]
+    query = sa.select(*columns).select_from(joins)
+    found = {}
+    for part in chunks(uuids):
+        for row in ctx.session.execute(
+                query.where(rp_t.c.uuid.in_(part))).tuples():
+            inventories = {}
+            for i, rc in enumerate(BASE_CLASSES):
+                total, ratio, taken = row[2 + 3 * i:5 + 3 * i]
+                if total is not None:
+                    inventories[rc] = {'total': total, 'reserved': taken,
+                                       'allocation_ratio': ratio}
+            found[row[0]] = {'generation': row[1],
+                             'inventories': inventories, 'usages': {}}
+    return found
+
+
 def _host_usage_rows(provider_id, uuid, used, inventories, class_ids,
                      others=None):
     rows = []
@@ -525,10 +569,11 @@ class LocalPlacement(object):
     computes and cell conductors get exactly the same behaviour."""
 
     def get_compute_providers(self, context, uuids, with_gate=False):
-        """{'providers': {uuid: data}, 'gate_open': bool or None}; the gate
+        """{'providers': {uuid: capacity data (read_capacity)},
+        'gate_open': bool or None}; the gate
         is looked up only when asked or when some uuid has no provider,
         so reading migrated nodes costs one query."""
-        providers = read_providers(context, uuids) if uuids else {}
+        providers = read_capacity(context, uuids) if uuids else {}
         gate_open = None
         if with_gate or len(providers) < len(set(u for u in uuids if u)):
             gate_open = gate_blocked(context) is None
