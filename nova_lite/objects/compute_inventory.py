@@ -345,11 +345,12 @@ def read_providers(ctx, uuids):
 
 
 def read_capacity(ctx, uuids):
-    """What loading nodes needs, in read_providers' shape but for the base
-    classes only (VCPU, MEMORY_MB, DISK_GB: the classes behind node fields)
-    and slimmer: one row per provider with, per class, total, ratio and
-    reserved plus allocations already summed (returned as 'reserved',
-    usages left empty: overlay() only adds them). One query per 500 uuids.
+    """What loading nodes needs, in read_providers' shape (without the
+    generation) but for the base classes only (VCPU, MEMORY_MB, DISK_GB:
+    the classes behind node fields) and slimmer: one row per provider with,
+    per class, total, ratio and reserved plus allocations already summed
+    (returned as 'reserved', usages left empty: overlay() only adds them).
+    One query per 500 uuids.
     """
     # (Outside the read transaction: the first call may add the standard
     # classes.)
@@ -360,7 +361,7 @@ def read_capacity(ctx, uuids):
 @api_db.reader
 def _read_capacity(ctx, uuids, class_ids):
     rp_t, inv_t, _rc_t, alloc_t = _tables()
-    joins, columns = rp_t, [rp_t.c.uuid, rp_t.c.generation]
+    joins, columns = rp_t, [rp_t.c.uuid]
     for rc in BASE_CLASSES:
         inv = inv_t.alias('inv_%s' % rc.lower())
         joins = joins.outerjoin(inv, sa.and_(
@@ -379,12 +380,11 @@ def _read_capacity(ctx, uuids, class_ids):
                 query.where(rp_t.c.uuid.in_(part))).tuples():
             inventories = {}
             for i, rc in enumerate(BASE_CLASSES):
-                total, ratio, taken = row[2 + 3 * i:5 + 3 * i]
+                total, ratio, taken = row[1 + 3 * i:4 + 3 * i]
                 if total is not None:
                     inventories[rc] = {'total': total, 'reserved': taken,
                                        'allocation_ratio': ratio}
-            found[row[0]] = {'generation': row[1],
-                             'inventories': inventories, 'usages': {}}
+            found[row[0]] = {'inventories': inventories, 'usages': {}}
     return found
 
 
