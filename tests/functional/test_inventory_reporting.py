@@ -152,3 +152,32 @@ def test_old_conductor_keeps_reports_on_columns_until_it_upgrades(
     assert {n.vcpus for n in objects.ComputeNodeList.get_all(cctxt)} == \
         {28, 16}
     assert h.api_counts()['resource_providers'] == 2
+
+
+def test_old_compute_calls_through_its_conductor_reach_inventories(
+        plane_no_api):
+    """A version-2 compute still calls the remotable ComputeNode methods
+    of its time (get_by_host_and_nodename, save) on its cell conductor,
+    with 1.1 objects. The conductor runs today's code: capacity comes from
+    and goes to the inventories (through the placement topic; the cell
+    conductor opens no API DB), and objects go back as 1.1."""
+    from nova_lite.conductor import rpcapi as conductor_rpcapi
+    plane = plane_no_api
+    ctxt = nova_context.get_admin_context()
+    node, cctxt = _node(plane, 'cell2', 'cell2-compute2')
+    conductor = conductor_rpcapi.ConductorAPI(
+        transport=cctxt.mq_connection)
+    old = conductor.object_class_action_versions(
+        ctxt, 'ComputeNode', 'get_by_host_and_nodename',
+        {'ComputeNode': '1.1'}, ('cell2-compute2', 'cell2-compute2'), {})
+    assert old.VERSION == '1.1'
+    assert (old.uuid, old.vcpus) == (node.uuid, 16)
+    old._context = ctxt
+    old.vcpus = 20
+    old.memory_mb_used = 1024
+    updates, _ = conductor.object_action(ctxt, old, 'save', (), {})
+    data = h.provider(ctxt, node.uuid)
+    assert data['inventories']['VCPU']['total'] == 20
+    assert h.columns(cctxt, node.id)['vcpus'] == 16
+    node, _ = _node(plane, 'cell2', 'cell2-compute2')
+    assert (node.vcpus, node.memory_mb_used) == (20, 1024)
