@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.objects import resource_class
 from nova_lite.objects import resource_provider as rp
 from tests import claim_race
 
@@ -73,9 +74,9 @@ def test_class_ids_are_cached_per_process(ctx):
 def test_custom_class_is_created_once_above_the_standard_range(ctx):
     first = rp.resource_class_ids(ctx, ['CUSTOM_GOLD'])['CUSTOM_GOLD']
     second = rp.resource_class_ids(ctx, ['CUSTOM_SILVER', 'CUSTOM_GOLD'])
-    assert first == rp.CUSTOM_ID_BASE
+    assert first == resource_class.CUSTOM_ID_BASE
     assert second == {'CUSTOM_SILVER': first + 1, 'CUSTOM_GOLD': first}
-    rp._class_cache.clear()    # another process sees the same ids
+    resource_class._cache.clear()    # another process sees the same ids
     assert rp.resource_class_ids(ctx, ['CUSTOM_SILVER']) == {
         'CUSTOM_SILVER': first + 1}
 
