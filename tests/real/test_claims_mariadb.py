@@ -1,6 +1,6 @@
-"""Claims racing on MariaDB: many processes, each with its own
-connections, against providers with room for only some of them. None may
-over-commit, none may be lost."""
+"""Claims racing on MariaDB (and PostgreSQL): many processes, each with
+its own connections, against providers with room for only some of them.
+None may over-commit, none may be lost."""
 import pytest
 import sqlalchemy as sa
 
@@ -15,12 +15,13 @@ HOST = '11111111-1111-4111-8111-111111111111'
 DISKS = '22222222-2222-4222-8222-222222222222'
 
 
-@pytest.fixture
-def api_url(mysql_url, conf):
-    migration.db_sync('api', mysql_url)
-    set_override('connection', mysql_url, group='api_database')
+@pytest.fixture(params=['mysql_url', 'postgresql_url'])
+def api_url(request, conf):
+    url = request.getfixturevalue(request.param)
+    migration.db_sync('api', url)
+    set_override('connection', url, group='api_database')
     api_db.reset()
-    yield mysql_url
+    yield url
     api_db.reset()
 
 
@@ -63,6 +64,7 @@ def test_concurrent_claims_never_overcommit_nor_get_lost(api_url):
     assert found[HOST]['generation'] == found[DISKS]['generation'] == 10
 
 
+@pytest.mark.parametrize('api_url', ['mysql_url'], indirect=True)
 def test_racing_for_a_provider_with_room_for_ten(api_url):
     """The benchmark's race: 8 workers, 80 attempts, room for 10."""
     ctx = nova_context.get_admin_context()
