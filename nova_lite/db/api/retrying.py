@@ -14,6 +14,7 @@ with jittered exponential backoff.
 """
 import contextlib
 import random
+import threading
 import time
 import weakref
 
@@ -26,7 +27,7 @@ RETRY_SLEEP_MAX = 0.05    # seconds
 IN_CHUNK = 500            # values per IN (...) list
 ROWS_PER_INSERT = 200     # rows per multi-row INSERT (bound-parameter limits)
 
-_SQLITE_IMMEDIATE = 'nova_lite_sqlite_begin_immediate'
+_immediate = threading.local()     # green-local under eventlet
 _immediate_engines = weakref.WeakSet()
 
 
@@ -43,10 +44,21 @@ def chunks(items, size=IN_CHUNK):
 def _begin_immediate(conn):
     # Runs before oslo.db's own "begin" listener, which then sees
     # in_transaction and does not emit its deferred BEGIN.
-    if (conn.get_execution_options().get(_SQLITE_IMMEDIATE)
+    if (getattr(_immediate, 'wanted', False)
             and 'in_transaction' not in conn.info):
         conn.execute(sa.text('BEGIN IMMEDIATE'))
         conn.info['in_transaction'] = True
+
+
+def _listen_first(engine, name, fn):
+    # listen(insert=True) is ignored for engine events (SQLAlchemy 2.x):
+    # take the others off and put them back after fn.
+    others = list(getattr(engine.dispatch, name))
+    for other in others:
+        sa.event.remove(engine, name, other)
+    sa.event.listen(engine, name, fn)
+    for other in others:
+        sa.event.listen(engine, name, other)
 
 
 @contextlib.contextmanager
@@ -56,13 +68,17 @@ def writing(ctx):
     api_db.configure()
     with api_db.context_manager.writer.using(ctx) as session:
         engine = session.get_bind()
-        if (engine.dialect.name == 'sqlite'
-                and session.get_transaction() is None):
+        if engine.dialect.name == 'sqlite':
             if engine not in _immediate_engines:
-                sa.event.listen(engine, 'begin', _begin_immediate,
-                                insert=True)
+                _listen_first(engine, 'begin', _begin_immediate)
                 _immediate_engines.add(engine)
-            session.connection(execution_options={_SQLITE_IMMEDIATE: True})
+            # Take the connection now (joined, if an outer transaction
+            # already has one): its BEGIN is then ours.
+            _immediate.wanted = True
+            try:
+                session.connection()
+            finally:
+                _immediate.wanted = False
         yield session
 
 
