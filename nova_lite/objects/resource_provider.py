@@ -60,7 +60,7 @@ def _bump_generations(session, seen):
         raise retrying.GenerationChanged()
 
 
-# --- inventories: validation ---------------------------------------------------
+# --- inventories: validation -------------------------------------------------
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
@@ -126,6 +126,11 @@ def capacity(inv):
     return int((inv['total'] - inv['reserved']) * inv['allocation_ratio'])
 
 
+def _record(row):
+    """An inventory record (dict of INVENTORY_FIELDS) from a result row."""
+    return dict((f, getattr(row, f)) for f in INVENTORY_FIELDS)
+
+
 def _same(a, b):
     return (all(a[f] == b[f] for f in INVENTORY_FIELDS[:-1])
             # FLOAT columns round (MySQL: single precision).
@@ -139,23 +144,25 @@ def _inventory_rows(provider_id, inventories, class_ids):
             for name, inv in inventories.items()]
 
 
-# --- providers -----------------------------------------------------------------
+# --- providers ---------------------------------------------------------------
 
 def create_provider(ctx, uuid, name, inventories):
     """Create a provider and its inventories in one transaction. Returns
     its generation (0). Raises ResourceProviderExists, InvalidInventory."""
     inventories = validate_inventories(inventories)
     class_ids = resource_class_ids(ctx, inventories)
-    try:
-        with retrying.writing(ctx) as session:
-            now = timeutils.utcnow()
-            result = session.execute(RP.insert().values(
-                uuid=uuid, name=name, generation=0, created_at=now))
-            provider_id = result.inserted_primary_key[0]
-            retrying.insert_rows(session, INV, _inventory_rows(
-                provider_id, inventories, class_ids))
-    except db_exc.DBDuplicateEntry:
-        raise exception.ResourceProviderExists(uuid=uuid)
+
+    def once():
+        try:
+            with retrying.writing(ctx) as session:
+                result = session.execute(RP.insert().values(
+                    uuid=uuid, name=name, generation=0,
+                    created_at=timeutils.utcnow()))
+                retrying.insert_rows(session, INV, _inventory_rows(
+                    result.inserted_primary_key[0], inventories, class_ids))
+        except db_exc.DBDuplicateEntry:
+            raise exception.ResourceProviderExists(uuid=uuid)
+    retrying.retrying(once, CLAIM_RETRIES)
     return 0
 
 
@@ -238,14 +245,14 @@ def get_inventories(ctx, uuids):
                 .select_from(RP.outerjoin(
                     INV, INV.c.resource_provider_id == RP.c.id))
                 .where(RP.c.uuid.in_(part))))
-    names = resource_class.names_by_id(ctx, set(r.resource_class_id for r in rows
-                                  if r.resource_class_id is not None))
+    names = resource_class.names_by_id(ctx, set(
+        r.resource_class_id for r in rows if r.resource_class_id is not None))
     for row in rows:
         entry = found.setdefault(row.uuid, {'generation': row.generation,
                                             'inventories': {}})
         if row.resource_class_id is not None:
-            entry['inventories'][names[row.resource_class_id]] = dict(
-                (f, getattr(row, f)) for f in INVENTORY_FIELDS)
+            entry['inventories'][names[row.resource_class_id]] = _record(
+                row)
     return found
 
 
@@ -262,7 +269,8 @@ def get_usages(ctx, uuids):
                     ALLOC, ALLOC.c.resource_provider_id == RP.c.id))
                 .where(RP.c.uuid.in_(part))
                 .group_by(RP.c.uuid, ALLOC.c.resource_class_id)))
-    names = resource_class.names_by_id(ctx, set(r[1] for r in rows if r[1] is not None))
+    names = resource_class.names_by_id(
+        ctx, set(r[1] for r in rows if r[1] is not None))
     usages = {}
     for uuid, rc_id, used in rows:
         entry = usages.setdefault(uuid, {})
@@ -304,7 +312,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
             removed = [i for i in have if i not in wanted_by_id]
             added = [i for i in wanted_by_id if i not in have]
             changed = [i for i in wanted_by_id if i in have and not _same(
-                wanted_by_id[i], have[i]._mapping)]
+                wanted_by_id[i], _record(have[i]))]
             if not (removed or added or changed):
                 return current
             if removed:
@@ -413,7 +421,7 @@ def _claim_once(ctx, consumer_id, request, class_ids):
             providers[row.uuid] = (row.id, row.generation)
             if row.resource_class_id is not None:
                 key = (row.id, row.resource_class_id)
-                inventory[key] = row._mapping
+                inventory[key] = _record(row)
                 usage[key] = int(row.used)
         missing = sorted(set(request) - set(providers))
         if missing:

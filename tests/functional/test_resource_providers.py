@@ -54,7 +54,7 @@ def provider(ctx):
     return uuid
 
 
-# --- resource classes ---------------------------------------------------------
+# --- resource classes --------------------------------------------------------
 
 def test_standard_classes_are_synced_with_fixed_ids(ctx):
     ids = rp.resource_class_ids(ctx)
@@ -88,7 +88,7 @@ def test_unknown_non_custom_class_is_refused(ctx, name):
     assert name not in rp.resource_class_ids(ctx)
 
 
-# --- providers and inventories --------------------------------------------------
+# --- providers and inventories -----------------------------------------------
 
 def test_create_provider_fills_defaults(ctx, provider):
     found = rp.get_inventories(ctx, [provider, new_uuid()])
@@ -249,7 +249,7 @@ def test_delete_provider(ctx, provider):
         rp.delete_provider(ctx, provider)
 
 
-# --- claims ---------------------------------------------------------------------
+# --- claims ------------------------------------------------------------------
 
 def test_claim_fits_and_records_allocations(ctx, provider):
     with counted() as statements:

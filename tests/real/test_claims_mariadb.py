@@ -7,6 +7,7 @@ import sqlalchemy as sa
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db import migration
+from nova_lite import exception
 from nova_lite.objects import resource_provider as rp
 from tests import claim_race
 from tests.conftest import set_override
@@ -80,3 +81,20 @@ def test_racing_for_a_provider_with_room_for_ten(api_url):
     assert rp.get_usages(ctx, [HOST])[HOST] == {
         'VCPU': 20, 'MEMORY_MB': 20480, 'DISK_GB': 200}
     assert len(allocation_rows()) == 30
+
+
+def test_ratios_read_back_as_written_and_rewrites_are_noops(api_url):
+    """allocation_ratio is a FLOAT column (single precision on MySQL): 1.1
+    must still read as 1.1, writing the same inventories again must not
+    bump the generation, and capacity is int((10 - 0) * 1.1) = 11."""
+    ctx = nova_context.get_admin_context()
+    invs = {'VCPU': {'total': 10, 'allocation_ratio': 1.1},
+            'MEMORY_MB': {'total': 4096, 'allocation_ratio': 1.5}}
+    rp.create_provider(ctx, HOST, 'host', invs)
+    found = rp.get_inventories(ctx, [HOST])[HOST]
+    assert found['inventories']['VCPU']['allocation_ratio'] == 1.1
+    assert rp.set_inventories(ctx, HOST, invs) == found['generation']
+    rp.claim(ctx, 'vm1', {HOST: {'VCPU': 6}})
+    rp.claim(ctx, 'vm2', {HOST: {'VCPU': 5}})      # int(10 * 1.1) = 11
+    with pytest.raises(exception.InsufficientResources):
+        rp.claim(ctx, 'vm3', {HOST: {'VCPU': 1}})

@@ -41,7 +41,8 @@ import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-VENV = os.environ.get('NOVA_LITE_BENCH_VENV', os.path.join(ROOT, '.bench-venv'))
+VENV = os.environ.get('NOVA_LITE_BENCH_VENV',
+                      os.path.join(ROOT, '.bench-venv'))
 PLACEMENT = 'openstack-placement==16.0.0'
 MYSQL = os.environ.get('NOVA_LITE_MYSQL_URL', 'mysql+pymysql://root@127.0.0.1')
 MICROVERSION = '1.28'
@@ -71,7 +72,7 @@ def ensure_venv():
     os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
 
 
-# --- databases ------------------------------------------------------------------
+# --- databases ---------------------------------------------------------------
 
 def new_database(backend, tmpdir, label):
     import sqlalchemy as sa
@@ -107,7 +108,7 @@ class StatementCounter(object):
         self.count += 1
 
 
-# --- the two systems, behind the same three calls ------------------------------
+# --- the two systems, behind the same three calls ----------------------------
 
 class NovaLite(object):
     name = 'nova_lite'
@@ -218,7 +219,7 @@ class Placement(object):
 SYSTEMS = {'nova_lite': NovaLite, 'placement': Placement}
 
 
-# --- one (system, backend) in a child process ----------------------------------
+# --- one (system, backend) in a child process --------------------------------
 
 def _race_worker(system, provider, consumers, ready, go, results):
     system.after_fork()      # own connections
@@ -301,7 +302,7 @@ def child(system_name, backend, args):
     print(json.dumps(result))
 
 
-# --- driver -----------------------------------------------------------------------
+# --- driver ------------------------------------------------------------------
 
 def report(results, args):
     print('claims benchmark: %d providers (VCPU/MEMORY_MB/DISK_GB), %d '
