@@ -67,4 +67,3 @@ def test_retrying_gives_up_with_the_callers_error(monkeypatch):
             exception.ResourceProviderGenerationConflict(
                 uuid='u', expected=1, actual=2)))
     assert len(calls) == 4
-
