@@ -8,37 +8,32 @@ bumps the provider's generation with a guarded
 ``UPDATE ... WHERE generation = :seen``. A claim reads inventories and
 usages of the requested providers in one statement, checks them in
 Python, then bumps all their generations in one guarded UPDATE and
-inserts the allocations, in one transaction; if any generation moved, it
-rolls back and starts again. So two claims can never both pass the check
-against the same usage. Removing allocations only lowers usage, which
-cannot invalidate anyone's check, so it does not bump generations.
-
-On SQLite, write transactions start with BEGIN IMMEDIATE: a deferred
-transaction that read first and then writes gets "database is locked"
-at once (without waiting) when another writer is active; IMMEDIATE takes
-the write lock up front and waits for it. Lock errors and deadlocks
-that still happen are retried, never surfaced.
+inserts the allocations in one multi-row INSERT, in one transaction; if
+any generation moved, it rolls back and starts again. So two claims can
+never both pass the check against the same usage. Removing allocations
+only lowers usage, which cannot invalidate anyone's check, so it does not
+bump generations. SQLite specifics and the retry policy:
+nova_lite.db.api.retrying.
 
 A claim for a consumer that already holds allocations replaces them (as
 Placement's PUT /allocations does). Two concurrent claims for the *same*
 consumer are not serialised against each other (Placement uses consumer
 generations for that); callers claim a consumer from one place.
 """
-import contextlib
 import math
-import random
-import re
-import time
-import weakref
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
-import os_resource_classes as orc
 import sqlalchemy as sa
 
-from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
+from nova_lite.db.api import retrying
 from nova_lite import exception
+from nova_lite.objects import resource_class
+
+# The public API of this module includes these two.
+resource_class_ids = resource_class.resource_class_ids
+chunks = retrying.chunks
 
 RP = api_models.ResourceProvider.__table__
 RC = api_models.ResourceClass.__table__
@@ -48,92 +43,12 @@ ALLOC = api_models.Allocation.__table__
 INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
                     'allocation_ratio')
 MAX_INT = 2 ** 31 - 1
-CUSTOM_ID_BASE = 10000
-CUSTOM_NAME = re.compile(r'^CUSTOM_[A-Z0-9_]+$')
-IN_CHUNK = 500          # uuids per IN (...) list
-ROWS_PER_INSERT = 200   # rows per multi-row INSERT (bound-parameter limits)
 CLAIM_RETRIES = 50
-RETRY_SLEEP_MAX = 0.05  # seconds; jittered exponential backoff cap
-
-
-def chunks(items, size=IN_CHUNK):
-    items = list(items)
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
-
-
-# --- transactions -----------------------------------------------------------
-
-_SQLITE_IMMEDIATE = 'nova_lite_sqlite_begin_immediate'
-_immediate_engines = weakref.WeakSet()
-
-
-def _begin_immediate(conn):
-    # Runs before oslo.db's own "begin" listener, which then sees
-    # in_transaction and does not emit its deferred BEGIN.
-    if (conn.get_execution_options().get(_SQLITE_IMMEDIATE)
-            and 'in_transaction' not in conn.info):
-        conn.execute(sa.text('BEGIN IMMEDIATE'))
-        conn.info['in_transaction'] = True
-
-
-@contextlib.contextmanager
-def _writing(ctx):
-    """An API DB writer transaction; on SQLite it holds the write lock from
-    its first statement (see the module docstring)."""
-    api_db.configure()
-    with api_db.context_manager.writer.using(ctx) as session:
-        engine = session.get_bind()
-        if (engine.dialect.name == 'sqlite'
-                and session.get_transaction() is None):
-            if engine not in _immediate_engines:
-                sa.event.listen(engine, 'begin', _begin_immediate,
-                                insert=True)
-                _immediate_engines.add(engine)
-            session.connection(execution_options={_SQLITE_IMMEDIATE: True})
-        yield session
-
-
-@contextlib.contextmanager
-def _reading(ctx):
-    api_db.configure()
-    with api_db.context_manager.reader.using(ctx) as session:
-        yield session
-
-
-class _GenerationChanged(Exception):
-    """A guarded generation UPDATE matched fewer rows than expected."""
-
-
-def _transient(exc):
-    """True for errors a fresh attempt can cure: deadlocks, lock waits and
-    SQLite's "database is locked"."""
-    if isinstance(exc, (_GenerationChanged, db_exc.DBDeadlock)):
-        return True
-    return (isinstance(exc, (db_exc.DBError, sa.exc.OperationalError))
-            and 'database is locked' in str(exc))
-
-
-def _retrying(fn, retries, on_conflict=None):
-    """Call fn() until it does not fail transiently; after `retries`
-    retries, raise on_conflict() (or the last error)."""
-    for attempt in range(retries + 1):
-        try:
-            return fn()
-        except Exception as exc:
-            if not _transient(exc):
-                raise
-            if attempt == retries:
-                if on_conflict is not None:
-                    raise on_conflict() from exc
-                raise
-        time.sleep(random.uniform(0, min(RETRY_SLEEP_MAX,
-                                         0.001 * 2 ** attempt)))
 
 
 def _bump_generations(session, seen):
     """Guarded bump of {provider_id: generation seen}; raises
-    _GenerationChanged unless every provider still had that generation."""
+    GenerationChanged unless every provider still had that generation."""
     if not seen:
         return
     match = sa.or_(*[sa.and_(RP.c.id == pid, RP.c.generation == gen)
@@ -142,103 +57,10 @@ def _bump_generations(session, seen):
         RP.update().where(match).values(generation=RP.c.generation + 1,
                                         updated_at=timeutils.utcnow()))
     if result.rowcount != len(seen):
-        raise _GenerationChanged()
+        raise retrying.GenerationChanged()
 
 
-def _insert_rows(session, table, rows):
-    for part in chunks(rows, ROWS_PER_INSERT):
-        session.execute(table.insert().values(part))
-
-
-# --- resource classes ---------------------------------------------------------
-
-_class_cache = {}   # API DB URL -> {name: id}
-
-
-def _cache_key():
-    return str(api_db.get_engine().url)
-
-
-def _load_classes(ctx):
-    with _reading(ctx) as session:
-        return dict((name, rc_id) for rc_id, name in
-                    session.execute(sa.select(RC.c.id, RC.c.name)))
-
-
-def _add_classes(ctx, rows):
-    """Insert {id, name} rows; a concurrent writer having added some of
-    them first is fine (the caller re-reads)."""
-    def once():
-        with _writing(ctx) as session:
-            present = set(n for (n,) in session.execute(
-                sa.select(RC.c.name).where(
-                    RC.c.name.in_([r['name'] for r in rows]))))
-            todo = [dict(r) for r in rows if r['name'] not in present]
-            if not todo:
-                return
-            if todo[0]['id'] is None:    # custom: next free ids >= base
-                top = session.execute(sa.select(sa.func.max(RC.c.id)).where(
-                    RC.c.id >= CUSTOM_ID_BASE)).scalar()
-                first = max(CUSTOM_ID_BASE, (top or 0) + 1)
-                for i, row in enumerate(todo):
-                    row['id'] = first + i
-            _insert_rows(session, RC, todo)
-
-    def once_tolerating_duplicates():
-        try:
-            once()
-        except db_exc.DBDuplicateEntry as exc:
-            raise _GenerationChanged() from exc   # re-read and retry
-    _retrying(once_tolerating_duplicates, 10)
-
-
-def _classes(ctx, refresh=False):
-    """{name: id} of every class, standard ones ensured; cached."""
-    key = _cache_key()
-    if refresh or key not in _class_cache:
-        known = _load_classes(ctx)
-        missing = [{'id': i + 1, 'name': name}
-                   for i, name in enumerate(orc.STANDARDS)
-                   if name not in known]
-        if missing:
-            _add_classes(ctx, missing)
-            known = _load_classes(ctx)
-        _class_cache[key] = known
-    return _class_cache[key]
-
-
-def _class_names(ctx, ids):
-    """{id: name} covering ids (refreshes the cache once if needed)."""
-    names = dict((i, n) for n, i in _classes(ctx).items())
-    if not set(ids) <= set(names):
-        names = dict((i, n) for n, i in _classes(ctx, refresh=True).items())
-    return names
-
-
-def resource_class_ids(ctx, names=None, create=True):
-    """{name: id} for names (all classes if None). Missing CUSTOM_* names
-    are created (unless create=False); other unknown names raise
-    ResourceClassNotFound."""
-    known = _classes(ctx)
-    if names is None:
-        return dict(known)
-    names = list(names)
-    if any(n not in known for n in names):
-        known = _classes(ctx, refresh=True)
-    missing = [n for n in names if n not in known]
-    bad = [n for n in missing if not CUSTOM_NAME.match(str(n))
-           or len(n) > 255 or not create]
-    if bad:
-        raise exception.ResourceClassNotFound(
-            resource_class=', '.join(sorted(map(str, bad))))
-    if missing:
-        _add_classes(ctx, [{'id': None, 'name': n}
-                           for n in sorted(set(missing))])
-        known = _classes(ctx, refresh=True)
-    return dict((n, known[n]) for n in names)
-
-
-# --- inventories: validation ---------------------------------------------------
+# --- inventories: validation -------------------------------------------------
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
@@ -248,8 +70,7 @@ def _validate_one(rc_name, record):
     def bad(reason):
         return exception.InvalidInventory(resource_class=rc_name,
                                           reason=reason)
-    if not isinstance(rc_name, str) or not (
-            rc_name in orc.STANDARDS or CUSTOM_NAME.match(rc_name)):
+    if not resource_class.is_valid_name(rc_name):
         raise bad('unknown resource class (standard classes come from '
                   'os-resource-classes; custom ones are CUSTOM_[A-Z0-9_]+)')
     if not isinstance(record, dict):
@@ -305,6 +126,11 @@ def capacity(inv):
     return int((inv['total'] - inv['reserved']) * inv['allocation_ratio'])
 
 
+def _record(row):
+    """An inventory record (dict of INVENTORY_FIELDS) from a result row."""
+    return dict((f, getattr(row, f)) for f in INVENTORY_FIELDS)
+
+
 def _same(a, b):
     return (all(a[f] == b[f] for f in INVENTORY_FIELDS[:-1])
             # FLOAT columns round (MySQL: single precision).
@@ -318,23 +144,25 @@ def _inventory_rows(provider_id, inventories, class_ids):
             for name, inv in inventories.items()]
 
 
-# --- providers -----------------------------------------------------------------
+# --- providers ---------------------------------------------------------------
 
 def create_provider(ctx, uuid, name, inventories):
     """Create a provider and its inventories in one transaction. Returns
     its generation (0). Raises ResourceProviderExists, InvalidInventory."""
     inventories = validate_inventories(inventories)
     class_ids = resource_class_ids(ctx, inventories)
-    try:
-        with _writing(ctx) as session:
-            now = timeutils.utcnow()
-            result = session.execute(RP.insert().values(
-                uuid=uuid, name=name, generation=0, created_at=now))
-            provider_id = result.inserted_primary_key[0]
-            _insert_rows(session, INV, _inventory_rows(
-                provider_id, inventories, class_ids))
-    except db_exc.DBDuplicateEntry:
-        raise exception.ResourceProviderExists(uuid=uuid)
+
+    def once():
+        try:
+            with retrying.writing(ctx) as session:
+                result = session.execute(RP.insert().values(
+                    uuid=uuid, name=name, generation=0,
+                    created_at=timeutils.utcnow()))
+                retrying.insert_rows(session, INV, _inventory_rows(
+                    result.inserted_primary_key[0], inventories, class_ids))
+        except db_exc.DBDuplicateEntry:
+            raise exception.ResourceProviderExists(uuid=uuid)
+    retrying.retrying(once, CLAIM_RETRIES)
     return 0
 
 
@@ -355,32 +183,27 @@ def create_providers(ctx, providers):
         ctx, set(n for _, invs in wanted.values() for n in invs))
 
     def once():
-        with _writing(ctx) as session:
+        with retrying.writing(ctx) as session:
             existing = set()
             for part in chunks(wanted):
                 existing.update(u for (u,) in session.execute(
                     sa.select(RP.c.uuid).where(RP.c.uuid.in_(part))))
             new = [u for u in wanted if u not in existing]
             now = timeutils.utcnow()
-            _insert_rows(session, RP, [
+            retrying.insert_rows(session, RP, [
                 {'uuid': u, 'name': wanted[u][0], 'generation': 0,
                  'created_at': now} for u in new])
             ids = {}
             for part in chunks(new):
                 ids.update((u, i) for u, i in session.execute(
                     sa.select(RP.c.uuid, RP.c.id).where(RP.c.uuid.in_(part))))
-            _insert_rows(session, INV, [
+            retrying.insert_rows(session, INV, [
                 row for u in new
                 for row in _inventory_rows(ids[u], wanted[u][1], class_ids)])
             return {'created': new,
                     'existing': [u for u in wanted if u in existing]}
-
-    def once_tolerating_duplicates():
-        try:
-            return once()
-        except db_exc.DBDuplicateEntry as exc:   # a concurrent creator won
-            raise _GenerationChanged() from exc
-    return _retrying(once_tolerating_duplicates, 10)
+    # A concurrent creator of one of them wins: re-read, skip it.
+    return retrying.retrying(retrying.duplicates_retry(once), 10)
 
 
 def delete_provider(ctx, uuid, force=False):
@@ -388,7 +211,7 @@ def delete_provider(ctx, uuid, force=False):
     while it has allocations (force=True deletes them too),
     ResourceProviderNotFound."""
     def once():
-        with _writing(ctx) as session:
+        with retrying.writing(ctx) as session:
             # Lock the row first: a claim racing us must wait, then finds
             # the generation moved, retries and finds no provider.
             if not session.execute(RP.update().where(RP.c.uuid == uuid).values(
@@ -406,7 +229,7 @@ def delete_provider(ctx, uuid, force=False):
             session.execute(INV.delete().where(
                 INV.c.resource_provider_id == provider_id))
             session.execute(RP.delete().where(RP.c.id == provider_id))
-    _retrying(once, CLAIM_RETRIES)
+    retrying.retrying(once, CLAIM_RETRIES)
 
 
 def get_inventories(ctx, uuids):
@@ -414,7 +237,7 @@ def get_inventories(ctx, uuids):
     providers that exist (one query per 500 uuids)."""
     found = {}
     rows = []
-    with _reading(ctx) as session:
+    with retrying.reading(ctx) as session:
         for part in chunks(set(uuids)):
             rows.extend(session.execute(
                 sa.select(RP.c.uuid, RP.c.generation, INV.c.resource_class_id,
@@ -422,14 +245,14 @@ def get_inventories(ctx, uuids):
                 .select_from(RP.outerjoin(
                     INV, INV.c.resource_provider_id == RP.c.id))
                 .where(RP.c.uuid.in_(part))))
-    names = _class_names(ctx, set(r.resource_class_id for r in rows
-                                  if r.resource_class_id is not None))
+    names = resource_class.names_by_id(ctx, set(
+        r.resource_class_id for r in rows if r.resource_class_id is not None))
     for row in rows:
         entry = found.setdefault(row.uuid, {'generation': row.generation,
                                             'inventories': {}})
         if row.resource_class_id is not None:
-            entry['inventories'][names[row.resource_class_id]] = dict(
-                (f, getattr(row, f)) for f in INVENTORY_FIELDS)
+            entry['inventories'][names[row.resource_class_id]] = _record(
+                row)
     return found
 
 
@@ -437,7 +260,7 @@ def get_usages(ctx, uuids):
     """{uuid: {rc_name: used}} for the providers that exist (those without
     allocations map to {}); one query per 500 uuids."""
     rows = []
-    with _reading(ctx) as session:
+    with retrying.reading(ctx) as session:
         for part in chunks(set(uuids)):
             rows.extend(session.execute(
                 sa.select(RP.c.uuid, ALLOC.c.resource_class_id,
@@ -446,7 +269,8 @@ def get_usages(ctx, uuids):
                     ALLOC, ALLOC.c.resource_provider_id == RP.c.id))
                 .where(RP.c.uuid.in_(part))
                 .group_by(RP.c.uuid, ALLOC.c.resource_class_id)))
-    names = _class_names(ctx, set(r[1] for r in rows if r[1] is not None))
+    names = resource_class.names_by_id(
+        ctx, set(r[1] for r in rows if r[1] is not None))
     usages = {}
     for uuid, rc_id, used in rows:
         entry = usages.setdefault(uuid, {})
@@ -467,7 +291,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
     class_ids = resource_class_ids(ctx, wanted)
 
     def once():
-        with _writing(ctx) as session:
+        with retrying.writing(ctx) as session:
             rows = session.execute(
                 sa.select(RP.c.id, RP.c.generation, INV.c.id.label('inv_id'),
                           INV.c.resource_class_id,
@@ -488,7 +312,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
             removed = [i for i in have if i not in wanted_by_id]
             added = [i for i in wanted_by_id if i not in have]
             changed = [i for i in wanted_by_id if i in have and not _same(
-                wanted_by_id[i], have[i]._mapping)]
+                wanted_by_id[i], _record(have[i]))]
             if not (removed or added or changed):
                 return current
             if removed:
@@ -497,13 +321,13 @@ def set_inventories(ctx, uuid, inventories, generation=None):
                         ALLOC.c.resource_provider_id == provider_id,
                         ALLOC.c.resource_class_id.in_(removed)))]
                 if busy:
-                    names = _class_names(ctx, busy)
+                    names = resource_class.names_by_id(ctx, busy)
                     raise exception.InventoryInUse(
                         uuid=uuid, resource_classes=', '.join(
                             sorted(names[i] for i in busy)))
             try:
                 _bump_generations(session, {provider_id: current})
-            except _GenerationChanged:
+            except retrying.GenerationChanged:
                 if generation is None:
                     raise    # retried against the new state
                 raise exception.ResourceProviderGenerationConflict(
@@ -521,7 +345,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
                     [dict([('inv_id', have[i].inv_id)] +
                           [('v_' + f, wanted_by_id[i][f])
                            for f in INVENTORY_FIELDS]) for i in changed])
-            _insert_rows(session, INV, [
+            retrying.insert_rows(session, INV, [
                 dict(wanted_by_id[i], resource_provider_id=provider_id,
                      resource_class_id=i) for i in added])
             return current + 1
@@ -529,7 +353,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
     def conflict():
         return exception.ResourceProviderGenerationConflict(
             uuid=uuid, expected='-', actual='changed concurrently')
-    return _retrying(once, CLAIM_RETRIES, on_conflict=conflict)
+    return retrying.retrying(once, CLAIM_RETRIES, on_conflict=conflict)
 
 
 # --- allocations -------------------------------------------------------------
@@ -571,29 +395,33 @@ def _check_fits(uuid, rc_name, amount, inv, used):
                                                       capacity(inv)))
 
 
+# Inventories and usage of the requested classes on the requested
+# providers, and whether the consumer already holds anything: one read.
+_USED = sa.select(sa.func.coalesce(sa.func.sum(ALLOC.c.used), 0)).where(
+    ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
+    ALLOC.c.resource_class_id == INV.c.resource_class_id).scalar_subquery()
+_CLAIM_READ = sa.select(
+    RP.c.id, RP.c.uuid, RP.c.generation, INV.c.resource_class_id,
+    *[INV.c[f] for f in INVENTORY_FIELDS], _USED.label('used'),
+    sa.exists().where(
+        ALLOC.c.consumer_id == sa.bindparam('consumer_id')).label('holds'),
+).select_from(RP.outerjoin(INV, sa.and_(
+    INV.c.resource_provider_id == RP.c.id,
+    INV.c.resource_class_id.in_(sa.bindparam('class_ids', expanding=True)))),
+).where(RP.c.uuid.in_(sa.bindparam('uuids', expanding=True)))
+
+
 def _claim_once(ctx, consumer_id, request, class_ids):
-    wanted_ids = set(class_ids.values())
-    with _writing(ctx) as session:
-        used = sa.select(sa.func.coalesce(sa.func.sum(ALLOC.c.used), 0)).where(
-            ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
-            ALLOC.c.resource_class_id == INV.c.resource_class_id,
-        ).scalar_subquery()
-        holds = sa.exists().where(ALLOC.c.consumer_id == consumer_id)
-        rows = session.execute(
-            sa.select(RP.c.id, RP.c.uuid, RP.c.generation,
-                      INV.c.resource_class_id,
-                      *[INV.c[f] for f in INVENTORY_FIELDS],
-                      used.label('used'), holds.label('holds'))
-            .select_from(RP.outerjoin(INV, sa.and_(
-                INV.c.resource_provider_id == RP.c.id,
-                INV.c.resource_class_id.in_(wanted_ids))))
-            .where(RP.c.uuid.in_(list(request)))).all()
+    with retrying.writing(ctx) as session:
+        rows = session.execute(_CLAIM_READ, {
+            'consumer_id': consumer_id, 'uuids': list(request),
+            'class_ids': list(set(class_ids.values()))}).all()
         providers, inventory, usage = {}, {}, {}
         for row in rows:
             providers[row.uuid] = (row.id, row.generation)
             if row.resource_class_id is not None:
                 key = (row.id, row.resource_class_id)
-                inventory[key] = row._mapping
+                inventory[key] = _record(row)
                 usage[key] = int(row.used)
         missing = sorted(set(request) - set(providers))
         if missing:
@@ -621,7 +449,7 @@ def _claim_once(ctx, consumer_id, request, class_ids):
         if replacing:
             session.execute(ALLOC.delete().where(
                 ALLOC.c.consumer_id == consumer_id))
-        _insert_rows(session, ALLOC, allocations)
+        retrying.insert_rows(session, ALLOC, allocations)
         return dict((uuid, gen + 1) for uuid, (_, gen) in providers.items())
 
 
@@ -642,7 +470,7 @@ def claim(ctx, consumer_id, request, max_retries=CLAIM_RETRIES):
         return exception.ResourceProviderGenerationConflict(
             uuid=', '.join(sorted(request)), expected='-',
             actual='changed concurrently %d times' % (max_retries + 1))
-    return _retrying(lambda: _claim_once(ctx, consumer_id, request,
+    return retrying.retrying(lambda: _claim_once(ctx, consumer_id, request,
                                          class_ids),
                      max_retries, on_conflict=conflict)
 
@@ -650,21 +478,21 @@ def claim(ctx, consumer_id, request, max_retries=CLAIM_RETRIES):
 def remove_allocations(ctx, consumer_id):
     """Delete every allocation of consumer; returns how many rows went."""
     def once():
-        with _writing(ctx) as session:
+        with retrying.writing(ctx) as session:
             return session.execute(ALLOC.delete().where(
                 ALLOC.c.consumer_id == consumer_id)).rowcount
-    return _retrying(once, CLAIM_RETRIES)
+    return retrying.retrying(once, CLAIM_RETRIES)
 
 
 def get_allocations(ctx, consumer_id):
     """{provider_uuid: {rc_name: used}} held by consumer (one query)."""
-    with _reading(ctx) as session:
+    with retrying.reading(ctx) as session:
         rows = session.execute(
             sa.select(RP.c.uuid, ALLOC.c.resource_class_id, ALLOC.c.used)
             .select_from(ALLOC.join(
                 RP, RP.c.id == ALLOC.c.resource_provider_id))
             .where(ALLOC.c.consumer_id == consumer_id)).all()
-    names = _class_names(ctx, set(r[1] for r in rows))
+    names = resource_class.names_by_id(ctx, set(r[1] for r in rows))
     found = {}
     for uuid, rc_id, used in rows:
         found.setdefault(uuid, {})[names[rc_id]] = used

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.objects import resource_class
 from nova_lite.objects import resource_provider as rp
 from tests import claim_race
 
@@ -53,7 +54,7 @@ def provider(ctx):
     return uuid
 
 
-# --- resource classes ---------------------------------------------------------
+# --- resource classes --------------------------------------------------------
 
 def test_standard_classes_are_synced_with_fixed_ids(ctx):
     ids = rp.resource_class_ids(ctx)
@@ -73,9 +74,9 @@ def test_class_ids_are_cached_per_process(ctx):
 def test_custom_class_is_created_once_above_the_standard_range(ctx):
     first = rp.resource_class_ids(ctx, ['CUSTOM_GOLD'])['CUSTOM_GOLD']
     second = rp.resource_class_ids(ctx, ['CUSTOM_SILVER', 'CUSTOM_GOLD'])
-    assert first == rp.CUSTOM_ID_BASE
+    assert first == resource_class.CUSTOM_ID_BASE
     assert second == {'CUSTOM_SILVER': first + 1, 'CUSTOM_GOLD': first}
-    rp._class_cache.clear()    # another process sees the same ids
+    resource_class._cache.clear()    # another process sees the same ids
     assert rp.resource_class_ids(ctx, ['CUSTOM_SILVER']) == {
         'CUSTOM_SILVER': first + 1}
 
@@ -87,7 +88,7 @@ def test_unknown_non_custom_class_is_refused(ctx, name):
     assert name not in rp.resource_class_ids(ctx)
 
 
-# --- providers and inventories --------------------------------------------------
+# --- providers and inventories -----------------------------------------------
 
 def test_create_provider_fills_defaults(ctx, provider):
     found = rp.get_inventories(ctx, [provider, new_uuid()])
@@ -248,14 +249,16 @@ def test_delete_provider(ctx, provider):
         rp.delete_provider(ctx, provider)
 
 
-# --- claims ---------------------------------------------------------------------
+# --- claims ------------------------------------------------------------------
 
 def test_claim_fits_and_records_allocations(ctx, provider):
     with counted() as statements:
         generations = rp.claim(ctx, 'vm-1', {provider: FLAVOR})
     assert generations == {provider: 1}
     # BEGIN IMMEDIATE, one read, one guarded UPDATE, one INSERT.
-    assert len(statements) == 4, statements
+    assert [s.split()[0] for s in statements] == [
+        'BEGIN', 'SELECT', 'UPDATE', 'INSERT'], statements
+    assert statements[0] == 'BEGIN IMMEDIATE'
     assert rp.get_allocations(ctx, 'vm-1') == {provider: FLAVOR}
     assert rp.get_usages(ctx, [provider]) == {provider: FLAVOR}
     assert rp.get_inventories(ctx, [provider])[provider]['generation'] == 1

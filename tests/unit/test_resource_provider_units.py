@@ -4,6 +4,7 @@ from oslo_db import exception as db_exc
 import pytest
 
 from nova_lite import exception
+from nova_lite.db.api import retrying
 from nova_lite.objects import resource_provider as rp
 
 
@@ -34,8 +35,8 @@ def test_capacity(total, reserved, ratio, expected):
 
 
 def test_retrying_retries_transient_errors_only(monkeypatch):
-    monkeypatch.setattr(rp, 'RETRY_SLEEP_MAX', 0)
-    failures = [rp._GenerationChanged(), db_exc.DBDeadlock(),
+    monkeypatch.setattr(retrying, 'RETRY_SLEEP_MAX', 0)
+    failures = [retrying.GenerationChanged(), db_exc.DBDeadlock(),
                 db_exc.DBError('(sqlite3.OperationalError) database is '
                                'locked')]
     calls = []
@@ -45,24 +46,24 @@ def test_retrying_retries_transient_errors_only(monkeypatch):
         if failures:
             raise failures.pop(0)
         return 'done'
-    assert rp._retrying(flaky, 5) == 'done'
+    assert retrying.retrying(flaky, 5) == 'done'
     assert len(calls) == 4
 
     def broken():
         raise db_exc.DBError('disk I/O error')
     with pytest.raises(db_exc.DBError):
-        rp._retrying(broken, 5)
+        retrying.retrying(broken, 5)
 
 
 def test_retrying_gives_up_with_the_callers_error(monkeypatch):
-    monkeypatch.setattr(rp, 'RETRY_SLEEP_MAX', 0)
+    monkeypatch.setattr(retrying, 'RETRY_SLEEP_MAX', 0)
     calls = []
 
     def always_conflicts():
         calls.append(1)
-        raise rp._GenerationChanged()
+        raise retrying.GenerationChanged()
     with pytest.raises(exception.ResourceProviderGenerationConflict):
-        rp._retrying(always_conflicts, 3, on_conflict=lambda: (
+        retrying.retrying(always_conflicts, 3, on_conflict=lambda: (
             exception.ResourceProviderGenerationConflict(
                 uuid='u', expected=1, actual=2)))
     assert len(calls) == 4
