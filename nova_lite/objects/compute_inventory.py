@@ -22,12 +22,8 @@ the API DB, reach the same code over the placement RPC topic the scheduler
 serves on every cell's transport (nova_lite/scheduler/placement*.py).
 ``placement_for(context)`` picks one.
 """
-import contextlib
 import math
-import random
-import time
 
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import strutils
@@ -37,6 +33,7 @@ import sqlalchemy as sa
 
 from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
+from nova_lite.db.api import retrying
 from nova_lite import exception
 
 LOG = logging.getLogger(__name__)
@@ -280,30 +277,11 @@ def overlay(data):
 
 # --- API DB access --------------------------------------------------------
 
-def _transient(exc):
-    if isinstance(exc, (db_exc.DBDeadlock, db_exc.DBDuplicateEntry)):
-        return True
-    return (isinstance(exc, (db_exc.DBError, sa.exc.OperationalError))
-            and 'database is locked' in str(exc))
-
-
 def _retrying(fn):
-    """fn() again on a deadlock, SQLite's "database is locked" or a
-    concurrent writer's duplicate key (the retry sees its rows)."""
-    for attempt in range(LOCK_RETRIES):
-        try:
-            return fn()
-        except Exception as exc:
-            if not _transient(exc) or attempt == LOCK_RETRIES - 1:
-                raise
-        time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** attempt)))
-
-
-@contextlib.contextmanager
-def _writer(ctx):
-    api_db.configure()
-    with api_db.context_manager.writer.using(ctx) as session:
-        yield session
+    """fn() in fresh transactions until it does not fail transiently: a
+    deadlock, SQLite's "database is locked", or a concurrent creator's
+    duplicate key (the next attempt sees its rows)."""
+    return retrying.retrying(retrying.duplicates_retry(fn), LOCK_RETRIES)
 
 
 @api_db.reader
@@ -429,7 +407,7 @@ def create_providers(ctx, items):
     rp_t, inv_t, _rc_t, alloc_t = _tables()
 
     def once():
-        with _writer(ctx) as session:
+        with retrying.writing(ctx) as session:
             existing = set()
             for part in chunks(wanted):
                 existing.update(u for (u,) in session.execute(
@@ -467,7 +445,7 @@ def write_host_usage(ctx, uuid, used):
     rp_t, inv_t, rc_t, alloc_t = _tables()
 
     def once():
-        with _writer(ctx) as session:
+        with retrying.writing(ctx) as session:
             # Lock the provider row before reading (row lock on MariaDB and
             # PostgreSQL, the write lock on SQLite): claims and other
             # reports wait, so "others" cannot move under us.
@@ -535,7 +513,7 @@ def delete_provider(ctx, uuid):
     rp_t, _inv_t, _rc_t, alloc_t = _tables()
 
     def drop_own():
-        with _writer(ctx) as session:
+        with retrying.writing(ctx) as session:
             session.execute(alloc_t.delete().where(
                 alloc_t.c.consumer_id == uuid))
     _retrying(drop_own)

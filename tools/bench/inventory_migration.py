@@ -19,9 +19,10 @@ inventories and allocations (one transaction), then one executemany
 UPDATE of uuid and flag in the cell. Target: migration <= 3x the floor.
 
 Load: ComputeNodeList.get_all of every cell, scatter-gathered as the API
-and the scheduler do (all nodes, capacity and usage fields read) before the migration (an old conductor recorded: the nodes
-are read from their columns, as the code before this change did) and
-after it (capacity from inventories, usage from allocations). The same
+and the scheduler do (all nodes, capacity and usage fields read), before
+the migration (an old conductor recorded: the nodes are read from their
+columns, as the code before this change did) and after it (capacity from
+inventories, usage from allocations). The same
 nodes sit twice in the deployment, one copy migrated, and the two loads
 alternate --repeat times so that both see the same load from other work
 on the machine; median, best and this process's CPU time are printed.
