@@ -264,16 +264,25 @@ def move_legacy_flavors(context, lctx, flavors, specs=None, projects=None):
 
 # Old (v1) APIs and conductors read flavors only from the legacy tables:
 # move them once every one of those runs code that reads the API DB.
+def _count_rows(context, *queries):
+    """The count of the first of these plain-SQL queries that the cell
+    database's schema can answer (pending counters run against schemas
+    older than the code); None if none can."""
+    for query in queries:
+        with main_db.get_context_manager(context).reader.connection.using(
+                context) as conn:
+            try:
+                return conn.execute(sa.text(query)).scalar()
+            except db_exc.DBError:
+                continue
+    return None
+
+
 def _legacy_flavors_pending(context):
     """Legacy flavors still read from the top-level cell database."""
-    with main_db.get_context_manager(context).reader.connection.using(
-            context) as conn:
-        try:
-            return conn.execute(sa.text(
-                'SELECT count(*) FROM instance_types WHERE deleted = 0'
-            )).scalar()
-        except db_exc.DBError:
-            return 0  # a schema from before the legacy tables: nothing
+    # A schema from before the legacy tables: nothing.
+    return _count_rows(
+        context, 'SELECT count(*) FROM instance_types WHERE deleted = 0') or 0
 
 
 @register(name='migrate_flavors',
@@ -331,25 +340,13 @@ def _compute_nodes_pending(context):
 
 
 def _count_unmigrated_nodes(cctxt):
-    with main_db.get_context_manager(cctxt).reader.connection.using(
-            cctxt) as conn:
-        try:
-            return conn.execute(sa.text(
-                'SELECT count(*) FROM compute_nodes WHERE deleted = 0 AND '
-                '(uuid IS NULL OR inventory_migrated IS NULL OR NOT '
-                'inventory_migrated)')).scalar()
-        except db_exc.DBError:
-            pass
-    # A schema from before inventory_migrated: no node has moved yet
-    # (none at all before compute_nodes exists).
-    with main_db.get_context_manager(cctxt).reader.connection.using(
-            cctxt) as conn:
-        try:
-            return conn.execute(sa.text(
-                'SELECT count(*) FROM compute_nodes WHERE deleted = 0')
-            ).scalar()
-        except db_exc.DBError:
-            return 0
+    # Before inventory_migrated exists no node has moved yet; before
+    # compute_nodes exists there is none.
+    return _count_rows(
+        cctxt,
+        'SELECT count(*) FROM compute_nodes WHERE deleted = 0 AND (uuid IS '
+        'NULL OR inventory_migrated IS NULL OR NOT inventory_migrated)',
+        'SELECT count(*) FROM compute_nodes WHERE deleted = 0') or 0
 
 
 # APIs and conductors older than 3 read capacity from the compute_nodes

@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.main import models as main_models
+from tests.functional.conftest import wait_for
 from tests.real import conftest as real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -288,18 +289,6 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
         cell2.dispose()
 
 
-def _wait(predicate, timeout=90, interval=0.5, what='condition'):
-    import time
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError('timed out waiting for %s' % what)
-        time.sleep(interval)
-
-
 def _inventory_totals(dep, resource_class):
     """{provider name: total} of one class in the API DB."""
     engine = _engine(dep, 'api')
@@ -312,6 +301,10 @@ def _inventory_totals(dep, resource_class):
                 'WHERE rc.name = :rc'), {'rc': resource_class}).all())
     finally:
         engine.dispose()
+
+
+def _vcpus(dep, node):
+    return _inventory_totals(dep, 'VCPU').get(node)
 
 
 def test_compute_capacity_reaches_inventories_through_placement(deployment):
@@ -330,15 +323,15 @@ def test_compute_capacity_reaches_inventories_through_placement(deployment):
         original = f.read()
     pid = dep.procs['cell2-compute1']
     os.kill(pid, 15)
-    _wait(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
-          what='cell2-compute1 to stop')
+    wait_for(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
+             message='cell2-compute1 to stop')
     try:
         with open(conf, 'a') as f:
             f.write('[fake_driver]\nvcpus = 40\n')
         dep._spawn('cell2-compute1', 'nova-lite-compute', conf)
         dep.save()
-        _wait(lambda: _inventory_totals(dep, 'VCPU')['cell2-compute1'] == 40,
-              what='the new capacity in the inventories')
+        wait_for(lambda: _vcpus(dep, 'cell2-compute1') == 40, 90,
+                 message='the new capacity in the inventories')
         status, body = api(dep, 'GET', '/os-hypervisors/detail',
                            version='2.28')
         vcpus = {h['hypervisor_hostname']: h['vcpus']
@@ -356,11 +349,11 @@ def test_compute_capacity_reaches_inventories_through_placement(deployment):
     finally:
         pid = dep.procs['cell2-compute1']
         os.kill(pid, 15)
-        _wait(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
-              what='cell2-compute1 to stop')
+        wait_for(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
+                 message='cell2-compute1 to stop')
         with open(conf, 'w') as f:
             f.write(original)
         dep._spawn('cell2-compute1', 'nova-lite-compute', conf)
         dep.save()
-        _wait(lambda: _inventory_totals(dep, 'VCPU')['cell2-compute1'] == 16,
-              what='the capacity back to 16')
+        wait_for(lambda: _vcpus(dep, 'cell2-compute1') == 16, 90,
+                 message='the capacity back to 16')
