@@ -492,11 +492,31 @@ def write_host_usage(ctx, uuid, used):
     return _retrying(once)
 
 
+def _drop_host_usage_outside(ctx, uuid, classes):
+    """Remove the node's own allocations of classes it no longer offers
+    (e.g. DISK_GB once its ephemeral storage is shared), so that the
+    inventory can go; other consumers' allocations still block that."""
+    rp_t, _inv_t, rc_t, alloc_t = _tables()
+
+    def once():
+        with retrying.writing(ctx) as session:
+            keep = sa.select(rc_t.c.id).where(rc_t.c.name.in_(classes))
+            session.execute(alloc_t.delete().where(
+                alloc_t.c.consumer_id == uuid,
+                alloc_t.c.resource_provider_id.in_(
+                    sa.select(rp_t.c.id).where(rp_t.c.uuid == uuid)),
+                alloc_t.c.resource_class_id.not_in(keep)))
+    _retrying(once)
+
+
 def update_provider(ctx, uuid, inventories, used):
     """Replace the provider's inventories and host usage; returns its data
     (as read_providers) or None when it has no provider. Raises
-    InvalidInventory with nothing written."""
+    InvalidInventory with nothing written, InventoryInUse when another
+    consumer still allocates from a class the node stopped offering."""
     rp = _rp()
+    inventories = rp.validate_inventories(inventories)
+    _drop_host_usage_outside(ctx, uuid, sorted(inventories))
     try:
         rp.set_inventories(ctx, uuid, inventories)
     except exception.ResourceProviderNotFound:

@@ -207,6 +207,18 @@ def test_shared_ephemeral_storage_offers_no_disk_gb(cells_env, c1):
     assert (loaded.local_gb, loaded.local_gb_used) == (500, 10)
 
 
+def test_node_that_starts_sharing_its_storage_drops_disk_gb(cells_env, c1):
+    node = _new_node(c1, 0)   # local_gb_used 10: host usage on DISK_GB
+    assert h.host_usage(cells_env.ctxt, node.uuid)['DISK_GB'] == 10
+    node.stats = {compute_inventory.SHARED_EPHEMERAL_STORAGE: 'true'}
+    node.save()
+    data = h.provider(cells_env.ctxt, node.uuid)
+    assert sorted(data['inventories']) == ['MEMORY_MB', 'VCPU']
+    assert 'DISK_GB' not in h.host_usage(cells_env.ctxt, node.uuid)
+    loaded = objects.ComputeNode.get_by_id(c1, node.id)
+    assert (loaded.local_gb, loaded.local_gb_used) == (100, 10)
+
+
 def test_pci_and_numa_classes_from_legacy_columns(cells_env, c1):
     set_override('max_pci_devices_per_instance', 4)
     h.add_legacy_nodes(c1, 1, pci_stats=h.pci_pools(),
@@ -273,3 +285,18 @@ def test_destroy_removes_the_provider(cells_env, c1):
     assert h.host_usage(cells_env.ctxt, node.uuid) == {}
     with pytest.raises(exception.ComputeNodeNotFound):
         objects.ComputeNode.get_by_uuid(c1, node.uuid)
+
+
+def test_placement_rpc_cap(cells_env, c1):
+    from nova_lite.scheduler import placement_rpcapi
+    cap = placement_rpcapi.PlacementAPI._cap
+    assert cap() is None
+    set_override('placement', '1.0', group='upgrade_levels')
+    assert cap() == '1.0'
+    set_override('placement', 'auto', group='upgrade_levels')
+    assert cap() == '1.0'   # no scheduler recorded: the newest
+    service_obj.reset_min_version_cache()
+    h.record_service(c1, 'old-scheduler', 'nova-lite-scheduler', 2)
+    with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
+        cap()
+    assert 'does not serve it yet' in str(err.value)
