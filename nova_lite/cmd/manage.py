@@ -108,11 +108,21 @@ def cell0_database_url(url):
     return parsed.set(database=name).render_as_string(hide_password=False)
 
 
+_PLACEHOLDER_TRANSPORT_URL = 'rabbit://'
+
+
 def _default_transport_url():
-    """[DEFAULT] transport_url if the operator set it, else None."""
+    """[DEFAULT] transport_url if the operator set it, else None.
+
+    oslo.messaging's default ('rabbit://', no host) is a placeholder, not
+    a choice; get_location alone cannot tell (it keeps reporting an
+    override after clear_override).
+    """
     messaging.TransportURL.parse(CONF)  # registers transport_url
     location = CONF.get_location('transport_url')
     if location is None or location.location == cfg.Locations.opt_default:
+        return None
+    if CONF.transport_url in (None, '', _PLACEHOLDER_TRANSPORT_URL):
         return None
     return CONF.transport_url
 
