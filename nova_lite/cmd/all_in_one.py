@@ -37,11 +37,12 @@ def main(argv=None):
     conf_file = '%s/nova_lite.conf' % CONF.state_path
     print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
           '  curl -H "X-Auth-Token: admin:admin" %s/v2.1/os-services\n'
-          '  export OS_AUTH_TYPE=noauth OS_ENDPOINT=%s/v2.1 '
-          'OS_COMPUTE_API_VERSION=2.88  # see README for the openstack CLI\n'
+          '  export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
+          'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
+          'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity  # openstack CLI\n'
           '  nova-lite-manage --config-file %s cell_v2 list_cells\n'
           'Stop with Ctrl-C.'
           % (time.monotonic() - started, plane.endpoint, plane.endpoint,
-             plane.endpoint, conf_file), flush=True)
+             plane.endpoint, plane.endpoint, conf_file), flush=True)
     launcher.wait()
     return 0
