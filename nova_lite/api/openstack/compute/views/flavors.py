@@ -4,15 +4,18 @@ Lists of a thousand flavors are common: a Builder settles the microversion
 questions and URL prefixes once per request, then each flavor is one dict
 literal built from the object's attributes.
 """
+import re
 from urllib import parse
 
 from nova_lite.api.openstack import api_version as av
 
 COLLECTION = 'flavors'
+_URL_SAFE = re.compile(r'^[A-Za-z0-9._~-]*$').match
 
 
 def _quote(flavorid):
-    return parse.quote(flavorid, safe='')
+    return flavorid if _URL_SAFE(flavorid) else parse.quote(flavorid,
+                                                              safe='')
 
 
 class Builder(object):
@@ -41,16 +44,18 @@ class Builder(object):
                 {'rel': 'bookmark', 'href': self.bookmark + quoted}]
 
     def summary(self, flavor):
-        body = {'id': flavor.flavorid, 'name': flavor.name,
-                'links': self.links(flavor.flavorid)}
+        flavorid = flavor.flavorid
+        body = {'id': flavorid, 'name': flavor.name,
+                'links': self.links(flavorid)}
         if self.description:
             body['description'] = flavor.description
         return body
 
     def detail(self, flavor):
+        flavorid = flavor.flavorid
         swap = flavor.swap
         body = {
-            'id': flavor.flavorid,
+            'id': flavorid,
             'name': flavor.name,
             'ram': flavor.memory_mb,
             'disk': flavor.root_gb,
@@ -60,7 +65,7 @@ class Builder(object):
             'vcpus': flavor.vcpus,
             'os-flavor-access:is_public': flavor.is_public,
             'rxtx_factor': flavor.rxtx_factor or '',
-            'links': self.links(flavor.flavorid),
+            'links': self.links(flavorid),
         }
         if self.description:
             body['description'] = flavor.description
