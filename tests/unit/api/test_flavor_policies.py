@@ -1,0 +1,51 @@
+"""Flavor policy defaults: management, extra-spec writes and access lists
+for administrators; extra-spec reads for project readers too."""
+import pytest
+
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite import policies
+from nova_lite import policy
+from nova_lite.policies import flavors as fl_policies
+
+ADMIN_ONLY = [fl_policies.CREATE, fl_policies.UPDATE, fl_policies.DELETE,
+              fl_policies.EXTRA_SPECS_CREATE, fl_policies.EXTRA_SPECS_UPDATE,
+              fl_policies.EXTRA_SPECS_DELETE, fl_policies.ACCESS_LIST,
+              fl_policies.ACCESS_ADD, fl_policies.ACCESS_REMOVE]
+READERS = [fl_policies.EXTRA_SPECS_INDEX, fl_policies.EXTRA_SPECS_SHOW]
+
+
+@pytest.fixture
+def enforcer(conf):
+    CONF([], project='nova_lite', default_config_files=[])
+    policy.reset()
+    yield
+    policy.reset()
+
+
+def _ctx(roles, project='p1'):
+    return nova_context.RequestContext(user_id='u', project_id=project,
+                                       roles=roles)
+
+
+def test_every_flavor_rule_is_registered():
+    names = {r.name for r in policies.list_rules()}
+    assert set(ADMIN_ONLY + READERS) <= names
+
+
+@pytest.mark.parametrize('action', ADMIN_ONLY)
+def test_admin_only(enforcer, action):
+    assert _ctx(['admin', 'member', 'reader']).can(action, target={})
+    with pytest.raises(exception.PolicyNotAuthorized):
+        _ctx(['member', 'reader']).can(action, target={})
+
+
+@pytest.mark.parametrize('action', READERS)
+def test_extra_spec_reads_for_readers_of_their_project(enforcer, action):
+    reader = _ctx(['reader'])
+    assert reader.can(action, target={'project_id': 'p1'})
+    assert not reader.can(action, target={'project_id': 'p2'}, fatal=False)
+    assert not _ctx([]).can(action, target={'project_id': 'p1'},
+                            fatal=False)
+    assert _ctx(['admin']).can(action, target={'project_id': 'p2'})
