@@ -2,31 +2,17 @@
 for administrators; extra-spec reads for project readers too."""
 import pytest
 
-from nova_lite.conf import CONF
-from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import policies
-from nova_lite import policy
 from nova_lite.policies import flavors as fl_policies
+from tests.unit.api.test_policy_and_auth import _ctx
+from tests.unit.api.test_policy_and_auth import enforcer  # noqa: F401
 
 ADMIN_ONLY = [fl_policies.CREATE, fl_policies.UPDATE, fl_policies.DELETE,
               fl_policies.EXTRA_SPECS_CREATE, fl_policies.EXTRA_SPECS_UPDATE,
               fl_policies.EXTRA_SPECS_DELETE, fl_policies.ACCESS_LIST,
               fl_policies.ACCESS_ADD, fl_policies.ACCESS_REMOVE]
 READERS = [fl_policies.EXTRA_SPECS_INDEX, fl_policies.EXTRA_SPECS_SHOW]
-
-
-@pytest.fixture
-def enforcer(conf):
-    CONF([], project='nova_lite', default_config_files=[])
-    policy.reset()
-    yield
-    policy.reset()
-
-
-def _ctx(roles, project='p1'):
-    return nova_context.RequestContext(user_id='u', project_id=project,
-                                       roles=roles)
 
 
 def test_every_flavor_rule_is_registered():
