@@ -21,7 +21,8 @@ def app(flavor_app):
 def _send(app, method, path, body=None, v=None, token=ADMIN, status=200):
     return app.request(
         '/v2.1' + path, method=method,
-        headers=dict(headers(v, token), **{'Content-Type': 'application/json'}),
+        headers=dict(headers(v, token),
+                     **{'Content-Type': 'application/json'}),
         body=None if body is None else json.dumps(body).encode(),
         status=status)
 
