@@ -39,12 +39,13 @@ def main(argv=None):
         print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
               '  curl -H "X-Auth-Token: admin:admin" %s/v2.1/os-services\n'
               '  export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
-              'OS_ENDPOINT=%s/v2.1\n'
+              'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
+              'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity\n'
               '  openstack compute service list\n'
               '  nova-lite-manage --config-file %s cell_v2 list_cells\n'
               'Stop with Ctrl-C.'
               % (time.monotonic() - started, plane.endpoint, plane.endpoint,
-                 plane.endpoint, conf_file), flush=True)
+                 plane.endpoint, plane.endpoint, conf_file), flush=True)
     plane.on_started = announce
     launcher = service.serve([plane])
     launcher.wait()
