@@ -230,3 +230,40 @@ class InvalidSortKey(Invalid):
 
 class CellsNotResponding(NovaLiteException):
     msg_fmt = 'Cells did not respond: %(cells)s'
+
+
+# --- resource providers, inventories and allocations --------------------------
+
+class ResourceProviderNotFound(NotFound):
+    msg_fmt = 'Resource provider %(uuid)s could not be found.'
+
+
+class ResourceProviderExists(Conflict):
+    msg_fmt = 'Resource provider %(uuid)s already exists.'
+
+
+class ResourceProviderInUse(Conflict):
+    msg_fmt = 'Resource provider %(uuid)s has allocations.'
+
+
+class ResourceProviderGenerationConflict(Conflict):
+    msg_fmt = ('Resource provider %(uuid)s changed: expected generation '
+               '%(expected)s, found %(actual)s. Re-read it and try again.')
+
+
+class ResourceClassNotFound(NotFound):
+    msg_fmt = 'No such resource class %(resource_class)s.'
+
+
+class InvalidInventory(Invalid):
+    msg_fmt = 'Invalid %(resource_class)s inventory: %(reason)s'
+
+
+class InventoryInUse(Conflict):
+    msg_fmt = ('Resource provider %(uuid)s still has allocations of '
+               '%(resource_classes)s; their inventory cannot be removed.')
+
+
+class InsufficientResources(Conflict):
+    msg_fmt = ('Unable to claim %(amount)s %(resource_class)s on resource '
+               'provider %(provider)s: %(reason)s.')

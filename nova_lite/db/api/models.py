@@ -112,3 +112,66 @@ class FlavorProjects(BASE, _Base, models.SoftDeleteMixin):
     flavor_id = sa.Column(sa.Integer, sa.ForeignKey('flavors.id'),
                           nullable=False)
     project_id = sa.Column(sa.String(255))
+
+
+# --- resource providers: generic, quantitative capacity (inventories) and
+# its consumption (allocations). Rows are hard-deleted. No foreign keys, as
+# in Placement: a child insert would take a shared lock on the provider row
+# that the claim's generation UPDATE then has to upgrade (deadlocks).
+
+class ResourceProvider(BASE, _Base):
+    __tablename__ = 'resource_providers'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_resource_providers0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(200))
+    generation = sa.Column(sa.Integer, nullable=False, default=0)
+
+
+class ResourceClass(BASE, models.ModelBase):
+    """Standard classes (os-resource-classes) keep id = index + 1; custom
+    CUSTOM_* classes get ids from 10000 up."""
+    __tablename__ = 'resource_classes'
+    __table_args__ = (
+        sa.UniqueConstraint('name', name='uniq_resource_classes0name'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=False)
+    name = sa.Column(sa.String(255), nullable=False)
+
+
+class Inventory(BASE, models.ModelBase):
+    __tablename__ = 'inventories'
+    __table_args__ = (
+        sa.Index('inventories_resource_provider_id_idx',
+                 'resource_provider_id'),
+        sa.Index('inventories_resource_class_id_idx', 'resource_class_id'),
+        sa.UniqueConstraint('resource_provider_id', 'resource_class_id',
+                            name='uniq_inventories0resource_provider_'
+                                 'resource_class'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    resource_provider_id = sa.Column(sa.Integer, nullable=False)
+    resource_class_id = sa.Column(sa.Integer, nullable=False)
+    total = sa.Column(sa.Integer, nullable=False)
+    reserved = sa.Column(sa.Integer, nullable=False)
+    min_unit = sa.Column(sa.Integer, nullable=False)
+    max_unit = sa.Column(sa.Integer, nullable=False)
+    step_size = sa.Column(sa.Integer, nullable=False)
+    allocation_ratio = sa.Column(sa.Float, nullable=False)
+
+
+class Allocation(BASE, models.ModelBase):
+    __tablename__ = 'allocations'
+    __table_args__ = (
+        sa.Index('allocations_consumer_id_idx', 'consumer_id'),
+        # (provider, class) first; used last makes SUM(used) index-only.
+        sa.Index('allocations_resource_provider_class_used_idx',
+                 'resource_provider_id', 'resource_class_id', 'used'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    resource_provider_id = sa.Column(sa.Integer, nullable=False)
+    consumer_id = sa.Column(sa.String(36), nullable=False)
+    resource_class_id = sa.Column(sa.Integer, nullable=False)
+    used = sa.Column(sa.Integer, nullable=False)
