@@ -25,6 +25,7 @@ import sqlalchemy as sa
 from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
+from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite import exception
@@ -48,13 +49,8 @@ SORT_KEYS = ('created_at', 'description', 'disabled', 'ephemeral_gb',
              'rxtx_factor', 'swap', 'updated_at', 'vcpu_weight', 'vcpus')
 MUTABLE = ('description', 'extra_specs', 'projects')
 # Keep IN (...) lists under every backend's bound-parameter limit.
-IN_CHUNK = 500
-
-
-def chunks(items, size=IN_CHUNK):
-    items = list(items)
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+IN_CHUNK = flavor_copy.IN_CHUNK
+chunks = flavor_copy.chunks
 
 
 def legacy_context(context):
@@ -413,21 +409,9 @@ def _api_destroy(context, flavorid):
     return True
 
 
-@main_db.writer
 def legacy_soft_delete(lctx, ids):
     """Soft-delete legacy flavors (by id) with their specs and projects."""
-    now = timeutils.utcnow()
-    count = 0
-    for part in chunks(ids):
-        for related in (LEGACY.extra_specs, LEGACY.projects):
-            lctx.session.execute(related.update().where(
-                related.c.flavor_id.in_(part), related.c.deleted == 0)
-                .values(deleted=related.c.id, deleted_at=now))
-        t = LEGACY.flavors
-        count += lctx.session.execute(t.update().where(
-            t.c.id.in_(part), t.c.deleted == 0).values(
-                deleted=t.c.id, deleted_at=now)).rowcount
-    return count
+    return flavor_copy.soft_delete(lctx, ids)
 
 
 @main_db.reader
