@@ -246,8 +246,7 @@ def insert_rows(conn, sql, batch, moving):
     values = [f[1:] for f in moving]
     if convert:
         values = [convert(v) for v in values]
-    conn.exec_driver_sql('INSERT INTO %s (%s, deleted) VALUES (%s, 0)' % (
-        sql.table(t), sql.names(cols), sql.marks(len(cols))), values)
+    _insert_many(conn, sql, t, cols, values)
     api_id = {}
     for part in chunks([f[1] for f in moving]):
         api_id.update(_run(conn, 'SELECT flavorid, id FROM %s WHERE '
@@ -272,11 +271,17 @@ def copy_related(conn, sql, batch, new_id):
         values = [(new_id[r[0]],) + (convert(r[1:]) if convert
                                      else tuple(r[1:]))
                   for r in rows if r[0] in new_id]
-        if values:
-            conn.exec_driver_sql(
-                'INSERT INTO %s (%s, deleted) VALUES (%s, 0)' % (
-                    sql.table(table), sql.names(cols), sql.marks(len(cols))),
-                values)
+        _insert_many(conn, sql, table, cols, values)
+
+
+def _insert_many(conn, sql, table, cols, values):
+    """One executemany of live rows. Every value is a parameter: PyMySQL
+    turns an executemany into multi-row INSERTs only when VALUES holds
+    nothing but placeholders (else it sends one INSERT per row)."""
+    if values:
+        conn.exec_driver_sql('INSERT INTO %s (%s, deleted) VALUES (%s)' % (
+            sql.table(table), sql.names(cols), sql.marks(len(cols) + 1)),
+            [tuple(v) + (0,) for v in values])
 
 
 def insert_select(conn, sql, moving, schema):

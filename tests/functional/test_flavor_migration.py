@@ -87,6 +87,19 @@ def test_migrate_copies_everything_then_rerun_does_nothing(legacy):
     assert_all_in_api_exactly_once(ctxt, before)
 
 
+def test_a_batch_costs_the_same_statements_whatever_its_size(legacy):
+    """Set-based copy: no statement per flavor, spec or project."""
+    from tests.functional.test_flavor_objects import QueryCounter
+    ctxt = legacy.ctxt
+    engines = (api_db.get_engine(), main_db.get_engine())
+    with QueryCounter(*engines) as small:
+        assert om.migrate_flavors(ctxt, 4) == (4, 4)
+    with QueryCounter(*engines) as large:
+        assert om.migrate_flavors(ctxt, N - 4) == (N - 4, N - 4)
+    assert small.count == large.count <= 20
+    assert legacy_rows() == []
+
+
 def test_legacy_timestamps_survive_the_move(legacy):
     ctxt = legacy.ctxt
     created = objects.Flavor.get_by_flavor_id(ctxt, 'l007').created_at
