@@ -98,6 +98,16 @@ def _run(conn, sql, params=()):
     return conn.exec_driver_sql(sql, tuple(params))
 
 
+def _fetch(conn, sql, params=()):
+    """All rows as the driver's own tuples (no Row objects: the rows path
+    reads tens of thousands per batch)."""
+    result = _run(conn, sql, params)
+    try:
+        return result.cursor.fetchall()
+    finally:
+        result.close()
+
+
 def _converter(columns, source, target):
     """Row -> tuple converting driver values of `source` to what
     `target`'s driver takes, or None when both are the same dialect."""
@@ -179,17 +189,17 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
         sql.names(cols), sql.table(t), ' AND '.join(where))
     if limit is not None:
         query += ' LIMIT %d' % int(limit)
-    batch = Batch(_run(conn, query, params).all(), cols, conn.dialect)
+    batch = Batch(_fetch(conn, query, params), cols, conn.dialect)
     if rows and batch.flavors:
         lo, hi = batch.flavors[0][0], batch.flavors[-1][0]
         wanted = set(batch.ids)
         for name, table in (('specs', fl.LEGACY.extra_specs),
                             ('projects', fl.LEGACY.projects)):
             related_cols = ['flavor_id'] + _copied_columns(table)
-            found = _run(conn, 'SELECT %s FROM %s WHERE deleted = 0 AND '
-                         'flavor_id BETWEEN %s AND %s' % (
-                             sql.names(related_cols), sql.table(table),
-                             sql.mark, sql.mark), (lo, hi)).all()
+            found = _fetch(conn, 'SELECT %s FROM %s WHERE deleted = 0 AND '
+                           'flavor_id BETWEEN %s AND %s' % (
+                               sql.names(related_cols), sql.table(table),
+                               sql.mark, sql.mark), (lo, hi))
             batch.related[name] = (related_cols,
                                    [r for r in found if r[0] in wanted])
     return batch
@@ -243,10 +253,8 @@ def insert_rows(conn, sql, batch, moving):
     cols = batch.columns[1:]  # all but the legacy id
     convert = _converter([fl.LEGACY.flavors.c[c] for c in cols],
                          batch.dialect, conn.dialect)
-    values = [f[1:] for f in moving]
-    if convert:
-        values = [convert(v) for v in values]
-    _insert_many(conn, sql, t, cols, values)
+    _insert_many(conn, sql, t, cols, [
+        convert(f[1:]) if convert else f[1:] for f in moving])
     api_id = {}
     for part in chunks([f[1] for f in moving]):
         api_id.update(_run(conn, 'SELECT flavorid, id FROM %s WHERE '
@@ -268,9 +276,12 @@ def copy_related(conn, sql, batch, new_id):
                         else fl.LEGACY.projects)
         convert = _converter([legacy_table.c[c] for c in cols[1:]],
                              batch.dialect, conn.dialect)
-        values = [(new_id[r[0]],) + (convert(r[1:]) if convert
-                                     else tuple(r[1:]))
-                  for r in rows if r[0] in new_id]
+        if convert:
+            values = [(new_id[r[0]],) + convert(r[1:]) for r in rows
+                      if r[0] in new_id]
+        else:
+            values = [(new_id[r[0]],) + r[1:] for r in rows
+                      if r[0] in new_id]
         _insert_many(conn, sql, table, cols, values)
 
 
@@ -281,7 +292,7 @@ def _insert_many(conn, sql, table, cols, values):
     if values:
         conn.exec_driver_sql('INSERT INTO %s (%s, deleted) VALUES (%s)' % (
             sql.table(table), sql.names(cols), sql.marks(len(cols) + 1)),
-            [tuple(v) + (0,) for v in values])
+            [v + (0,) for v in values])
 
 
 def insert_select(conn, sql, moving, schema):
