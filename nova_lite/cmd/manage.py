@@ -265,7 +265,10 @@ class DbCommands(object):
     def migrate_flavors(self, max_count=None, json=False):
         """Copy legacy cell-database flavors to the API database.
 
-        The migrate_flavors online data migration alone.
+        The migrate_flavors online data migration alone. Without
+        --max-count every flavor moves, in batches of 5000 (each batch:
+        one API DB transaction copying flavors, extra specs and projects,
+        then one cell DB transaction soft-deleting the legacy rows).
         Exit codes: as online_data_migrations (0 done, 1 more to do,
         2 error, 127 invalid --max-count).
         """
