@@ -152,6 +152,7 @@ class Plane(oslo_service.ServiceBase):
         self.computes_per_cell = computes_per_cell
         self.host = host
         self.port = port
+        self.on_started = None   # called once every service runs
         self.service_host = service_host
         self.services = []
         self.with_api = with_api
@@ -235,6 +236,8 @@ class Plane(oslo_service.ServiceBase):
             self.api.start()
         LOG.info('nova_lite all-in-one: API on http://%s:%d/v2.1',
                  self.host, self.port)
+        if self.on_started is not None:
+            self.on_started()
 
     def stop(self, graceful=True):
         if self.api is not None:

@@ -216,6 +216,14 @@ class FlavorAccessNotFound(NotFound):
                'combination.')
 
 
+class FlavorAccessListPublic(NotFound):
+    msg_fmt = 'Access list not available for public flavors.'
+
+
+class FlavorAccessPublic(Conflict):
+    msg_fmt = 'Can not add access to a public flavor.'
+
+
 class InvalidSortKey(Invalid):
     msg_fmt = 'Sort key supplied is invalid: %(sort_key)s'
 

@@ -76,6 +76,8 @@ class Service(oslo_service.Service):
     def reset(self):
         """SIGHUP: forget cached minimum service versions."""
         objects.service.reset_min_version_cache()
+        LOG.info('%s on %s reset (SIGHUP): minimum service versions will '
+                 'be read again', self.binary, self.host)
         reset_hook = getattr(self.manager, 'reset', None)
         if reset_hook:
             reset_hook()
@@ -182,6 +184,10 @@ class WSGIService(oslo_service.ServiceBase):
         self.server.wait()
 
     def reset(self):
+        """SIGHUP: forget cached minimum service versions."""
+        objects.service.reset_min_version_cache()
+        LOG.info('nova-lite-api reset (SIGHUP): minimum service versions '
+                 'will be read again')
         self.server.reset()
 
 

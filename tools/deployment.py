@@ -98,8 +98,7 @@ class Deployment(object):
         return {'host': host, 'transport_url': transport,
                 'state_path': os.path.join(self.workdir, 'state'),
                 'report_interval': 2, 'service_down_time': 20,
-                'periodic_interval': 5, 'update_resources_interval': 5,
-                'log_file': os.path.join(self.workdir, '%s.log' % host)}
+                'periodic_interval': 5, 'update_resources_interval': 5}
 
     def write_configs(self):
         os.makedirs(self.workdir, exist_ok=True)
@@ -164,7 +163,11 @@ class Deployment(object):
 
     def _spawn(self, name, binary, conf):
         log = open(os.path.join(self.workdir, '%s.out' % name), 'ab')
-        proc = subprocess.Popen([_bin(binary), '--config-file', conf],
+        # One log per process (API, super conductor and scheduler share
+        # top.conf); .out catches what happens before logging is set up.
+        proc = subprocess.Popen([_bin(binary), '--config-file', conf,
+                                 '--log-file', os.path.join(
+                                     self.workdir, '%s.log' % name)],
                                 stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
         self.procs[name] = proc.pid

@@ -33,15 +33,20 @@ def main(argv=None):
     plane = allinone.Plane(args.state_dir, cells=args.cells,
                            computes_per_cell=args.computes_per_cell,
                            host=args.host, port=args.port).build()
-    launcher = service.serve([plane])
     conf_file = '%s/nova_lite.conf' % CONF.state_path
-    print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
-          '  curl -H "X-Auth-Token: admin:admin" %s/v2.1/os-services\n'
-          '  export OS_AUTH_TYPE=noauth OS_ENDPOINT=%s/v2.1 '
-          'OS_COMPUTE_API_VERSION=2.88  # see README for the openstack CLI\n'
-          '  nova-lite-manage --config-file %s cell_v2 list_cells\n'
-          'Stop with Ctrl-C.'
-          % (time.monotonic() - started, plane.endpoint, plane.endpoint,
-             plane.endpoint, conf_file), flush=True)
+
+    def announce():
+        print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
+              '  curl -H "X-Auth-Token: admin:admin" %s/v2.1/os-services\n'
+              '  export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
+              'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
+              'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity\n'
+              '  openstack compute service list\n'
+              '  nova-lite-manage --config-file %s cell_v2 list_cells\n'
+              'Stop with Ctrl-C.'
+              % (time.monotonic() - started, plane.endpoint, plane.endpoint,
+                 plane.endpoint, plane.endpoint, conf_file), flush=True)
+    plane.on_started = announce
+    launcher = service.serve([plane])
     launcher.wait()
     return 0

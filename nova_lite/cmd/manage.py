@@ -108,17 +108,21 @@ def cell0_database_url(url):
     return parsed.set(database=name).render_as_string(hide_password=False)
 
 
+_PLACEHOLDER_TRANSPORT_URL = 'rabbit://'
+
+
 def _default_transport_url():
-    """[DEFAULT] transport_url if the operator set it, else None."""
+    """[DEFAULT] transport_url if the operator set it, else None.
+
+    oslo.messaging's default ('rabbit://', no host) is a placeholder, not
+    a choice; get_location alone cannot tell (it keeps reporting an
+    override after clear_override).
+    """
     messaging.TransportURL.parse(CONF)  # registers transport_url
     location = CONF.get_location('transport_url')
     if location is None or location.location == cfg.Locations.opt_default:
         return None
-    # oslo.config keeps reporting set_override after clear_override (an
-    # in-process caller that ran an all-in-one first): the default again.
-    if (location.location == cfg.Locations.set_override
-            and CONF.transport_url == CONF._get_opt_info(
-                'transport_url')['opt'].default):
+    if CONF.transport_url in (None, '', _PLACEHOLDER_TRANSPORT_URL):
         return None
     return CONF.transport_url
 
@@ -261,7 +265,10 @@ class DbCommands(object):
     def migrate_flavors(self, max_count=None, json=False):
         """Copy legacy cell-database flavors to the API database.
 
-        The migrate_flavors online data migration alone.
+        The migrate_flavors online data migration alone. Without
+        --max-count every flavor moves, in batches of 5000 (each batch:
+        one API DB transaction copying flavors, extra specs and projects,
+        then one cell DB transaction soft-deleting the legacy rows).
         Exit codes: as online_data_migrations (0 done, 1 more to do,
         2 error, 127 invalid --max-count).
         """

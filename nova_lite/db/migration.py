@@ -61,3 +61,30 @@ def head(database):
     from alembic import script
     return script.ScriptDirectory.from_config(
         _config(database, None)).get_current_head()
+
+
+def run_env(context):
+    """The body of both alembic trees' env.py (online mode only).
+
+    db_sync passes the connection in config.attributes; the alembic CLI
+    (sqlalchemy.url in an ini) gets an engine of its own. render_as_batch
+    lets SQLite alter tables by copy.
+    """
+    connection = context.config.attributes.get('connection')
+    if connection is not None:
+        _run(context, connection)
+        return
+    engine = sa.create_engine(
+        context.config.get_main_option('sqlalchemy.url'))
+    try:
+        with engine.connect() as conn:
+            _run(context, conn)
+    finally:
+        engine.dispose()
+
+
+def _run(context, connection):
+    context.configure(connection=connection, target_metadata=None,
+                      render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()

@@ -13,21 +13,37 @@ from oslo_log import log as logging
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
+from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 
 LOG = logging.getLogger(__name__)
 
+# Rows per call when no count is given, for migrations that do not name
+# their own batch size.
 DEFAULT_BATCH = 50
-# How often one batch is retried when a concurrent runner wins a race.
-RACE_RETRIES = 5
+# migrate_flavors copies set-based: a batch is a few statements per table
+# and two commits whatever its size, so large batches amortise them (10,000
+# flavors x 5 specs x 3 projects, tools/bench/flavor_migration.py: batches
+# of 50 take 2-6x as long as batches of 5,000), while one batch of flavors
+# with their specs and projects stays a few MB and a transaction of well
+# under a second.
+FLAVOR_BATCH = 5000
 
-Migration = collections.namedtuple('Migration', 'name fn needs pending')
+# migrate_compute_node_inventories moves a batch with a fixed number of
+# statements and four commits (5,000 nodes in 2 cells,
+# tools/bench/inventory_migration.py on SQLite: batches of 50 take ~7x a
+# raw SQL copy, batches of 1,000 under 2x); 1,000 nodes are one short
+# transaction per database.
+COMPUTE_NODE_BATCH = 1000
+
+Migration = collections.namedtuple('Migration', 'name fn needs batch pending')
 _REGISTRY = collections.OrderedDict()
 
 
-def register(name=None, needs=None, pending=None):
+def register(name=None, needs=None, batch=None, pending=None):
     """Register fn(context, max_count) -> (found, done); registration
-    order is run order. needs: {binary: minimum service version}.
+    order is run order. needs: {binary: minimum service version}; batch:
+    rows per call when the runner is given no count (None: DEFAULT_BATCH).
 
     pending(context) -> int counts the rows still to move without moving
     anything (nova-lite-status reports it); it reads with plain SQL so it
@@ -35,7 +51,8 @@ def register(name=None, needs=None, pending=None):
     """
     def decorator(fn):
         key = name or fn.__name__
-        _REGISTRY[key] = Migration(key, fn, dict(needs or {}), pending)
+        _REGISTRY[key] = Migration(key, fn, dict(needs or {}), batch,
+                                   pending)
         return fn
     return decorator
 
@@ -57,11 +74,14 @@ def blocked_by(context, needs):
     return service.unmet_needs(context, needs)
 
 
-def run_migrations(context, max_count=None, names=None, progress=False):
+def run_migrations(context, max_count=None, names=None, progress=False,
+                   batch=None):
     """Run registered migrations in batches.
 
     max_count bounds the rows done in total (None: until nothing is left,
-    in batches of DEFAULT_BATCH). Returns (rows, exit_code): one row
+    in batches of `batch`, else of each migration's own batch size, else
+    of DEFAULT_BATCH; with max_count, batches of max_count). Returns
+    (rows, exit_code): one row
     {'name', 'found', 'done', 'blocked', 'error'} per migration; exit code
     0 nothing (more) can be done, 1 more to do (count reached, or a
     migration is blocked on service versions), 2 a migration raised (the
@@ -73,7 +93,6 @@ def run_migrations(context, max_count=None, names=None, progress=False):
     if unknown:
         raise ValueError('unknown migrations: %s' % ', '.join(sorted(unknown)))
     remaining = max_count
-    batch = max_count or DEFAULT_BATCH
     rows = []
     bar = _progress_bar(progress, max_count)
     try:
@@ -92,7 +111,9 @@ def run_migrations(context, max_count=None, names=None, progress=False):
                 LOG.info('Migration %s waits for %s', migration.name,
                          row['blocked'])
                 continue
-            remaining = _run_one(context, migration, row, batch, remaining,
+            size = (max_count or batch or migration.batch or
+                    DEFAULT_BATCH)
+            remaining = _run_one(context, migration, row, size, remaining,
                                  bar)
     finally:
         bar.close()
@@ -143,123 +164,12 @@ def _progress_bar(progress, total):
 
 # --- flavors ------------------------------------------------------------
 
-def _flavor_module():
-    from nova_lite.objects import flavor
-    return flavor
-
-
-@main_db.reader
-def _read_legacy(lctx, ids=None, after_id=None, limit=None):
-    """Legacy flavors (every column) with their specs and projects (every
-    column), by ids or the next `limit` after after_id: three queries."""
-    fl = _flavor_module()
-    t = fl.LEGACY.flavors
-    query = sa.select(t).where(t.c.deleted == 0)
-    if ids is not None:
-        query = query.where(t.c.id.in_(ids))
-    if after_id is not None:
-        query = query.where(t.c.id > after_id)
-    query = query.order_by(t.c.id).limit(limit)
-    flavors = [dict(r._mapping) for r in lctx.session.execute(query)]
-    related = {}
-    ids = [f['id'] for f in flavors]
-    for table in (fl.LEGACY.extra_specs, fl.LEGACY.projects):
-        related[table.name] = [
-            dict(r._mapping) for part in fl.chunks(ids)
-            for r in lctx.session.execute(sa.select(table).where(
-                table.c.flavor_id.in_(part), table.c.deleted == 0))]
-    return (flavors, related[fl.LEGACY.extra_specs.name],
-            related[fl.LEGACY.projects.name])
-
-
-def _copy_row(row, **changes):
-    copied = {k: v for k, v in row.items() if k not in ('id', 'deleted_at')}
-    copied['deleted'] = 0
-    copied.update(changes)
-    return copied
-
-
-@api_db.writer
-def _copy_to_api(context, flavors, specs, projects):
-    """Insert the flavors not yet in the API DB (by flavorid) whose name is
-    free, with their specs and projects, in one transaction.
-
-    Returns (flavorids now in the API DB, legacy rows left for a name
-    clash). Raises DBDuplicateEntry if a concurrent writer got there
-    first; the transaction is then rolled back whole.
-    """
-    fl = _flavor_module()
-    session = context.session
-    t = fl.API.flavors
-    present = fl.api_flavorids_present(context,
-                                       [f['flavorid'] for f in flavors])
-    candidates = [f for f in flavors if f['flavorid'] not in present]
-    names = [f['name'] for f in candidates if f['name'] is not None]
-    taken = set()
-    for part in fl.chunks(names):
-        taken.update(n for (n,) in session.execute(sa.select(t.c.name).where(
-            t.c.name.in_(part), t.c.deleted == 0)))
-    clashes = [f for f in candidates if f['name'] in taken]
-    moving = [f for f in candidates if f['name'] not in taken]
-    if moving:
-        session.execute(t.insert(), [_copy_row(f) for f in moving])
-        fids = [f['flavorid'] for f in moving]
-        new_id = {}
-        for part in fl.chunks(fids):
-            new_id.update((fid, i) for i, fid in session.execute(
-                sa.select(t.c.id, t.c.flavorid).where(
-                    t.c.flavorid.in_(part), t.c.deleted == 0)))
-        api_id = {f['id']: new_id[f['flavorid']] for f in moving}
-        for table, rows in ((fl.API.extra_specs, specs),
-                            (fl.API.projects, projects)):
-            copies = [_copy_row(r, flavor_id=api_id[r['flavor_id']])
-                      for r in rows if r['flavor_id'] in api_id]
-            if copies:
-                session.execute(table.insert(), copies)
-    return present | {f['flavorid'] for f in moving}, clashes
-
-
-def move_legacy_flavors(context, lctx, flavors, specs=None, projects=None):
-    """Copy legacy flavors (ids, or rows from _read_legacy) to the API DB,
-    then soft-delete the legacy rows that are now there. (found, done).
-
-    Order of writes, which makes it crash-safe: (1) one API DB transaction
-    inserts flavors, specs and projects together; (2) one cell DB
-    transaction soft-deletes the copied legacy rows. A crash before (1)
-    commits changes nothing. A crash between (1) and (2) leaves the flavor
-    in both databases; readers prefer the API DB and hide legacy rows whose
-    flavorid is there, and a rerun finds the flavorid present, copies
-    nothing and finishes (2). Nothing is deleted before its copy is
-    committed, so nothing is lost.
-
-    Concurrency: a runner that loses an insert race on the unique
-    (flavorid, deleted) or (name, deleted) constraints gets DBDuplicateEntry
-    (or a deadlock on MariaDB), its transaction rolls back, and it retries
-    the batch, now seeing the winner's rows as already present.
-    """
-    if flavors and not isinstance(flavors[0], dict):
-        flavors, specs, projects = _read_legacy(lctx, ids=list(flavors))
-    if not flavors:
-        return 0, 0
-    for attempt in range(RACE_RETRIES):
-        try:
-            in_api, clashes = _copy_to_api(context, flavors, specs or [],
-                                           projects or [])
-            break
-        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock) as e:
-            LOG.debug('Flavor batch raced with another writer (%s); '
-                      'retrying', type(e).__name__)
-    else:
-        raise RuntimeError('flavor migration lost %d races in a row'
-                           % RACE_RETRIES)
-    for flavor in clashes:
-        LOG.warning('Legacy flavor %(flavorid)s is not migrated: its name '
-                    '%(name)r is taken by a different flavor in the API '
-                    'database. Rename or delete one of them, then rerun.',
-                    flavor)
-    _flavor_module().legacy_soft_delete(
-        lctx, [f['id'] for f in flavors if f['flavorid'] in in_api])
-    return len(flavors), len(flavors) - len(clashes)
+def move_legacy_flavors(context, lctx, ids):
+    """Move the legacy flavors with these ids to the API DB (copy, then
+    soft-delete; see flavor_copy.move_batch). Returns (found, done)."""
+    source = flavor_copy.cross_database_source()
+    batch = flavor_copy.read_batch(lctx, ids=list(ids), rows=source is None)
+    return flavor_copy.move_batch(context, lctx, batch, source)
 
 
 # Old (v1) APIs and conductors read flavors only from the legacy tables:
@@ -285,7 +195,7 @@ def _legacy_flavors_pending(context):
         context, 'SELECT count(*) FROM instance_types WHERE deleted = 0') or 0
 
 
-@register(name='migrate_flavors',
+@register(name='migrate_flavors', batch=FLAVOR_BATCH,
           needs={'nova-lite-api': 2, 'nova-lite-conductor': 2},
           pending=_legacy_flavors_pending)
 def migrate_flavors(context, max_count):
@@ -295,21 +205,24 @@ def migrate_flavors(context, max_count):
     Walks the legacy table by id so that flavors left in place for a name
     clash (found, not done) never hold up the ones behind them; stops when
     max_count flavors are done or the table is exhausted. Each batch is one
-    move_legacy_flavors() call (see there for crash and race safety).
+    flavor_copy.move_batch() (see there for crash and race safety).
     """
-    lctx = _flavor_module().legacy_context(context)
+    from nova_lite.objects import flavor
+    lctx = flavor.legacy_context(context)
     if lctx is None:
         return 0, 0
+    source = flavor_copy.cross_database_source()
     found = done = 0
     after_id = None
     while done < max_count:
-        flavors, specs, projects = _read_legacy(
-            lctx, after_id=after_id, limit=max_count - done)
-        if not flavors:
+        batch = flavor_copy.read_batch(lctx, after_id=after_id,
+                                       limit=max_count - done,
+                                       rows=source is None)
+        if not batch.flavors:
             break
-        after_id = flavors[-1]['id']
-        batch_found, batch_done = move_legacy_flavors(
-            context, lctx, flavors, specs, projects)
+        after_id = batch.ids[-1]
+        batch_found, batch_done = flavor_copy.move_batch(context, lctx,
+                                                         batch, source)
         found += batch_found
         done += batch_done
     return found, done
@@ -352,7 +265,7 @@ def _count_unmigrated_nodes(cctxt):
 # APIs and conductors older than 3 read capacity from the compute_nodes
 # columns only: move it once every one of them (in every cell) reads the
 # inventories.
-@register(name='migrate_compute_node_inventories',
+@register(name='migrate_compute_node_inventories', batch=COMPUTE_NODE_BATCH,
           needs={'nova-lite-api': 3, 'nova-lite-conductor': 3},
           pending=_compute_nodes_pending)
 def migrate_compute_node_inventories(context, max_count):

@@ -3,6 +3,7 @@
 import itertools
 
 from nova_lite.policies import base
+from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import services
 
@@ -10,6 +11,7 @@ from nova_lite.policies import services
 def list_rules():
     return list(itertools.chain(
         base.list_rules(),
+        flavors.list_rules(),
         hypervisors.list_rules(),
         services.list_rules(),
     ))

@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
+from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db import online_migrations as om
 from nova_lite import objects
@@ -62,8 +63,14 @@ def assert_all_in_api_exactly_once(ctxt, before, engine=None):
         'flavor_projects': projects}
 
 
-@pytest.fixture
-def legacy(cells_env):
+@pytest.fixture(params=['cross-database', 'rows'])
+def legacy(request, cells_env, monkeypatch):
+    """N legacy flavors; the copy runs INSERT ... SELECT from the attached
+    cell DB file (cross-database) or executemany of the rows read."""
+    cross = request.param == 'cross-database'
+    monkeypatch.setattr(flavor_copy, 'CROSS_DATABASE', cross)
+    assert (flavor_copy.cross_database_source() is not None) == cross
+    cells_env.cross_database = cross
     add_legacy(*legacy_set(N))
     return cells_env
 
@@ -78,6 +85,19 @@ def test_migrate_copies_everything_then_rerun_does_nothing(legacy):
     rows, code = om.run_migrations(ctxt)
     assert (rows[0]['found'], rows[0]['done'], code) == (0, 0, 0)
     assert_all_in_api_exactly_once(ctxt, before)
+
+
+def test_a_batch_costs_the_same_statements_whatever_its_size(legacy):
+    """Set-based copy: no statement per flavor, spec or project."""
+    from tests.functional.test_flavor_objects import QueryCounter
+    ctxt = legacy.ctxt
+    engines = (api_db.get_engine(), main_db.get_engine())
+    with QueryCounter(*engines) as small:
+        assert om.migrate_flavors(ctxt, 4) == (4, 4)
+    with QueryCounter(*engines) as large:
+        assert om.migrate_flavors(ctxt, N - 4) == (N - 4, N - 4)
+    assert small.count == large.count <= 20
+    assert legacy_rows() == []
 
 
 def test_legacy_timestamps_survive_the_move(legacy):
@@ -150,8 +170,7 @@ def test_crash_between_api_commit_and_legacy_soft_delete(legacy,
 
     monkeypatch.setattr(flavor_obj, 'legacy_soft_delete',
                         crash_on_second_batch)
-    monkeypatch.setattr(om, 'DEFAULT_BATCH', 10)
-    rows, code = om.run_migrations(ctxt, max_count=None)
+    rows, code = om.run_migrations(ctxt, max_count=None, batch=10)
     assert code == 2 and 'killed' in rows[0]['error']
     # Second batch is in both databases now; users see it once.
     assert len(legacy_rows()) == N - 10
@@ -167,9 +186,20 @@ def test_crash_inside_the_api_transaction_changes_nothing(legacy,
                                                           monkeypatch):
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
-    monkeypatch.setattr(om, '_copy_row', lambda row, **kw: 1 / 0)
+    copied_flavors = []
+
+    def crash_after_copying_flavors(conn, sql, *args):
+        # The flavors are inserted in this transaction; specs not yet.
+        copied_flavors.append(conn.exec_driver_sql(
+            'SELECT count(*) FROM flavors').scalar())
+        raise ZeroDivisionError('killed')
+
+    monkeypatch.setattr(flavor_copy, 'copy_related',
+                        crash_after_copying_flavors)
+    monkeypatch.setattr(flavor_copy, 'copy_related_select',
+                        crash_after_copying_flavors)
     rows, code = om.run_migrations(ctxt)
-    assert code == 2
+    assert code == 2 and copied_flavors == [N]
     assert api_table_counts()['flavors'] == 0
     assert len(legacy_rows()) == N
     monkeypatch.undo()
@@ -183,10 +213,12 @@ sys.path.insert(0, %(root)r)
 import tests.conftest  # eventlet, config, objects
 from nova_lite.conf import CONF
 from nova_lite import context
+from nova_lite.db import flavor_copy
 from nova_lite.db import online_migrations as om
 from nova_lite.objects import flavor as fl
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
+flavor_copy.CROSS_DATABASE = %(cross)r
 real = fl.legacy_soft_delete
 batches = []
 def soft_delete(lctx, ids):
@@ -195,8 +227,7 @@ def soft_delete(lctx, ids):
         os.kill(os.getpid(), signal.SIGKILL)
     return real(lctx, ids)
 fl.legacy_soft_delete = soft_delete
-om.DEFAULT_BATCH = 10
-om.run_migrations(context.get_admin_context(), max_count=None)
+om.run_migrations(context.get_admin_context(), max_count=None, batch=10)
 '''
 
 
@@ -207,7 +238,7 @@ def test_process_killed_mid_run_loses_nothing_and_rerun_completes(legacy):
         os.path.abspath(__file__))))
     script = _KILL_AFTER_API_COMMIT % {
         'root': root, 'api': legacy.api_url,
-        'cell': legacy.cell_urls['cell1']}
+        'cell': legacy.cell_urls['cell1'], 'cross': legacy.cross_database}
     proc = subprocess.run([sys.executable, '-c', script], cwd=root,
                           capture_output=True, timeout=120)
     assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()[-2000:]
@@ -277,10 +308,34 @@ def test_runner_batches_until_nothing_is_left(legacy, monkeypatch):
 
     monkeypatch.setitem(om._REGISTRY, 'migrate_flavors',
                         om._REGISTRY['migrate_flavors']._replace(fn=spy))
-    monkeypatch.setattr(om, 'DEFAULT_BATCH', 8)
-    rows, code = om.run_migrations(legacy.ctxt)
+    rows, code = om.run_migrations(legacy.ctxt, batch=8)
     assert calls == [8, 8, 8, 8, 8]
     assert (rows[0]['done'], code) == (N, 0)
+
+
+def test_runner_default_batch_is_the_migrations_own(cells_env, monkeypatch):
+    """Without a count, migrate_flavors runs in batches of FLAVOR_BATCH,
+    other migrations in batches of DEFAULT_BATCH."""
+    calls = []
+    monkeypatch.setattr(om, '_REGISTRY', om.collections.OrderedDict())
+
+    @om.register(name='flavors_like', batch=om.FLAVOR_BATCH)
+    def flavors_like(context, max_count):
+        calls.append(('flavors_like', max_count))
+        return 0, 0
+
+    @om.register(name='plain')
+    def plain(context, max_count):
+        calls.append(('plain', max_count))
+        return 0, 0
+
+    om.run_migrations(cells_env.ctxt)
+    assert calls == [('flavors_like', om.FLAVOR_BATCH),
+                     ('plain', om.DEFAULT_BATCH)]
+    assert om.FLAVOR_BATCH > om.DEFAULT_BATCH
+    calls.clear()
+    om.run_migrations(cells_env.ctxt, max_count=3)
+    assert calls == [('flavors_like', 3), ('plain', 3)]
 
 
 # --- through nova-lite-manage ------------------------------------------

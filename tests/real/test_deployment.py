@@ -48,7 +48,7 @@ def deployment(tmp_path_factory):
     except Exception:
         logs = []
         for name in sorted(os.listdir(dep.workdir)):
-            if name.endswith('.out'):
+            if name.endswith(('.out', '.log')):
                 with open(os.path.join(dep.workdir, name)) as f:
                     logs.append('--- %s\n%s' % (name, f.read()[-3000:]))
         dep.stop()
@@ -187,6 +187,48 @@ def test_upgrade_check_passes_on_a_fresh_deployment(deployment):
     assert out.returncode == 0, out.stdout + out.stderr
     assert 'Cells v2' in out.stdout
     assert 'Service Versions' in out.stdout
+
+
+def test_sighup_resets_a_running_conductor_and_api(deployment):
+    """oslo.service 'mutate' restart: SIGHUP re-reads config and resets
+    each service (cached minimum versions forgotten) without stopping it."""
+    import signal
+    import time
+    for name, host in (('cell2-conductor', 'cell2-conductor'),
+                       ('api', 'nova-lite-api')):
+        os.kill(deployment.procs[name], signal.SIGHUP)
+    deadline = time.monotonic() + 30
+    wanted = {'cell2-conductor.log': 'nova-lite-conductor on '
+                                     'cell2-conductor reset (SIGHUP)',
+              'api.log': 'nova-lite-api reset (SIGHUP)'}
+    while wanted and time.monotonic() < deadline:
+        for out in list(wanted):
+            with open(os.path.join(deployment.workdir, out)) as f:
+                if wanted[out] in f.read():
+                    del wanted[out]
+        time.sleep(0.2)
+    assert not wanted, 'no reset logged in %s' % wanted
+    # Still serving: the API answers and the computes of cell2 keep their
+    # heartbeat through the reset conductor.
+    status, body = api(deployment, 'GET', '/os-services', version='2.53')
+    assert status == 200
+    assert {s['state'] for s in body['services']} == {'up'}
+    from tests.functional.conftest import wait_for
+    before = _report_counts(deployment)
+    wait_for(lambda: all(_report_counts(deployment)[h] > before[h]
+                         for h in ('cell2-compute1', 'cell2-compute2')),
+             timeout=20, message='cell2 computes to heartbeat again')
+
+
+def _report_counts(dep):
+    services = main_models.Service.__table__
+    engine = _engine(dep, 'cell2')
+    try:
+        with engine.connect() as conn:
+            return dict(conn.execute(sa.select(
+                services.c.host, services.c.report_count)).fetchall())
+    finally:
+        engine.dispose()
 
 
 def _engine(dep, name):

@@ -6,12 +6,12 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 
 import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
+from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite import context as nova_context
@@ -20,44 +20,28 @@ from tests.conftest import set_override
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-SERVER = os.environ.get('NOVA_LITE_MYSQL_URL',
-                        'mysql+pymysql://root@127.0.0.1')
 
 
-def _server_engine():
-    return sa.create_engine(SERVER, poolclass=sa.pool.NullPool)
-
-
-@pytest.fixture
-def mariadb(conf):
-    """Unique API and cell databases on MariaDB, synced; dropped after."""
-    engine = _server_engine()
-    try:
-        with engine.connect():
-            pass
-    except Exception as e:
-        if os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1':
-            pytest.fail('MariaDB unavailable: %s' % e)
-        pytest.skip('MariaDB unavailable: %s' % e)
-    suffix = uuid.uuid4().hex[:10]
-    names = {'api': 'nl_fl_api_%s' % suffix, 'cell': 'nl_fl_cell_%s' % suffix}
-    with engine.begin() as conn:
-        for name in names.values():
-            conn.execute(sa.text('CREATE DATABASE %s' % name))
-    urls = {k: '%s/%s' % (SERVER, v) for k, v in names.items()}
+@pytest.fixture(params=['cross-database', 'rows'])
+def mariadb(request, conf, make_mysql_database, monkeypatch):
+    """Unique API and cell databases on one MariaDB server (the
+    tests/real/conftest.py fixtures drop them after), synced. The copy
+    runs INSERT ... SELECT across the two databases (cross-database) or
+    executemany of the rows read (rows, as between two servers)."""
+    urls = {'api': make_mysql_database(), 'cell': make_mysql_database()}
     migration.db_sync('api', urls['api'])
     migration.db_sync('main', urls['cell'])
     set_override('connection', urls['api'], group='api_database')
     set_override('connection', urls['cell'], group='database')
     api_db.reset()
     main_db.reset()
+    urls['cross'] = request.param == 'cross-database'
+    monkeypatch.setattr(flavor_copy, 'CROSS_DATABASE', urls['cross'])
+    assert (flavor_copy.cross_database_source() is not None) == \
+        urls['cross']
     yield urls
     api_db.reset()
     main_db.reset()
-    with engine.begin() as conn:
-        for name in names.values():
-            conn.execute(sa.text('DROP DATABASE IF EXISTS %s' % name))
-    engine.dispose()
 
 
 def populate(n, specs=5, projects=3):
@@ -104,11 +88,12 @@ sys.path.insert(0, %(root)r)
 import tests.conftest  # eventlet, config, objects
 from nova_lite.conf import CONF
 from nova_lite import context
+from nova_lite.db import flavor_copy
 from nova_lite.db import online_migrations as om
 from nova_lite.objects import flavor as fl
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
-om.DEFAULT_BATCH = %(batch)d
+flavor_copy.CROSS_DATABASE = %(cross)r
 kill_at = %(kill_at)r
 if kill_at:
     real = fl.legacy_soft_delete
@@ -121,7 +106,8 @@ if kill_at:
     fl.legacy_soft_delete = soft_delete
 while not os.path.exists(%(go)r):
     time.sleep(0.01)
-rows, code = om.run_migrations(context.get_admin_context())
+rows, code = om.run_migrations(context.get_admin_context(),
+                               batch=%(batch)d)
 print(rows[0]['found'], rows[0]['done'], code)
 sys.exit(code)
 '''
@@ -129,7 +115,8 @@ sys.exit(code)
 
 def start_runner(urls, go, batch, kill_at=None):
     script = _RUNNER % {'root': ROOT, 'api': urls['api'],
-                        'cell': urls['cell'], 'batch': batch,
+                        'cell': urls['cell'], 'cross': urls['cross'],
+                        'batch': batch,
                         'kill_at': kill_at, 'go': go}
     return subprocess.Popen([sys.executable, '-c', script], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -1,28 +1,41 @@
 #!/usr/bin/env python3
-"""Flavor migration and flavor list benchmarks (issue 4, item 5).
+"""Flavor migration, flavor list and GET /flavors/detail benchmarks (issue
+4, item 5).
 
     python tools/bench/flavor_migration.py [--flavors 10000] [--specs 5]
-        [--projects 3] [--backends sqlite,mysql] [--list-flavors 1000]
-        [--list-limit 1000] [--repeat 5] [--json]
+        [--projects 3] [--backends sqlite,mysql] [--paths cross,rows]
+        [--batches default] [--migration-repeat 3] [--list-flavors 1000]
+        [--list-limit 1000] [--repeat 7] [--json]
 
 Migration: N legacy flavors, each with S extra specs and P projects, in
-the top-level cell DB; wall time of the online migration
-(run_migrations(names=['migrate_flavors']), default batch and a large
-batch) into the API DB, a separate database as deployed (SQLite: another
-file; MariaDB: another database on the same server). Target: <= 3x the
-floor.
+the top-level cell DB; wall time of the online migration as
+`nova-lite-manage db online_data_migrations` runs it
+(run_migrations(names=['migrate_flavors']), no count: the migration's own
+batch size) into the API DB, a separate database as deployed (SQLite:
+another file; MariaDB: another database on the same server). Two copy
+paths (nova_lite.db.flavor_copy): "cross" = INSERT ... SELECT across the
+two databases (attached SQLite file / same MariaDB server), the default
+wherever it applies; "rows" = executemany of the rows read, what runs
+between different servers. Target: <= 3x the floor. Median of
+--migration-repeat runs, each on freshly populated databases.
 
 Floor: plain SQL INSERT ... SELECT copy of the same rows into the API
 tables of the *same* database (a scratch database holding both the legacy
 and the API flavor tables), flavor rows then specs and projects joined to
-the new flavor ids, one transaction. The migration additionally
-soft-deletes the legacy rows; "floor+softdelete" adds those UPDATEs.
+the new flavor ids, one transaction. The migration also soft-deletes
+every legacy row it moved (the issue's deliberate change); "floor +
+soft-delete" adds those UPDATEs in plain SQL, i.e. the same work as the
+migration with nothing but SQL around it.
 
 List: L API flavors + L legacy flavors (same specs/projects), the object
 call behind GET /flavors/detail?limit=1000: FlavorList.get_all(limit)
 (merged union, specs and projects loaded), median of --repeat runs, vs a
 raw SELECT of the same page (flavor columns from both databases, merged)
 plus json.dumps. Target: <= 3x.
+
+API: GET /v2.1/flavors/detail?limit=1000 through the WSGI app (paste
+pipeline, noauth2 admin, webtest) on the same data, vs the same raw
+SELECT + json.dumps. Only when the flavors controller is in the tree.
 
 Every figure is printed; nothing is asserted (tests run it small).
 """
@@ -43,6 +56,7 @@ from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
+from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite.db import migration
@@ -74,9 +88,11 @@ class Backend(object):
         self.created.append(name)
         return '%s/%s' % (MYSQL, name)
 
-    def cleanup(self):
+    def drop_all(self):
+        """Drop the databases made so far (between runs: disk space)."""
         if self.dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
+            for name in os.listdir(self.dir):
+                os.unlink(os.path.join(self.dir, name))
         if self.created:
             engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
             with engine.begin() as conn:
@@ -84,6 +100,14 @@ class Backend(object):
                     conn.execute(sa.text('DROP DATABASE IF EXISTS %s'
                                          % name))
             engine.dispose()
+            self.created = []
+
+    def cleanup(self):
+        api_db.reset()
+        main_db.reset()
+        self.drop_all()
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def flavor_rows(n, prefix):
@@ -124,6 +148,7 @@ def configure(api_url, cell_url):
 
 
 def deployment(backend, args, api_n=0, legacy_n=0):
+    backend.drop_all()
     api_url, cell_url = backend.new_db('api'), backend.new_db('cell')
     migration.db_sync('api', api_url)
     migration.db_sync('main', cell_url)
@@ -138,14 +163,23 @@ def deployment(backend, args, api_n=0, legacy_n=0):
                      args.projects, 'l')
 
 
-def bench_migration(backend, args, batch):
+# --- migration ------------------------------------------------------------
+
+def bench_migration(backend, args, path, batch):
+    """Seconds for one full migration, or None if path does not apply."""
     deployment(backend, args, legacy_n=args.flavors)
-    ctxt = nova_context.get_admin_context()
-    online_migrations.DEFAULT_BATCH = batch
-    start = time.perf_counter()
-    rows, code = online_migrations.run_migrations(
-        ctxt, names=['migrate_flavors'])
-    elapsed = time.perf_counter() - start
+    flavor_copy.CROSS_DATABASE = path == 'cross'
+    try:
+        if (flavor_copy.cross_database_source() is not None) != (
+                path == 'cross'):
+            return None
+        ctxt = nova_context.get_admin_context()
+        start = time.perf_counter()
+        rows, code = online_migrations.run_migrations(
+            ctxt, names=['migrate_flavors'], batch=batch)
+        elapsed = time.perf_counter() - start
+    finally:
+        flavor_copy.CROSS_DATABASE = True
     assert code == 0 and rows[0]['done'] == args.flavors, rows
     with api_db.get_engine().connect() as conn:
         copied = conn.execute(sa.select(sa.func.count()).select_from(
@@ -181,6 +215,7 @@ _SOFT_DELETE_SQL = [
 
 
 def bench_floor(backend, args, soft_delete=False):
+    backend.drop_all()
     url = backend.new_db('floor')
     engine = sa.create_engine(url)
     tables = [main_models.InstanceTypes, main_models.InstanceTypeExtraSpecs,
@@ -212,6 +247,43 @@ def bench_floor(backend, args, soft_delete=False):
         engine.dispose()
 
 
+def _median_or_none(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def run_migration_benchmarks(backend, args, result):
+    """Interleaved repeats (floor, floor + soft-delete, each path and
+    batch) so that load on the machine hits every figure alike."""
+    runs = {'floor': [], 'floor_softdelete': []}
+    variants = [(path, batch) for path in args.paths
+                for batch in args.batches]
+    for variant in variants:
+        runs[variant] = []
+    for _ in range(args.migration_repeat):
+        runs['floor'].append(bench_floor(backend, args))
+        runs['floor_softdelete'].append(bench_floor(backend, args, True))
+        for path, batch in variants:
+            runs[(path, batch)].append(
+                bench_migration(backend, args, path, batch))
+    floor = result['floor_s'] = statistics.median(runs['floor'])
+    floor_sd = result['floor_softdelete_s'] = statistics.median(
+        runs['floor_softdelete'])
+    result['migrations'] = []
+    for path, batch in variants:
+        elapsed = _median_or_none(runs[(path, batch)])
+        result['migrations'].append({
+            'path': path,
+            'batch': batch or online_migrations.FLAVOR_BATCH,
+            'default_batch': batch is None,
+            'seconds': elapsed,
+            'ratio_to_floor': elapsed / floor if elapsed else None,
+            'ratio_to_floor_softdelete':
+                elapsed / floor_sd if elapsed else None})
+
+
+# --- list and API ---------------------------------------------------------
+
 def _median(fn, repeat):
     fn()  # warm caches and connection pools
     times = []
@@ -220,6 +292,25 @@ def _median(fn, repeat):
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def raw_page(limit):
+    """The baseline: the page's flavor rows from both databases with a
+    plain SELECT each, merged, and json.dumps."""
+    api_engine, cell_engine = api_db.get_engine(), main_db.get_engine()
+    cols = ', '.join(FLAVOR_COLUMNS)
+
+    def call():
+        rows = []
+        for engine, table in ((api_engine, 'flavors'),
+                              (cell_engine, 'instance_types')):
+            with engine.connect() as conn:
+                rows += [dict(r._mapping) for r in conn.execute(sa.text(
+                    'SELECT %s FROM %s WHERE deleted = 0 ORDER BY flavorid '
+                    'LIMIT %d' % (cols, table, limit)))]
+        rows.sort(key=lambda r: r['flavorid'])
+        return json.dumps({'flavors': rows[:limit]}, default=str)
+    return call
 
 
 def bench_list(backend, args):
@@ -232,49 +323,112 @@ def bench_list(backend, args):
         flavors = objects.FlavorList.get_all(ctxt, limit=limit)
         assert len(flavors) == min(limit, 2 * args.list_flavors)
 
-    api_engine, cell_engine = api_db.get_engine(), main_db.get_engine()
-    cols = ', '.join(FLAVOR_COLUMNS)
+    raw = raw_page(limit)
+    # Interleave: one median each, measured alternately in small rounds.
+    obj_times, raw_times = [], []
+    objects_call(), raw()
+    for _ in range(args.repeat):
+        obj_times.append(_median(objects_call, 1))
+        raw_times.append(_median(raw, 1))
+    return statistics.median(obj_times), statistics.median(raw_times)
 
-    def raw_call():
-        rows = []
-        for engine, table in ((api_engine, 'flavors'),
-                              (cell_engine, 'instance_types')):
-            with engine.connect() as conn:
-                rows += [dict(r._mapping) for r in conn.execute(sa.text(
-                    'SELECT %s FROM %s WHERE deleted = 0 ORDER BY flavorid '
-                    'LIMIT %d' % (cols, table, limit)))]
-        rows.sort(key=lambda r: r['flavorid'])
-        json.dumps({'flavors': rows[:limit]}, default=str)
 
-    return _median(objects_call, args.repeat), _median(raw_call, args.repeat)
+def flavors_api_available():
+    try:
+        from nova_lite.api.openstack.compute import flavors  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def bench_api(backend, args):
+    """GET /v2.1/flavors/detail?limit=L through the WSGI app (same data
+    as bench_list: the deployment it left), median seconds, with the raw
+    baseline measured alternately."""
+    import webtest
+
+    from nova_lite.api import app as api_app
+    from nova_lite import policy
+    CONF.set_override('auth_strategy', 'noauth2', group='api')
+    policy.reset()
+    app = webtest.TestApp(api_app.load_app())
+    limit = args.list_limit
+    url = '/v2.1/flavors/detail?limit=%d' % limit
+    headers = {'X-Auth-Token': 'admin:admin'}
+
+    def api_call():
+        resp = app.get(url, headers=headers)
+        assert len(resp.json['flavors']) == limit, resp.status
+
+    raw = raw_page(limit)
+    api_times, raw_times = [], []
+    api_call(), raw()
+    for _ in range(args.repeat):
+        api_times.append(_median(api_call, 1))
+        raw_times.append(_median(raw, 1))
+    return statistics.median(api_times), statistics.median(raw_times)
 
 
 def run(args):
     results = []
-    for kind in args.backends.split(','):
+    for kind in args.backends:
         backend = Backend(kind)
         try:
             result = {'backend': kind, 'flavors': args.flavors,
-                      'specs': args.specs, 'projects': args.projects}
-            result['floor_s'] = bench_floor(backend, args)
-            result['floor_softdelete_s'] = bench_floor(backend, args, True)
-            for batch in args.batches:
-                result['migration_batch%d_s' % batch] = bench_migration(
-                    backend, args, batch)
-                result['migration_batch%d_ratio' % batch] = (
-                    result['migration_batch%d_s' % batch]
-                    / result['floor_s'])
+                      'specs': args.specs, 'projects': args.projects,
+                      'list_flavors_per_generation': args.list_flavors,
+                      'list_limit': args.list_limit}
+            run_migration_benchmarks(backend, args, result)
             obj, raw = bench_list(backend, args)
-            result.update({'list_flavors_per_generation': args.list_flavors,
-                           'list_limit': args.list_limit,
-                           'list_objects_s': obj, 'list_raw_json_s': raw,
+            result.update({'list_objects_s': obj, 'list_raw_json_s': raw,
                            'list_ratio': obj / raw})
+            if flavors_api_available():
+                api, raw = bench_api(backend, args)
+                result.update({'api_detail_s': api,
+                               'api_raw_json_s': raw,
+                               'api_ratio': api / raw})
+            else:
+                result['api_detail_s'] = None
             results.append(result)
         finally:
-            api_db.reset()
-            main_db.reset()
             backend.cleanup()
     return results
+
+
+def report(results):
+    for r in results:
+        print('%(backend)s: migration of %(flavors)d legacy flavors x '
+              '%(specs)d extra specs x %(projects)d projects' % r)
+        print('  floor INSERT...SELECT          %8.3f s' % r['floor_s'])
+        print('  floor + soft-delete            %8.3f s  (%.2fx floor)' % (
+            r['floor_softdelete_s'], r['floor_softdelete_s'] / r['floor_s']))
+        for m in r['migrations']:
+            label = '%s, batch %d%s' % (m['path'], m['batch'],
+                                       ' (default)' if m['default_batch']
+                                       else '')
+            if m['seconds'] is None:
+                print('  migration %-28s      n/a (path does not apply)'
+                      % label)
+                continue
+            print('  migration %-28s %8.3f s  (%.2fx floor, %.2fx floor + '
+                  'soft-delete)' % (label, m['seconds'],
+                                    m['ratio_to_floor'],
+                                    m['ratio_to_floor_softdelete']))
+        print('  FlavorList.get_all(limit=%(list_limit)d) over '
+              '%(list_flavors_per_generation)d API + '
+              '%(list_flavors_per_generation)d legacy flavors:' % r)
+        print('    objects %8.4f s   raw SELECT+json.dumps %8.4f s   '
+              '(%.2fx)' % (r['list_objects_s'], r['list_raw_json_s'],
+                           r['list_ratio']))
+        if r['api_detail_s'] is None:
+            print('  GET /flavors/detail?limit=%d: unavailable (no flavors '
+                  'controller in this tree)' % r['list_limit'])
+        else:
+            print('  GET /flavors/detail?limit=%(list_limit)d (WSGI app, '
+                  'same data):' % r)
+            print('    API     %8.4f s   raw SELECT+json.dumps %8.4f s   '
+                  '(%.2fx)' % (r['api_detail_s'], r['api_raw_json_s'],
+                               r['api_ratio']))
 
 
 def main(argv=None):
@@ -283,36 +437,31 @@ def main(argv=None):
     parser.add_argument('--specs', type=int, default=5)
     parser.add_argument('--projects', type=int, default=3)
     parser.add_argument('--backends', default='sqlite,mysql')
-    parser.add_argument('--batches', default='50,1000',
-                        help='migration batch sizes (50 = runner default)')
+    parser.add_argument('--paths', default='cross,rows',
+                        help='copy paths: cross (INSERT ... SELECT across '
+                             'databases) and/or rows (executemany)')
+    parser.add_argument('--batches', default='default',
+                        help='migration batch sizes; "default" = the '
+                             'migration\'s own (%d)'
+                             % online_migrations.FLAVOR_BATCH)
+    parser.add_argument('--migration-repeat', type=int, default=3)
     parser.add_argument('--list-flavors', type=int, default=1000,
                         help='API flavors and legacy flavors, each')
     parser.add_argument('--list-limit', type=int, default=1000)
-    parser.add_argument('--repeat', type=int, default=5)
+    parser.add_argument('--repeat', type=int, default=7)
     parser.add_argument('--json', action='store_true')
     args = parser.parse_args(argv)
-    args.batches = [int(b) for b in args.batches.split(',')]
+    args.backends = args.backends.split(',')
+    args.paths = args.paths.split(',')
+    args.batches = [None if b == 'default' else int(b)
+                    for b in args.batches.split(',')]
     CONF([], project='nova_lite', default_config_files=[])
     objects.register_all()
     results = run(args)
     if args.json:
         print(json.dumps(results, indent=2))
-        return 0
-    for r in results:
-        print('%(backend)s: %(flavors)d legacy flavors x %(specs)d specs x '
-              '%(projects)d projects' % r)
-        print('  floor INSERT...SELECT      %8.3f s' % r['floor_s'])
-        print('  floor + soft-delete        %8.3f s' % r['floor_softdelete_s'])
-        for batch in args.batches:
-            print('  migration, batch %-5d     %8.3f s  (%.2fx floor)' % (
-                batch, r['migration_batch%d_s' % batch],
-                r['migration_batch%d_ratio' % batch]))
-        print('  FlavorList.get_all(limit=%(list_limit)d), '
-              '%(list_flavors_per_generation)d API + '
-              '%(list_flavors_per_generation)d legacy:' % r)
-        print('    objects %8.4f s   raw SELECT+json.dumps %8.4f s   '
-              '(%.2fx)' % (r['list_objects_s'], r['list_raw_json_s'],
-                           r['list_ratio']))
+    else:
+        report(results)
     return 0
 
 

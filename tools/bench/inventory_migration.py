@@ -219,9 +219,9 @@ class Deployment(object):
 
 
 def migrate(dep, batch):
-    online_migrations.DEFAULT_BATCH = batch
     start = time.perf_counter()
-    rows, code = online_migrations.run_migrations(dep.ctxt, names=[MIGRATION])
+    rows, code = online_migrations.run_migrations(dep.ctxt, names=[MIGRATION],
+                                                  batch=batch)
     elapsed = time.perf_counter() - start
     assert code == 0 and rows[0]['done'] == dep.n_nodes, rows
     providers, inventories, _ = dep.counts()
@@ -379,8 +379,11 @@ def main(argv=None):
     parser.add_argument('--nodes', type=int, default=5000)
     parser.add_argument('--cells', type=int, default=2)
     parser.add_argument('--backends', default='sqlite,mysql')
-    parser.add_argument('--batches', default='50,1000',
-                        help='migration batch sizes (50 = runner default)')
+    parser.add_argument('--batches', default='50,1000,5000',
+                        help='migration batch sizes (the migration\'s own '
+                             'default: %d; the runner\'s generic one: %d)'
+                        % (online_migrations.COMPUTE_NODE_BATCH,
+                           online_migrations.DEFAULT_BATCH))
     parser.add_argument('--repeat', type=int, default=5)
     parser.add_argument('--json', action='store_true')
     args = parser.parse_args(argv)

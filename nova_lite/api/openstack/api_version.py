@@ -10,6 +10,8 @@ import re
 from nova_lite import exception
 
 MIN = '2.1'
+# flavors: adding access to a public flavor is a 409.
+FLAVOR_ACCESS_PUBLIC_CONFLICT = '2.7'
 # os-services: forced_down in responses; PUT /os-services/force-down.
 SERVICE_FORCED_DOWN = '2.11'
 # os-hypervisors: cpu_info is a JSON object instead of a string.
@@ -19,11 +21,16 @@ HYPERVISOR_PAGING = '2.33'
 # os-services and os-hypervisors: ids are UUIDs; PUT /os-services/{id};
 # hypervisor_hostname_pattern and with_servers; /search and /servers gone.
 SERVICE_HYPERVISOR_UUID_IDS = '2.53'
+# flavors carry a description (POST, and PUT /flavors/{id}).
+FLAVOR_DESCRIPTION = '2.55'
+# flavor bodies carry extra_specs (when the extra-specs index policy allows).
+FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'
 # os-services: services of a cell that does not answer are listed with
 # status UNKNOWN instead of being left out.
 SERVICE_DOWN_CELLS = '2.69'
-# Unknown query parameters on os-services are rejected; with_servers on
-# os-hypervisors always returns a servers list, possibly empty.
+# Unknown query parameters on os-services and flavor lists are rejected;
+# with_servers on os-hypervisors always returns a servers list, possibly
+# empty; a flavor without swap says 0 instead of "".
 STRICT_QUERY_EMPTY_SERVERS = '2.75'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.

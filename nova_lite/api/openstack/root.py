@@ -1,6 +1,7 @@
 """The v2.1 route table."""
 import pecan
 
+from nova_lite.api.openstack.compute import flavors
 from nova_lite.api.openstack.compute import hypervisors
 from nova_lite.api.openstack.compute import services
 from nova_lite.api.openstack import versions
@@ -20,6 +21,7 @@ class V21Controller(object):
         return versions.v21_document(base)
 
 
+pecan.route(V21Controller, 'flavors', flavors.FlavorsController())
 pecan.route(V21Controller, 'os-services', services.ServicesController())
 pecan.route(V21Controller, 'os-hypervisors',
             hypervisors.HypervisorsController())

@@ -15,6 +15,7 @@ aside; the one that does validates and passes ``body=`` / ``query=``.
 Failures are 400s naming the offending field.
 """
 import functools
+import unicodedata
 
 import jsonschema
 from oslo_utils import strutils
@@ -30,6 +31,35 @@ _TRUE_FALSE = [True, False] + [
                       ('ON', 'OFF'))
     for word in pair]
 
+
+def _is_printable(char):
+    """Letters, marks, numbers, punctuation, symbols and horizontal
+    spaces; not control/format characters nor line/paragraph separators."""
+    category = unicodedata.category(char)
+    return not category.startswith('C') and (
+        not category.startswith('Z') or category == 'Zs')
+
+
+FORMAT_CHECKER = jsonschema.FormatChecker()
+
+
+@FORMAT_CHECKER.checks('printable')
+def _printable(instance):
+    return not isinstance(instance, str) or all(
+        _is_printable(c) for c in instance)
+
+
+@FORMAT_CHECKER.checks('name')
+def _name(instance):
+    """Printable, and neither starting nor ending with whitespace."""
+    if not isinstance(instance, str):
+        return True
+    if not _printable(instance):
+        return False
+    return not instance or (unicodedata.category(instance[0]) != 'Zs' and
+                            unicodedata.category(instance[-1]) != 'Zs')
+
+
 # Reusable property types.
 boolean = {'type': ['boolean', 'string'], 'enum': _TRUE_FALSE}
 hostname = {'type': 'string', 'minLength': 1, 'maxLength': 255,
@@ -40,6 +70,11 @@ uuid = {'type': 'string',
         'pattern': r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
                    r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$'}
 reason = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+# Names of things users create (flavors, ...).
+name = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'format': 'name'}
+description = {'type': ['string', 'null'], 'minLength': 0,
+               'maxLength': 65535, 'format': 'printable'}
 
 
 def single_param(schema):
@@ -78,7 +113,8 @@ def _field_of(error):
 
 def validate(schema, instance, what='body'):
     """Raise a 400 ValidationError naming the field if instance is bad."""
-    validator = jsonschema.Draft7Validator(schema)
+    validator = jsonschema.Draft7Validator(schema,
+                                           format_checker=FORMAT_CHECKER)
     error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is None:
         return

@@ -42,6 +42,10 @@ def method_not_allowed(*allowed):
     return exc
 
 
+def _empty_body():
+    yield b''
+
+
 def expose(status=200, min_version=None, max_version=None, method='GET'):
     """Expose a controller method as a JSON endpoint.
 
@@ -68,7 +72,14 @@ def expose(status=200, min_version=None, max_version=None, method='GET'):
             response.status_int = status
             if result is None:
                 response.content_type = None
-                response.body = b''
+                if status == 200:
+                    # pecan turns an empty 200 into a 204 unless the body
+                    # is a generator; some Compute API deletes answer an
+                    # empty 200.
+                    response.app_iter = _empty_body()
+                    response.content_length = 0
+                else:
+                    response.body = b''
             else:
                 response.content_type = 'application/json'
                 response.charset = 'UTF-8'

@@ -90,15 +90,21 @@ class Plane(object):
 
 
 @pytest.fixture
-def plane(cells_env):
+def api_env(cells_env):
+    """cells_env configured for the API: noauth2, fresh policy."""
     # The conf fixture's CONF.reset() forgets the parsed (empty) command
     # line; the policy enforcer needs it to look for policy files.
     CONF([], project='nova_lite', default_config_files=[])
     set_override('auth_strategy', 'noauth2', group='api')
     set_override('cell_timeout', 5)
     policy.reset()
-    yield Plane(cells_env)
+    yield cells_env
     policy.reset()
+
+
+@pytest.fixture
+def plane(api_env):
+    return Plane(api_env)
 
 
 @pytest.fixture

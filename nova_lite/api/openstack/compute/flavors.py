@@ -1,0 +1,211 @@
+"""Flavors: list, show, create, update (2.55), delete, and the access
+actions; extra specs and access lists are routed to their own
+controllers."""
+import pecan
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import flavor_access
+from nova_lite.api.openstack.compute import flavor_extra_specs
+from nova_lite.api.openstack.compute.schemas import flavors as schemas
+from nova_lite.api.openstack.compute.views import flavors as views
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import flavors as flavors_api
+from nova_lite.conf import CONF
+from nova_lite import exception
+from nova_lite.policies import flavors as fl_policies
+
+JSON = 'application/json'
+# Filters compare with integer columns: keep bound values in range.
+_FILTER_MAX = flavors_api.MAX_INT + 1
+
+
+def _authorized(action, target=None):
+    ctxt = wsgi.request_context()
+    ctxt.can(action, target={} if target is None else target)
+    return ctxt
+
+
+def builder(ctxt, version):
+    """A view builder for this request; extra specs go into flavor bodies
+    (2.61) only if the caller may list them."""
+    specs = version >= av.FLAVOR_EXTRA_SPECS_IN_BODY and ctxt.can(
+        fl_policies.EXTRA_SPECS_INDEX,
+        target={'project_id': ctxt.project_id}, fatal=False)
+    return views.Builder(pecan.request.application_url, version, specs)
+
+
+def _min_filter(query, name):
+    value = validation.last(query, name)
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise exception.InvalidInput(
+            reason='Invalid %s filter [%s]' % (name, value))
+    return min(max(number, 0), _FILTER_MAX)
+
+
+def _is_public(value):
+    """True (default), False, or None (every flavor) for 'none'."""
+    if value is None:
+        return True
+    if value.lower() == 'none':
+        return None
+    try:
+        return validation.to_bool(value)
+    except ValueError:
+        raise exception.InvalidInput(
+            reason='Invalid is_public filter [%s]' % value)
+
+
+def _limit(query):
+    limit = validation.last(query, 'limit')
+    if limit is None:
+        return CONF.api.max_limit
+    return min(int(limit), CONF.api.max_limit)
+
+
+def _list(query, detailed):
+    ctxt = wsgi.request_context()
+    version = wsgi.api_version()
+    limit = _limit(query)
+    flavors = flavors_api.get_all(
+        ctxt,
+        is_public=_is_public(validation.last(query, 'is_public'))
+        if ctxt.is_admin else True,
+        min_memory_mb=_min_filter(query, 'minRam'),
+        min_root_gb=_min_filter(query, 'minDisk'),
+        sort_key=validation.last(query, 'sort_key') or 'flavorid',
+        sort_dir=validation.last(query, 'sort_dir') or 'asc',
+        limit=limit, marker=validation.last(query, 'marker'))
+    params = {k: v[-1] for k, v in validation.query_params().items()}
+    render = builder(ctxt, version) if detailed else views.Builder(
+        pecan.request.application_url, version)
+    return render.index(flavors, detailed, limit, params)
+
+
+def _list_query(fn):
+    fn = validation.query_schema(schemas.index_query_v275,
+                                 av.STRICT_QUERY_EMPTY_SERVERS)(fn)
+    return validation.query_schema(schemas.index_query, av.MIN,
+                                   '2.74')(fn)
+
+
+def _action_name(body):
+    """The one key of an action body: the action's name."""
+    if not isinstance(body, dict) or len(body) != 1:
+        raise exception.MalformedRequestBody(
+            reason='an action body has exactly one key, the action name')
+    return next(iter(body))
+
+
+class FlavorController(object):
+    """/flavors/{flavor_id}, its /action, /os-extra_specs and
+    /os-flavor-access."""
+
+    def __init__(self, flavor_id):
+        self.flavor_id = flavor_id
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    def index(self):
+        ctxt = wsgi.request_context()
+        flavor = flavors_api.get(ctxt, self.flavor_id)
+        return builder(ctxt, wsgi.api_version()).show(flavor)
+
+    @index.when(method='PUT', content_type=JSON)
+    @wsgi.expose(method='PUT', min_version=av.FLAVOR_DESCRIPTION)
+    def put(self):
+        ctxt = _authorized(fl_policies.UPDATE)
+        body = wsgi.request_body()
+        validation.validate(schemas.update_v255, body)
+        flavor = flavors_api.update_description(
+            ctxt, self.flavor_id, body['flavor']['description'])
+        return builder(ctxt, wsgi.api_version()).show(flavor)
+
+    @index.when(method='DELETE', content_type=JSON)
+    @wsgi.expose(status=202, method='DELETE')
+    def delete(self):
+        ctxt = _authorized(fl_policies.DELETE)
+        flavors_api.delete(ctxt, self.flavor_id)
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    def action(self):
+        raise wsgi.method_not_allowed('POST')
+
+    @action.when(method='POST', content_type=JSON)
+    @wsgi.expose(method='POST')
+    def post_action(self):
+        body = wsgi.request_body()
+        name = _action_name(body)
+        if name == 'addTenantAccess':
+            ctxt = _authorized(fl_policies.ACCESS_ADD)
+            validation.validate(schemas.add_tenant_access, body)
+            flavor = flavors_api.add_access(
+                ctxt, self.flavor_id, body[name]['tenant'],
+                public_conflict=wsgi.api_version() >=
+                av.FLAVOR_ACCESS_PUBLIC_CONFLICT)
+        elif name == 'removeTenantAccess':
+            ctxt = _authorized(fl_policies.ACCESS_REMOVE)
+            validation.validate(schemas.remove_tenant_access, body)
+            flavor = flavors_api.remove_access(ctxt, self.flavor_id,
+                                               body[name]['tenant'])
+        else:
+            raise exception.InvalidInput(
+                reason='There is no such action: %s' % name)
+        return views.access(flavor)
+
+    @pecan.expose()
+    def _lookup(self, name, *remainder):
+        if name == 'os-extra_specs':
+            return (flavor_extra_specs.ExtraSpecsController(self.flavor_id),
+                    remainder)
+        if name == 'os-flavor-access':
+            return (flavor_access.FlavorAccessController(self.flavor_id),
+                    remainder)
+        return None
+
+
+class FlavorsController(object):
+    """/flavors, /flavors/detail"""
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    @_list_query
+    def index(self, query=None):
+        return _list(query, detailed=False)
+
+    @index.when(method='POST', content_type=JSON)
+    @wsgi.expose(method='POST')
+    def post(self):
+        ctxt = _authorized(fl_policies.CREATE)
+        version = wsgi.api_version()
+        body = wsgi.request_body()
+        with_description = version >= av.FLAVOR_DESCRIPTION
+        validation.validate(
+            schemas.create_v255 if with_description else schemas.create,
+            body)
+        values = body['flavor']
+        flavor = flavors_api.create(
+            ctxt, name=values['name'], memory_mb=values['ram'],
+            vcpus=values['vcpus'], root_gb=values['disk'],
+            ephemeral_gb=values.get('OS-FLV-EXT-DATA:ephemeral', 0),
+            flavorid=values.get('id'), swap=values.get('swap', 0),
+            rxtx_factor=values.get('rxtx_factor', 1.0),
+            is_public=validation.to_bool(
+                values.get('os-flavor-access:is_public', True)),
+            description=values.get('description'))
+        return builder(ctxt, version).show(flavor)
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @wsgi.expose()
+    @_list_query
+    def detail(self, query=None):
+        return _list(query, detailed=True)
+
+    @pecan.expose()
+    def _lookup(self, flavor_id, *remainder):
+        return FlavorController(flavor_id), remainder

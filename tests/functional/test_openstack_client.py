@@ -1,0 +1,151 @@
+"""The real `openstack` CLI (python-openstackclient) against a real
+nova-lite-all-in-one process, with the settings README.rst gives.
+
+One all-in-one for the whole module: starting it and each CLI call take
+seconds.
+"""
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+BINDIR = os.path.dirname(sys.executable)
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_up(proc, url, timeout=90):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError('all-in-one exited with %s' % proc.returncode)
+        try:
+            with urllib.request.urlopen(url, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        time.sleep(0.2)
+    raise AssertionError('all-in-one did not answer %s in %ss'
+                         % (url, timeout))
+
+
+class Cloud(object):
+    def __init__(self, state_dir, port):
+        self.state_dir = state_dir
+        self.endpoint = 'http://127.0.0.1:%d' % port
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith('OS_')}
+        # As README.rst says.
+        self.env.update({
+            'OS_AUTH_TYPE': 'admin_token',
+            'OS_TOKEN': 'admin:admin',
+            'OS_ENDPOINT': self.endpoint + '/v2.1',
+            'OS_IDENTITY_API_VERSION': '3',
+            'OS_IDENTITY_ENDPOINT_OVERRIDE': self.endpoint + '/identity',
+            'PYTHONWARNINGS': 'ignore',
+        })
+
+    def run(self, *args, check=True):
+        result = subprocess.run(
+            [os.path.join(BINDIR, 'openstack')] + list(args),
+            env=self.env, capture_output=True, text=True, timeout=120)
+        if check:
+            assert result.returncode == 0, (args, result.stdout,
+                                            result.stderr[-3000:])
+        return result
+
+    def json(self, *args):
+        return json.loads(self.run(*(args + ('-f', 'json'))).stdout)
+
+    def db(self, name):
+        return sqlite3.connect(os.path.join(self.state_dir,
+                                            '%s.sqlite' % name))
+
+
+@pytest.fixture(scope='module')
+def cloud(tmp_path_factory):
+    state_dir = str(tmp_path_factory.mktemp('aio-state'))
+    port = _free_port()
+    log = open(os.path.join(state_dir, 'all-in-one.log'), 'w')
+    proc = subprocess.Popen(
+        [os.path.join(BINDIR, 'nova-lite-all-in-one'), '--state-dir',
+         state_dir, '--port', str(port), '--cells', '1',
+         '--computes-per-cell', '1'],
+        stdout=log, stderr=subprocess.STDOUT,
+        env=dict(os.environ, PYTHONWARNINGS='ignore'))
+    try:
+        _wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
+        yield Cloud(state_dir, port)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_private_flavor_lifecycle(cloud):
+    flavor = cloud.json('flavor', 'create', '--ram', '2048', '--disk', '20',
+                        '--vcpus', '2', '--property', 'hw:cpu_policy=shared',
+                        '--property', 'quota:cpu_shares=1024', '--private',
+                        '--project', 'proj-a', 'cli-private')
+    assert len(flavor['id']) == 36
+    assert (flavor['ram'], flavor['disk'], flavor['vcpus']) == (2048, 20, 2)
+    assert flavor['os-flavor-access:is_public'] is False
+    assert flavor['properties'] == {'hw:cpu_policy': 'shared',
+                                    'quota:cpu_shares': '1024'}
+    cloud.run('flavor', 'set', '--property', 'hw:numa_nodes=1',
+              '--project', 'proj-b', 'cli-private')
+    cloud.run('flavor', 'unset', '--property', 'quota:cpu_shares',
+              flavor['id'])
+    shown = cloud.json('flavor', 'show', 'cli-private')
+    assert shown['id'] == flavor['id']
+    assert shown['properties'] == {'hw:cpu_policy': 'shared',
+                                   'hw:numa_nodes': '1'}
+    assert sorted(shown['access_project_ids']) == ['proj-a', 'proj-b']
+    listed = cloud.json('flavor', 'list', '--all')
+    assert [(f['ID'], f['Name'], f['Is Public']) for f in listed] == [
+        (flavor['id'], 'cli-private', False)]
+    cloud.run('flavor', 'delete', 'cli-private')
+    assert cloud.json('flavor', 'list', '--all') == []
+
+
+def test_a_legacy_flavor_is_listed_and_moves_when_written(cloud):
+    # An upgraded deployment: a flavor still in the legacy tables of the
+    # top-level cell database.
+    with cloud.db('cell1') as conn:
+        conn.execute(
+            "INSERT INTO instance_types (name, flavorid, memory_mb, vcpus, "
+            "swap, root_gb, ephemeral_gb, rxtx_factor, disabled, is_public, "
+            "deleted) VALUES ('m1.legacy', 'legacy-1', 1024, 1, 0, 10, 0, "
+            "1.0, 0, 1, 0)")
+    listed = cloud.json('flavor', 'list')
+    assert [(f['ID'], f['Name'], f['RAM']) for f in listed] == [
+        ('legacy-1', 'm1.legacy', 1024)]
+    cloud.run('flavor', 'set', '--property', 'hw:mem_page_size=large',
+              'm1.legacy')
+    shown = cloud.json('flavor', 'show', 'legacy-1')
+    assert shown['properties'] == {'hw:mem_page_size': 'large'}
+    assert shown['name'] == 'm1.legacy' and shown['disk'] == 10
+    with cloud.db('cell1') as conn:
+        assert conn.execute(
+            "SELECT deleted FROM instance_types WHERE flavorid = 'legacy-1'"
+        ).fetchone()[0] != 0
+    with cloud.db('api') as conn:
+        assert conn.execute(
+            "SELECT name FROM flavors WHERE flavorid = 'legacy-1'"
+        ).fetchall() == [('m1.legacy',)]

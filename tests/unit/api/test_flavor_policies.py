@@ -1,0 +1,37 @@
+"""Flavor policy defaults: management, extra-spec writes and access lists
+for administrators; extra-spec reads for project readers too."""
+import pytest
+
+from nova_lite import exception
+from nova_lite import policies
+from nova_lite.policies import flavors as fl_policies
+from tests.unit.api.test_policy_and_auth import _ctx
+from tests.unit.api.test_policy_and_auth import enforcer  # noqa: F401
+
+ADMIN_ONLY = [fl_policies.CREATE, fl_policies.UPDATE, fl_policies.DELETE,
+              fl_policies.EXTRA_SPECS_CREATE, fl_policies.EXTRA_SPECS_UPDATE,
+              fl_policies.EXTRA_SPECS_DELETE, fl_policies.ACCESS_LIST,
+              fl_policies.ACCESS_ADD, fl_policies.ACCESS_REMOVE]
+READERS = [fl_policies.EXTRA_SPECS_INDEX, fl_policies.EXTRA_SPECS_SHOW]
+
+
+def test_every_flavor_rule_is_registered():
+    names = {r.name for r in policies.list_rules()}
+    assert set(ADMIN_ONLY + READERS) <= names
+
+
+@pytest.mark.parametrize('action', ADMIN_ONLY)
+def test_admin_only(enforcer, action):
+    assert _ctx(['admin', 'member', 'reader']).can(action, target={})
+    with pytest.raises(exception.PolicyNotAuthorized):
+        _ctx(['member', 'reader']).can(action, target={})
+
+
+@pytest.mark.parametrize('action', READERS)
+def test_extra_spec_reads_for_readers_of_their_project(enforcer, action):
+    reader = _ctx(['reader'])
+    assert reader.can(action, target={'project_id': 'p1'})
+    assert not reader.can(action, target={'project_id': 'p2'}, fatal=False)
+    assert not _ctx([]).can(action, target={'project_id': 'p1'},
+                            fatal=False)
+    assert _ctx(['admin']).can(action, target={'project_id': 'p2'})
