@@ -42,13 +42,9 @@ Every figure is printed; nothing is asserted (tests run it small).
 import argparse
 import datetime
 import json
-import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
-import uuid
 
 import sqlalchemy as sa
 
@@ -64,50 +60,8 @@ from nova_lite.db import online_migrations
 from nova_lite import objects
 from nova_lite.objects import flavor as flavor_obj
 
-MYSQL = os.environ.get('NOVA_LITE_MYSQL_URL', 'mysql+pymysql://root@127.0.0.1')
+from benchlib import Backend  # noqa: E402  (tools/bench on sys.path)
 FLAVOR_COLUMNS = [c for c in flavor_obj.COLUMNS if c != 'id']
-
-
-class Backend(object):
-    """Creates and drops uniquely named databases on one engine type."""
-
-    def __init__(self, kind):
-        self.kind = kind
-        self.dir = tempfile.mkdtemp(prefix='nl-bench-') \
-            if kind == 'sqlite' else None
-        self.created = []
-
-    def new_db(self, label):
-        name = 'nl_bench_%s_%s' % (label, uuid.uuid4().hex[:8])
-        if self.kind == 'sqlite':
-            return 'sqlite:///%s/%s.sqlite' % (self.dir, name)
-        engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
-        with engine.begin() as conn:
-            conn.execute(sa.text('CREATE DATABASE %s' % name))
-        engine.dispose()
-        self.created.append(name)
-        return '%s/%s' % (MYSQL, name)
-
-    def drop_all(self):
-        """Drop the databases made so far (between runs: disk space)."""
-        if self.dir:
-            for name in os.listdir(self.dir):
-                os.unlink(os.path.join(self.dir, name))
-        if self.created:
-            engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
-            with engine.begin() as conn:
-                for name in self.created:
-                    conn.execute(sa.text('DROP DATABASE IF EXISTS %s'
-                                         % name))
-            engine.dispose()
-            self.created = []
-
-    def cleanup(self):
-        api_db.reset()
-        main_db.reset()
-        self.drop_all()
-        if self.dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def flavor_rows(n, prefix):

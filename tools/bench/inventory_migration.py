@@ -33,11 +33,8 @@ Every figure is printed with its sizes; nothing is asserted.
 import argparse
 import datetime
 import json
-import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 
@@ -57,55 +54,12 @@ from nova_lite.objects import compute_node
 from nova_lite.objects import resource_provider
 from nova_lite.objects import service as service_obj
 
-MYSQL = os.environ.get('NOVA_LITE_MYSQL_URL', 'mysql+pymysql://root@127.0.0.1')
+from benchlib import Backend  # noqa: E402  (tools/bench on sys.path)
 NODES = main_models.ComputeNode.__table__
 RP = api_models.ResourceProvider.__table__
 INV = api_models.Inventory.__table__
 ALLOC = api_models.Allocation.__table__
 MIGRATION = 'migrate_compute_node_inventories'
-
-
-class Backend(object):
-    """Creates and drops uniquely named databases on one engine type."""
-
-    def __init__(self, kind):
-        self.kind = kind
-        self.dir = tempfile.mkdtemp(prefix='nl-bench-') \
-            if kind == 'sqlite' else None
-        self.created = []
-
-    def new_db(self, label):
-        name = 'nl_bench_%s_%s' % (label, uuid.uuid4().hex[:8])
-        if self.kind == 'sqlite':
-            self.created.append(os.path.join(self.dir, name + '.sqlite'))
-            return 'sqlite:///%s' % self.created[-1]
-        engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
-        with engine.begin() as conn:
-            conn.execute(sa.text('CREATE DATABASE %s' % name))
-        engine.dispose()
-        self.created.append(name)
-        return '%s/%s' % (MYSQL, name)
-
-    def drop_all(self):
-        """Drop every database made so far (the backend stays usable)."""
-        if self.kind == 'sqlite':
-            for path in self.created:
-                if os.path.exists(path):
-                    os.unlink(path)
-            self.created = []
-        elif self.created:
-            engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
-            with engine.begin() as conn:
-                for name in self.created:
-                    conn.execute(sa.text('DROP DATABASE IF EXISTS %s'
-                                         % name))
-            engine.dispose()
-            self.created = []
-
-    def cleanup(self):
-        self.drop_all()
-        if self.dir:
-            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def node_rows(n, start):
