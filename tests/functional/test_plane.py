@@ -105,3 +105,21 @@ def test_computes_report_my_ip_as_host_ip(tmp_path, conf):
     finally:
         stop_plane(p)
     assert ips['cell1'] == ips['cell2'] == {'192.0.2.77'}
+
+
+def test_upgrade_check_passes_on_the_running_all_in_one(plane_no_api,
+                                                         capsys):
+    """nova-lite-status against the config the all-in-one writes."""
+    import json
+    import os
+    from nova_lite.cmd import status
+    capsys.readouterr()
+    code = status.main(['--config-file',
+                        os.path.join(plane_no_api.state_dir,
+                                     'nova_lite.conf'),
+                        'upgrade', 'check', '--json'])
+    out = capsys.readouterr().out
+    checks = {c['check']: c['result'] for c in json.loads(out)['checks']}
+    assert code == 0, out
+    assert checks == {'Cells v2': 0, 'Service Versions': 0,
+                      'Online Data Migrations': 0}
