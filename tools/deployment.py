@@ -46,8 +46,20 @@ def _mysql(sql):
     engine.dispose()
 
 
-def _rabbitmqctl(*args):
-    return _run('rabbitmqctl', '-q', *args)
+def _rabbitmqctl_all(calls):
+    """Run several rabbitmqctl calls at once (each takes most of a second
+    to start); raise if any failed."""
+    procs = [subprocess.Popen(('rabbitmqctl', '-q') + tuple(args),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for args in calls]
+    failed = []
+    for args, proc in zip(calls, procs):
+        out, err = proc.communicate()
+        if proc.returncode:
+            failed.append('rabbitmqctl %s: %s' % (' '.join(args),
+                                                 err.strip()))
+    if failed:
+        raise RuntimeError('; '.join(failed))
 
 
 class Deployment(object):
@@ -130,10 +142,10 @@ class Deployment(object):
         for name in ['api', 'cell0'] + self.cell_names():
             _mysql('CREATE DATABASE `%s` CHARACTER SET utf8mb4'
                    % self.db(name))
-        for name in ['api'] + self.cell_names():
-            _rabbitmqctl('add_vhost', self.vhost(name))
-            _rabbitmqctl('set_permissions', '-p', self.vhost(name), 'guest',
-                         '.*', '.*', '.*')
+        vhosts = [self.vhost(name) for name in ['api'] + self.cell_names()]
+        _rabbitmqctl_all([('add_vhost', v) for v in vhosts])
+        _rabbitmqctl_all([('set_permissions', '-p', v, 'guest', '.*', '.*',
+                           '.*') for v in vhosts])
 
     def drop_backends(self):
         for name in ['api', 'cell0'] + self.cell_names():
@@ -141,11 +153,11 @@ class Deployment(object):
                 _mysql('DROP DATABASE IF EXISTS `%s`' % self.db(name))
             except Exception as exc:
                 print('drop %s: %s' % (name, exc), file=sys.stderr)
-        for name in ['api'] + self.cell_names():
-            try:
-                _rabbitmqctl('delete_vhost', self.vhost(name))
-            except subprocess.CalledProcessError:
-                pass
+        try:
+            _rabbitmqctl_all([('delete_vhost', self.vhost(name))
+                              for name in ['api'] + self.cell_names()])
+        except RuntimeError as exc:
+            print('drop vhosts: %s' % exc, file=sys.stderr)
 
     def manage(self, *args):
         return _run(_bin('nova-lite-manage'), '--config-file',

@@ -8,10 +8,11 @@ dest, so a command method is also callable directly from Python.
 import argparse
 import inspect
 import json
-import re
 import sys
 
 import prettytable
+
+from nova_lite import utils
 
 _KWARG_PREFIX = 'action_kwarg_'
 
@@ -119,15 +120,4 @@ def error(message):
     print(message, file=sys.stderr)
 
 
-# user:password@ in each (possibly comma-separated) host of a URL's netloc.
-_PASSWORD_IN_NETLOC = re.compile(r'(^|,)([^:@,/]*):([^@,/]*)@')
-
-
-def mask_password(url):
-    """url with every password in its netloc replaced by ****."""
-    if not url or '://' not in url:
-        return url
-    scheme, rest = url.split('://', 1)
-    netloc, sep, path = rest.partition('/')
-    netloc = _PASSWORD_IN_NETLOC.sub(r'\1\2:****@', netloc)
-    return '%s://%s%s%s' % (scheme, netloc, sep, path)
+mask_password = utils.mask_password

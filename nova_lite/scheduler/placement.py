@@ -16,6 +16,7 @@ from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite import rpc
 from nova_lite.scheduler import placement_rpcapi
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -46,6 +47,11 @@ class PlacementEndpoint(object):
     def delete_compute_provider(self, context, uuid):
         return self._run(compute_inventory.LOCAL.delete_compute_provider,
                          context, uuid)
+
+
+def _label(url):
+    """A transport URL fit for logs (no password)."""
+    return utils.mask_password(url) if url else 'the API transport'
 
 
 class PlacementServers(object):
@@ -80,14 +86,21 @@ class PlacementServers(object):
                 transport=transport)
             server.start()
             self._servers[url] = server
-            LOG.info('Serving placement on %s', url or 'the API transport')
+            LOG.info('Serving placement on %s', _label(url))
 
     def stop(self):
+        # Stop every server first, then wait for them together: each wait
+        # lasts up to a poll interval of its transport.
         for url, server in list(self._servers.items()):
             try:
                 server.stop()
+            except Exception:
+                LOG.exception('Error stopping the placement server on %s',
+                              _label(url))
+        for url, server in list(self._servers.items()):
+            try:
                 server.wait()
             except Exception:
                 LOG.exception('Error stopping the placement server on %s',
-                              url or 'the API transport')
+                              _label(url))
         self._servers.clear()

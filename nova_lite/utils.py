@@ -1,0 +1,16 @@
+"""Small helpers shared by services and tools."""
+import re
+
+
+# user:password@ in each (possibly comma-separated) host of a URL's netloc.
+_PASSWORD_IN_NETLOC = re.compile(r'(^|,)([^:@,/]*):([^@,/]*)@')
+
+
+def mask_password(url):
+    """url with every password in its netloc replaced by ****."""
+    if not url or '://' not in url:
+        return url
+    scheme, rest = url.split('://', 1)
+    netloc, sep, path = rest.partition('/')
+    netloc = _PASSWORD_IN_NETLOC.sub(r'\1\2:****@', netloc)
+    return '%s://%s%s%s' % (scheme, netloc, sep, path)
