@@ -77,19 +77,28 @@ def select_flavors(session, gen, criteria=(), order_by=(), limit=None,
     if limit is not None:
         query = query.limit(limit)
     result = session.execute(query)
-    keys = list(result.keys())
-    return [dict(zip(keys, r)) for r in result]
+    keys = tuple(result.keys())
+    # fetchall(): iterating a result fetches (and wraps) one row at a time.
+    return [dict(zip(keys, r)) for r in result.fetchall()]
 
 
 def _in_chunks(session, sql_text, values):
-    """Run sql_text (with one IN (%(marks)s)) per chunk of values, as
-    plain driver SQL: lists of flavors do it for hundreds of ids at a
+    """Rows of sql_text (with one IN (%(marks)s)) per chunk of values,
+    as plain driver SQL: lists of flavors do it for hundreds of ids at a
     time, and compiling an expanding IN each time was a visible cost."""
     conn = session.connection()
     sql = flavor_copy.Sql(conn.dialect)
     for part in chunks(values):
-        yield from conn.exec_driver_sql(
+        result = conn.exec_driver_sql(
             sql_text % {'marks': sql.marks(len(part))}, tuple(part))
+        # Untyped text SQL: SQLAlchemy would only wrap each driver tuple
+        # in a Row (a visible cost over thousands of specs); read the
+        # driver's cursor directly.
+        try:
+            rows = result.cursor.fetchall()
+        finally:
+            result.close()
+        yield from rows
 
 
 def attach_related(session, gen, rows):
@@ -707,7 +716,9 @@ class FlavorList(base.ObjectListBase, base.NovaLiteObject):
         rows = list_flavor_dicts(context, filters, sort_key, sort_dir,
                                  limit, marker)
         result = cls(context)
-        result.objects = [Flavor._from_db_object(context, Flavor(), r)
-                          for r in rows]
+        # Set without ListOfObjectsField's per-item coercion: each item is
+        # a Flavor made here.
+        result.__dict__['_obj_objects'] = [
+            Flavor._from_db_object(context, Flavor(), r) for r in rows]
         result.obj_reset_changes()
         return result
