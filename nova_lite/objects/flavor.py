@@ -19,8 +19,8 @@ import heapq
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
-from oslo_versionedobjects import exception as ovoo_exc
 from oslo_utils import uuidutils
+from oslo_versionedobjects import exception as ovoo_exc
 from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
