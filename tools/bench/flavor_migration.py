@@ -37,6 +37,11 @@ plus json.dumps. Target: <= 3x.
 API: GET /v2.1/flavors/detail?limit=1000 through the WSGI app (paste
 pipeline, noauth2 admin, webtest) on the same data, vs the same raw
 SELECT + json.dumps. Only when the flavors controller is in the tree.
+At 2.1 the API's list loads neither extra specs nor projects (its bodies
+show neither; FlavorList.get_all(expected_attrs=[])), unlike List above.
+
+--sections picks what runs (e.g. --sections api skips the slow migration
+part).
 
 Every figure is printed; nothing is asserted (tests run it small).
 """
