@@ -37,7 +37,8 @@ def get(context, flavorid):
 
 
 def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
-            sort_key='flavorid', sort_dir='asc', limit=None, marker=None):
+            sort_key='flavorid', sort_dir='asc', limit=None, marker=None,
+            expected_attrs=None):
     """One page of the flavors the caller may see, across both
     generations.
 
@@ -45,7 +46,8 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
     ones the caller's project may use, False for private ones only, None
     for all. Everybody else gets enabled public flavors and the private
     ones their project may use. An unknown (or invisible) marker is
-    MarkerNotFound (400).
+    MarkerNotFound (400). expected_attrs: which of extra_specs and
+    projects to load (default both; the flavors load others on use).
     """
     filters = {'min_memory_mb': min_memory_mb, 'min_root_gb': min_root_gb}
     if context.is_admin:
@@ -59,7 +61,8 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
                 raise exception.MarkerNotFound(marker=marker)
     return objects.FlavorList.get_all(
         context, filters=filters, sort_key=sort_key,
-        sort_dir=sort_dir.lower(), limit=limit, marker=marker)
+        sort_dir=sort_dir.lower(), limit=limit, marker=marker,
+        expected_attrs=expected_attrs)
 
 
 def _integer(value, name, minimum):

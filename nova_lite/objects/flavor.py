@@ -20,6 +20,7 @@ import heapq
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
+from oslo_versionedobjects import exception as ovoo_exc
 from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
@@ -49,6 +50,9 @@ SORT_KEYS = ('created_at', 'description', 'disabled', 'ephemeral_gb',
              'flavorid', 'id', 'is_public', 'memory_mb', 'name', 'root_gb',
              'rxtx_factor', 'swap', 'updated_at', 'vcpu_weight', 'vcpus')
 MUTABLE = ('description', 'extra_specs', 'projects')
+# What lists may leave out (FlavorList.get_all expected_attrs); a Flavor
+# without one loads it on first use.
+RELATED = ('extra_specs', 'projects')
 # Keep IN (...) lists under every backend's bound-parameter limit.
 IN_CHUNK = flavor_copy.IN_CHUNK
 chunks = flavor_copy.chunks
@@ -77,39 +81,51 @@ def select_flavors(session, gen, criteria=(), order_by=(), limit=None,
     if limit is not None:
         query = query.limit(limit)
     result = session.execute(query)
-    keys = list(result.keys())
-    return [dict(zip(keys, r)) for r in result]
+    keys = tuple(result.keys())
+    # fetchall(): iterating a result fetches (and wraps) one row at a time.
+    return [dict(zip(keys, r)) for r in result.fetchall()]
 
 
 def _in_chunks(session, sql_text, values):
-    """Run sql_text (with one IN (%(marks)s)) per chunk of values, as
-    plain driver SQL: lists of flavors do it for hundreds of ids at a
+    """Rows of sql_text (with one IN (%(marks)s)) per chunk of values,
+    as plain driver SQL: lists of flavors do it for hundreds of ids at a
     time, and compiling an expanding IN each time was a visible cost."""
     conn = session.connection()
     sql = flavor_copy.Sql(conn.dialect)
     for part in chunks(values):
-        yield from conn.exec_driver_sql(
+        result = conn.exec_driver_sql(
             sql_text % {'marks': sql.marks(len(part))}, tuple(part))
+        # Untyped text SQL: SQLAlchemy would only wrap each driver tuple
+        # in a Row (a visible cost over thousands of specs); read the
+        # driver's cursor directly.
+        try:
+            rows = result.cursor.fetchall()
+        finally:
+            result.close()
+        yield from rows
 
 
-def attach_related(session, gen, rows):
-    """Fill extra_specs and projects of rows: two queries per 500 rows."""
-    by_id = {}
-    for row in rows:
-        row['extra_specs'] = {}
-        row['projects'] = []
-        by_id[row['id']] = row
-    quote = session.connection().dialect.identifier_preparer.quote
-    for fid, key, value in _in_chunks(
-            session, 'SELECT flavor_id, %s, value FROM %s WHERE deleted = 0 '
-            'AND flavor_id IN (%%(marks)s)' % (
-                quote('key'), gen.extra_specs.name), by_id):
-        by_id[fid]['extra_specs'][key] = value
-    for fid, project in _in_chunks(
-            session, 'SELECT flavor_id, project_id FROM %s WHERE '
-            'deleted = 0 AND flavor_id IN (%%(marks)s) ORDER BY id'
-            % gen.projects.name, by_id):
-        by_id[fid]['projects'].append(project)
+def attach_related(session, gen, rows, related=RELATED):
+    """Fill extra_specs and projects of rows (those of them named in
+    related): one query each per 500 rows."""
+    by_id = {row['id']: row for row in rows}
+    if 'extra_specs' in related:
+        for row in rows:
+            row['extra_specs'] = {}
+        quote = session.connection().dialect.identifier_preparer.quote
+        for fid, key, value in _in_chunks(
+                session, 'SELECT flavor_id, %s, value FROM %s WHERE '
+                'deleted = 0 AND flavor_id IN (%%(marks)s)' % (
+                    quote('key'), gen.extra_specs.name), by_id):
+            by_id[fid]['extra_specs'][key] = value
+    if 'projects' in related:
+        for row in rows:
+            row['projects'] = []
+        for fid, project in _in_chunks(
+                session, 'SELECT flavor_id, project_id FROM %s WHERE '
+                'deleted = 0 AND flavor_id IN (%%(marks)s) ORDER BY id'
+                % gen.projects.name, by_id):
+            by_id[fid]['projects'].append(project)
     return rows
 
 
@@ -231,7 +247,7 @@ def _page(session, gen, context, filters, sort_key, asc, limit, marker,
 
 @main_db.reader
 def _merge_legacy(lctx, context, rows, filters, sort_key, asc, limit,
-                  marker):
+                  marker, related=RELATED):
     """Merge into rows (API rows, in order) the legacy rows not yet in
     the API DB, cut to limit. Returns (page, ids of its legacy rows).
 
@@ -265,7 +281,7 @@ def _merge_legacy(lctx, context, rows, filters, sort_key, asc, limit,
         for part in chunks(wanted):
             full.update((r['id'], r) for r in select_flavors(
                 lctx.session, LEGACY, [t.c.id.in_(part)]))
-        attach_related(lctx.session, LEGACY, list(full.values()))
+        attach_related(lctx.session, LEGACY, list(full.values()), related)
     # A candidate missing now was migrated meanwhile (only possible where
     # reads in one transaction are not one snapshot); it is left out of
     # this page rather than shown twice or failing the listing.
@@ -274,7 +290,8 @@ def _merge_legacy(lctx, context, rows, filters, sort_key, asc, limit,
 
 
 @api_db.reader
-def _list_union(context, lctx, filters, sort_key, asc, limit, marker):
+def _list_union(context, lctx, filters, sort_key, asc, limit, marker,
+                related=RELATED):
     """One API DB transaction around the page; the legacy part (if any)
     in one cell DB transaction inside it."""
     page = _page(context.session, API, context, filters, sort_key, asc,
@@ -282,19 +299,22 @@ def _list_union(context, lctx, filters, sort_key, asc, limit, marker):
     from_legacy = set()
     if lctx is not None:
         page, from_legacy = _merge_legacy(lctx, context, page, filters,
-                                          sort_key, asc, limit, marker)
+                                          sort_key, asc, limit, marker,
+                                          related)
     attach_related(context.session, API,
-                   [r for r in page if id(r) not in from_legacy])
+                   [r for r in page if id(r) not in from_legacy], related)
     return page
 
 
 def list_flavor_dicts(context, filters=None, sort_key='flavorid',
-                      sort_dir='asc', limit=None, marker=None):
+                      sort_dir='asc', limit=None, marker=None,
+                      related=RELATED):
     """One page of the union of both generations.
 
     Each generation gives at most `limit` rows in order; the page is their
     merge, cut to `limit`, and only then are extra specs and projects
-    loaded (two queries per generation), for the rows on the page.
+    loaded (one query each per generation), for the rows on the page; only
+    those of them named in related (the others' keys are left out).
     """
     filters = filters or {}
     if sort_key not in SORT_KEYS:
@@ -307,7 +327,7 @@ def list_flavor_dicts(context, filters=None, sort_key='flavorid',
         if marker_row is None:
             raise exception.MarkerNotFound(marker=marker)
     return _list_union(context, legacy_context(context), filters, sort_key,
-                       sort_dir == 'asc', limit, marker_row)
+                       sort_dir == 'asc', limit, marker_row, related)
 
 
 # --- writes: API DB only ------------------------------------------------
@@ -542,12 +562,23 @@ def _set_fields(flavor, db):
             attrs[_ATTR[name]] = value
             continue
         setattr(flavor, name, value)
-    specs, projects = db['extra_specs'], db['projects']
-    if all(type(k) is str and type(v) is str for k, v in specs.items()):
+    _set_related(flavor, db)
+
+
+def _set_related(flavor, db):
+    """extra_specs and projects from db, those of them it has."""
+    attrs = flavor.__dict__
+    specs = db.get('extra_specs')
+    if specs is None:
+        pass
+    elif all(type(k) is str and type(v) is str for k, v in specs.items()):
         attrs['_obj_extra_specs'] = dict(specs)
     else:
         flavor.extra_specs = specs
-    if all(type(p) is str for p in projects):
+    projects = db.get('projects')
+    if projects is None:
+        pass
+    elif all(type(p) is str for p in projects):
         attrs['_obj_projects'] = list(projects)
     else:
         flavor.projects = projects
@@ -583,12 +614,42 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
 
     @staticmethod
     def _from_db_object(context, flavor, db):
+        """db may lack extra_specs and projects (a list that did not load
+        them): the Flavor then loads them on first use."""
         _set_fields(flavor, db)
-        flavor._orig_extra_specs = dict(db['extra_specs'])
-        flavor._orig_projects = list(db['projects'])
+        attrs = flavor.__dict__
+        for name in RELATED:
+            if name not in db:
+                # Whatever an earlier load held is stale now.
+                attrs.pop('_obj_' + name, None)
+        flavor._orig_extra_specs = (dict(db['extra_specs'])
+                                    if 'extra_specs' in db else None)
+        flavor._orig_projects = list(db.get('projects', ()))
         flavor._context = context
         flavor.obj_reset_changes()
         return flavor
+
+    def obj_load_attr(self, attrname):
+        """Load extra_specs and projects (both, those not set yet) of a
+        flavor listed without them."""
+        if attrname not in RELATED:
+            return super().obj_load_attr(attrname)
+        if self._context is None:
+            raise ovoo_exc.OrphanedObjectError(method='obj_load_attr',
+                                               objtype=self.obj_name())
+        if not self.obj_attr_is_set('flavorid'):
+            raise exception.ObjectActionError(
+                action='obj_load_attr', reason='no flavorid to load by')
+        db = get_flavor_dict(self._context, 'flavorid', self.flavorid)
+        if db is None:
+            raise exception.FlavorNotFound(flavor_id=self.flavorid)
+        missing = [n for n in RELATED if not self.obj_attr_is_set(n)]
+        _set_related(self, {n: db[n] for n in missing})
+        if 'extra_specs' in missing:
+            self._orig_extra_specs = dict(db['extra_specs'])
+        if 'projects' in missing:
+            self._orig_projects = list(db['projects'])
+        self.obj_reset_changes(missing)
 
     @classmethod
     def _get(cls, context, column, value, exc):
@@ -646,6 +707,11 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
         ensure_in_api(self._context, self.flavorid)
         add_specs = delete_specs = None
         if 'extra_specs' in changes:
+            if self._orig_extra_specs is None:
+                # Listed without specs, then set without reading them:
+                # what is stored decides what to add and delete.
+                self._orig_extra_specs = dict(get_flavor_dict(
+                    self._context, 'flavorid', self.flavorid)['extra_specs'])
             add_specs = {k: v for k, v in self.extra_specs.items()
                          if self._orig_extra_specs.get(k) != v}
             delete_specs = set(self._orig_extra_specs) - set(
@@ -697,17 +763,30 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
 @base.NovaLiteObjectRegistry.register
 class FlavorList(base.ObjectListBase, base.NovaLiteObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: get_all(expected_attrs): which of extra_specs and projects to
+    #      load (default both); the Flavors load the others on first use
+    VERSION = '1.1'
     fields = {'objects': fields.ListOfObjectsField('Flavor')}
 
     @base.remotable_classmethod
     def get_all(cls, context, inactive=False, filters=None,
                 sort_key='flavorid', sort_dir='asc', limit=None,
-                marker=None):
+                marker=None, expected_attrs=None):
+        if expected_attrs is None:
+            related = RELATED
+        else:
+            related = tuple(a for a in RELATED if a in expected_attrs)
+            unknown = set(expected_attrs) - set(RELATED)
+            if unknown:
+                raise exception.ObjectActionError(
+                    action='get_all',
+                    reason='unknown expected_attrs %s' % sorted(unknown))
         rows = list_flavor_dicts(context, filters, sort_key, sort_dir,
-                                 limit, marker)
+                                 limit, marker, related)
         result = cls(context)
-        result.objects = [Flavor._from_db_object(context, Flavor(), r)
-                          for r in rows]
+        # Set without ListOfObjectsField's per-item coercion: each item is
+        # a Flavor made here.
+        result.__dict__['_obj_objects'] = [
+            Flavor._from_db_object(context, Flavor(), r) for r in rows]
         result.obj_reset_changes()
         return result

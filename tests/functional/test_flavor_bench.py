@@ -36,3 +36,19 @@ def test_flavor_benchmark_reports_migration_list_and_api_figures():
         assert result['api_detail_s'] is None
     else:
         assert result['api_detail_s'] > 0 and result['api_ratio'] > 0
+
+
+def test_flavor_benchmark_runs_only_the_sections_asked_for():
+    proc = subprocess.run(
+        [sys.executable, 'tools/bench/flavor_migration.py',
+         '--list-flavors', '5', '--list-limit', '8', '--backends', 'sqlite',
+         '--repeat', '1', '--sections', 'api', '--json'],
+        cwd=ROOT, capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode()[-3000:]
+    [result] = json.loads(proc.stdout)
+    assert 'floor_s' not in result and 'list_objects_s' not in result
+    assert result['api_detail_s'] > 0 and result['api_ratio'] > 0
+    bad = subprocess.run(
+        [sys.executable, 'tools/bench/flavor_migration.py', '--sections',
+         'nope'], cwd=ROOT, capture_output=True, timeout=300)
+    assert bad.returncode == 2 and b'unknown sections' in bad.stderr

@@ -389,3 +389,45 @@ def test_alembic_schemas_match_between_generations(tmp_path):
                         ('instance_type_extra_specs', 'flavor_extra_specs'),
                         ('instance_type_projects', 'flavor_projects')]:
         assert describe(cell_url, legacy) == describe(api_url, api)
+
+
+def test_get_all_without_related_rows_loads_them_on_use(cells_env):
+    ctxt = cells_env.ctxt
+    _add_mixed(ctxt, 0, 30)
+    full = _count_get_all(ctxt, 60)
+    with QueryCounter(api_db.get_engine(), main_db.get_engine()) as queries:
+        bare = objects.FlavorList.get_all(ctxt, expected_attrs=[])
+    # Neither specs nor projects read: two queries fewer per generation.
+    assert queries.count == full - 4
+    assert not any(f.obj_attr_is_set('extra_specs') or
+                   f.obj_attr_is_set('projects') for f in bare)
+    with QueryCounter(api_db.get_engine(), main_db.get_engine()) as queries:
+        specs_only = objects.FlavorList.get_all(
+            ctxt, expected_attrs=['extra_specs'])
+    assert queries.count == full - 2
+    assert all(f.obj_attr_is_set('extra_specs') and
+               not f.obj_attr_is_set('projects') for f in specs_only)
+    loaded = {f.flavorid: (f.extra_specs, f.projects)
+              for f in objects.FlavorList.get_all(ctxt)}
+    # First use loads both (the same values as a full list).
+    for flavor in list(bare)[:3] + list(bare)[-3:]:
+        assert (flavor.extra_specs, flavor.projects) == loaded[
+            flavor.flavorid]
+        assert flavor.obj_what_changed() == set()
+    with pytest.raises(exception.ObjectActionError):
+        objects.FlavorList.get_all(ctxt, expected_attrs=['nope'])
+
+
+@pytest.mark.parametrize('flavorid', ['a1', 'l1'])
+def test_save_specs_of_flavor_listed_without_them(mixed, flavorid):
+    """Setting extra_specs without reading them first replaces what is
+    stored, as it does on a fully loaded flavor."""
+    ctxt = mixed.ctxt
+    [flavor] = [f for f in objects.FlavorList.get_all(ctxt,
+                                                      expected_attrs=[])
+                if f.flavorid == flavorid]
+    flavor.extra_specs = {'only': 'this'}
+    flavor.save()
+    assert objects.Flavor.get_by_flavor_id(ctxt, flavorid).extra_specs == {
+        'only': 'this'}
+    assert flavor.extra_specs == {'only': 'this'}

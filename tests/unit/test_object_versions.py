@@ -15,7 +15,7 @@ OBJECT_HASHES = {
     'ComputeNode': '1.2-3187e1f44d060a173133dc69d30369e7',
     'ComputeNodeList': '1.1-c88a1806eea7a4a4f073aeac0f43534f',
     'Flavor': '1.0-162fb2815973818e60710ea52174b1b6',
-    'FlavorList': '1.0-52b5928600e7ca973aa4fc1e46f3934c',
+    'FlavorList': '1.1-a4e9278166703fa4d7037e413a3b0596',
     'HostMapping': '1.0-1441319dc4ad0abbfff131ba1fd81661',
     'HostMappingList': '1.0-ad8a103fab7959f3e97f87dc304e6404',
     'InstanceMapping': '1.0-c567d34060c540f7d89bd088f6eda9d7',

@@ -71,6 +71,8 @@ def _list(query, detailed):
     ctxt = wsgi.request_context()
     version = wsgi.api_version()
     limit = _limit(query)
+    render = builder(ctxt, version) if detailed else views.Builder(
+        pecan.request.application_url, version)
     flavors = flavors_api.get_all(
         ctxt,
         is_public=_is_public(validation.last(query, 'is_public'))
@@ -79,10 +81,10 @@ def _list(query, detailed):
         min_root_gb=_min_filter(query, 'minDisk'),
         sort_key=validation.last(query, 'sort_key') or 'flavorid',
         sort_dir=validation.last(query, 'sort_dir') or 'asc',
-        limit=limit, marker=validation.last(query, 'marker'))
+        limit=limit, marker=validation.last(query, 'marker'),
+        # Lists never show access lists; extra specs only in 2.61 bodies.
+        expected_attrs=['extra_specs'] if render.extra_specs else [])
     params = {k: v[-1] for k, v in validation.query_params().items()}
-    render = builder(ctxt, version) if detailed else views.Builder(
-        pecan.request.application_url, version)
     return render.index(flavors, detailed, limit, params)
 
 
