@@ -328,20 +328,78 @@ def read_capacity(ctx, uuids):
     the classes behind node fields) and slimmer: one row per provider with,
     per class, total, ratio and reserved plus allocations already summed
     (returned as 'reserved', usages left empty: overlay() only adds them).
-    One query per 500 uuids.
+    One query per 500 uuids. (The placement RPC answer to computes.)
     """
+    return _read_capacity(ctx, _uuid_set(uuids), _base_class_ids(ctx),
+                          _capacity_entry)
+
+
+def read_capacity_values(ctx, uuids):
+    """{uuid: overlay(read_capacity(...)[uuid])}, made straight from the
+    same rows (one query per 500 uuids): what in-process loads of many
+    nodes (API, scheduler) merge into their compute_nodes rows.
+
+    One flat dict of numbers per node, not read_capacity's nested dicts:
+    CPython's cyclic GC does not track a dict that holds only numbers, so
+    thousands of them alive while the node objects are built add nothing
+    to its long-lived count. The nested shape (~6 tracked dicts per node)
+    set off a full collection on most listings of 5,000 nodes, which cost
+    more than the query itself (tools/bench/inventory_migration.py).
+    """
+    return _read_capacity(ctx, _uuid_set(uuids), _base_class_ids(ctx),
+                          _capacity_values)
+
+
+def _uuid_set(uuids):
+    return set(u for u in uuids if u)
+
+
+def _base_class_ids(ctx):
     # (Outside the read transaction: the first call may add the standard
-    # classes.)
-    return _read_capacity(ctx, set(u for u in uuids if u),
-                          _rp().resource_class_ids(ctx, list(BASE_CLASSES)))
+    # classes; later ones are answered from the process cache.)
+    return _rp().resource_class_ids(ctx, list(BASE_CLASSES))
+
+
+# A _read_capacity row: uuid, then per base class (in BASE_CLASSES order)
+# total, allocation_ratio, reserved + allocations (total None: no
+# inventory of that class).
+_ROW_FIELDS = tuple((1 + 3 * i, rc, fields)
+                    for i, (rc, fields) in enumerate(BASE_CLASSES.items()))
+
+
+def _capacity_entry(row):
+    inventories = {}
+    for i, rc, _fields in _ROW_FIELDS:
+        if row[i] is not None:
+            inventories[rc] = {'total': row[i], 'reserved': row[i + 2],
+                               'allocation_ratio': row[i + 1]}
+    return {'inventories': inventories, 'usages': {}}
+
+
+def _capacity_values(row):
+    """overlay() of the row's _capacity_entry, without building it."""
+    values = {}
+    for i, _rc, (total_f, ratio_f, used_f) in _ROW_FIELDS:
+        if row[i] is not None:
+            values[total_f] = row[i]
+            values[ratio_f] = row[i + 1]
+            values[used_f] = row[i + 2]
+    if 'memory_mb' in values:
+        values['free_ram_mb'] = values['memory_mb'] - values['memory_mb_used']
+    if 'local_gb' in values:
+        values['free_disk_gb'] = values['local_gb'] - values['local_gb_used']
+    return values
 
 
 @api_db.reader
-def _read_capacity(ctx, uuids, class_ids):
+def _read_capacity(ctx, uuids, class_ids, build):
+    """{uuid: build(row)} for the providers of uuids that exist."""
     rp_t, inv_t, _rc_t, alloc_t = _tables()
     joins, columns = rp_t, [rp_t.c.uuid]
     for rc in BASE_CLASSES:
         inv = inv_t.alias('inv_%s' % rc.lower())
+        # eq_ref on the (provider, class) unique key per class; the sums
+        # read only allocations_resource_provider_class_used_idx.
         joins = joins.outerjoin(inv, sa.and_(
             inv.c.resource_provider_id == rp_t.c.id,
             inv.c.resource_class_id == class_ids[rc]))
@@ -356,13 +414,7 @@ def _read_capacity(ctx, uuids, class_ids):
     for part in chunks(uuids):
         for row in ctx.session.execute(
                 query.where(rp_t.c.uuid.in_(part))).tuples():
-            inventories = {}
-            for i, rc in enumerate(BASE_CLASSES):
-                total, ratio, taken = row[1 + 3 * i:4 + 3 * i]
-                if total is not None:
-                    inventories[rc] = {'total': total, 'reserved': taken,
-                                       'allocation_ratio': ratio}
-            found[row[0]] = {'inventories': inventories, 'usages': {}}
+            found[row[0]] = build(row)
     return found
 
 
@@ -572,10 +624,23 @@ class LocalPlacement(object):
         is looked up only when asked or when some uuid has no provider,
         so reading migrated nodes costs one query."""
         providers = read_capacity(context, uuids) if uuids else {}
-        gate_open = None
-        if with_gate or len(providers) < len(set(u for u in uuids if u)):
-            gate_open = gate_blocked(context) is None
-        return {'providers': providers, 'gate_open': gate_open}
+        return {'providers': providers,
+                'gate_open': self._gate(context, uuids, providers,
+                                        with_gate)}
+
+    def get_compute_values(self, context, uuids, with_gate=False):
+        """As get_compute_providers, but {'values': {uuid: the fields
+        (read_capacity_values)}, 'gate_open'}: for in-process loads only
+        (not on the placement RPC API)."""
+        values = read_capacity_values(context, uuids) if uuids else {}
+        return {'values': values,
+                'gate_open': self._gate(context, uuids, values, with_gate)}
+
+    @staticmethod
+    def _gate(context, uuids, found, with_gate):
+        if with_gate or len(found) < len(_uuid_set(uuids)):
+            return gate_blocked(context) is None
+        return None
 
     def create_compute_providers(self, context, providers, with_data=True):
         """Create missing providers (with inventories and host usage) if

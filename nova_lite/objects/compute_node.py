@@ -381,36 +381,49 @@ def _load(context, filters):
         uuids = [n.uuid for n in nodes if n.uuid]
         reply = placement.get_compute_providers(
             context, uuids, with_gate=len(uuids) < len(nodes))
+        found = reply['providers']
         for node in nodes:
-            if node.uuid in reply['providers']:
-                node._apply(reply['providers'][node.uuid])
+            if node.uuid in found:
+                node._apply(found[node.uuid])
     else:
         # Build each object once, from its row with the provider's values
         # merged in (big listings: API, scheduler).
         rows, migrated = _get_rows(context, filters)
         uuids = [r['uuid'] for r in rows if r['uuid']]
-        reply = placement.get_compute_providers(
-            context, uuids, with_gate=len(uuids) < len(rows))
-        providers = reply['providers']
-        for row in rows:
-            if row['uuid'] in providers:
-                row.update(ci.overlay(providers[row['uuid']]))
+        with_gate = len(uuids) < len(rows)
+        if isinstance(placement, ci.LocalPlacement):
+            # In-process: the fields straight from the API DB rows.
+            reply = placement.get_compute_values(context, uuids, with_gate)
+            found = reply['values']
+            for row in rows:
+                values = found.get(row['uuid'])
+                if values is not None:
+                    row.update(values)
+        else:
+            reply = placement.get_compute_providers(context, uuids,
+                                                    with_gate=with_gate)
+            found = reply['providers']
+            for row in rows:
+                if row['uuid'] in found:
+                    row.update(ci.overlay(found[row['uuid']]))
         nodes = base.obj_make_list(context, ComputeNodeList(context), rows)
-    _finish_load(context, nodes, reply, set(migrated), placement)
+    _finish_load(context, nodes, found, reply['gate_open'], set(migrated),
+                 placement)
     return nodes
 
 
-def _finish_load(context, nodes, reply, migrated_ids, placement):
-    """After nodes got their provider values: flag the migrated ones a
-    crash left unflagged, migrate those without a provider (gate open)."""
-    providers = reply['providers']
+def _finish_load(context, nodes, found, gate_open, migrated_ids,
+                 placement):
+    """After nodes got their provider values (found: the uuids that have a
+    provider): flag the migrated ones a crash left unflagged, migrate
+    those without a provider (gate open)."""
     unflagged = [n.id for n in nodes
-                 if n.uuid in providers and n.id not in migrated_ids]
+                 if n.uuid in found and n.id not in migrated_ids]
     if unflagged:
         # A crash left these between steps 2 and 3 of _migrate_inventory.
         ComputeNode._mark_migrated(context, unflagged)
-    rest = [n for n in nodes if not n.uuid or n.uuid not in providers]
-    if rest and reply['gate_open']:
+    rest = [n for n in nodes if not n.uuid or n.uuid not in found]
+    if rest and gate_open:
         _migrate_inventory(context, rest, placement)
 
 

@@ -300,3 +300,30 @@ def test_placement_rpc_cap(cells_env, c1):
     with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
         cap()
     assert 'does not serve it yet' in str(err.value)
+
+
+def test_bulk_load_values_match_the_rpc_shape(cells_env, c1):
+    # In-process loads (API, scheduler) merge read_capacity_values; computes
+    # get read_capacity over the placement RPC and overlay() it. Both must
+    # give a node the same fields: other consumers' allocations, a node
+    # without DISK_GB (shared storage), an unknown uuid.
+    from nova_lite.objects import resource_provider
+    plain = _new_node(c1, 0)
+    shared = _new_node(c1, 1, stats=json.dumps(
+        {compute_inventory.SHARED_EPHEMERAL_STORAGE: 'true'}))
+    resource_provider.claim(cells_env.ctxt, 'instance-1',
+                            {plain.uuid: {'VCPU': 2, 'MEMORY_MB': 1024,
+                                          'DISK_GB': 5}})
+    uuids = [plain.uuid, shared.uuid, '00000000-0000-0000-0000-000000000009']
+    values = compute_inventory.read_capacity_values(cells_env.ctxt, uuids)
+    rpc = compute_inventory.read_capacity(cells_env.ctxt, uuids)
+    assert values == {u: compute_inventory.overlay(d)
+                      for u, d in rpc.items()}
+    assert sorted(values) == sorted([plain.uuid, shared.uuid])
+    assert 'local_gb' not in values[shared.uuid]
+    loaded = {n.uuid: n for n in objects.ComputeNodeList.get_all(c1)}
+    assert loaded[plain.uuid].vcpus_used == plain.vcpus_used + 2
+    assert loaded[plain.uuid].free_disk_gb == \
+        plain.local_gb - plain.local_gb_used - 5
+    for uuid, fields in values.items():
+        assert {k: getattr(loaded[uuid], k) for k in fields} == fields
