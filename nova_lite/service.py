@@ -9,6 +9,8 @@ uses [database]/[DEFAULT]; a context targeted at a cell (all-in-one) uses
 that cell's; a compute's context carries an indirection API instead of any
 database.
 """
+import threading
+
 import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
@@ -105,6 +107,15 @@ class Service(oslo_service.Service):
             periodic_interval_max=CONF.periodic_interval,
             stop_on_exception=False)
 
+    def _stop_rpcserver(self):
+        if self.rpcserver is None:
+            return
+        try:
+            self.rpcserver.stop()
+            self.rpcserver.wait()
+        except Exception:
+            LOG.exception('Error stopping the RPC server')
+
     def report_state(self):
         """Heartbeat; a database blip is logged, never fatal."""
         try:
@@ -119,12 +130,17 @@ class Service(oslo_service.Service):
 
     def stop(self, graceful=True):
         LOG.info('Stopping %s on %s', self.binary, self.host)
-        if self.rpcserver is not None:
-            try:
-                self.rpcserver.stop()
-                self.rpcserver.wait()
-            except Exception:
-                LOG.exception('Error stopping the RPC server')
+        # An RPC listener stops only when its current consume times out
+        # (up to 5 s with rabbit): stop ours and the manager's other
+        # servers (scheduler: placement on every cell) at the same time.
+        stoppers = [threading.Thread(target=self._stop_rpcserver)]
+        extra = getattr(self.manager, 'stop_rpc_servers', None)
+        if extra is not None:
+            stoppers.append(threading.Thread(target=extra))
+        for thread in stoppers:
+            thread.start()
+        for thread in stoppers:
+            thread.join()
         self.manager.cleanup_host()
         self.tg.stop_timers()
         super().stop(graceful=graceful)

@@ -26,9 +26,13 @@ class SchedulerManager(object):
         self.placement = placement.PlacementServers(service_ref.host)
         self.placement.start(context)
 
-    def cleanup_host(self):
+    def stop_rpc_servers(self):
+        """Service.stop: the placement servers stop with the service's."""
         if self.placement is not None:
             self.placement.stop()
+
+    def cleanup_host(self):
+        self.stop_rpc_servers()
 
     def reset(self):
         """SIGHUP: serve placement on cells mapped since the start."""
