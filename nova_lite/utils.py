@@ -14,3 +14,14 @@ def mask_password(url):
     netloc, sep, path = rest.partition('/')
     netloc = _PASSWORD_IN_NETLOC.sub(r'\1\2:****@', netloc)
     return '%s://%s%s%s' % (scheme, netloc, sep, path)
+
+
+# Values per IN (...) list: under every backend's bound-parameter limit.
+IN_CHUNK = 500
+
+
+def chunks(items, size=IN_CHUNK):
+    """items (any iterable) as lists of at most size."""
+    items = list(items)
+    for i in range(0, len(items), size):
+        yield items[i:i + size]

@@ -36,6 +36,7 @@ import sqlalchemy as sa
 from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -44,8 +45,7 @@ LOG = logging.getLogger(__name__)
 CROSS_DATABASE = True
 # How many times step 2 is retried when a concurrent runner wins a race.
 RACE_RETRIES = 5
-# Bound parameters per IN (...) list: under every backend's limit.
-IN_CHUNK = 500
+IN_CHUNK = utils.IN_CHUNK
 ATTACH_AS = 'nl_legacy_cell'
 
 
@@ -61,10 +61,7 @@ def _copied_columns(table):
             if c.name not in ('id', 'deleted', 'deleted_at', 'flavor_id')]
 
 
-def chunks(items, size=IN_CHUNK):
-    items = list(items)
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+chunks = utils.chunks
 
 
 class Sql(object):

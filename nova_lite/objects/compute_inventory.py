@@ -35,6 +35,8 @@ from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import retrying
 from nova_lite import exception
+from nova_lite.objects import resource_provider as rp
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -71,29 +73,16 @@ FREE_FIELDS = frozenset(('free_ram_mb', 'free_disk_gb'))
 # Node fields whose change alters the inventories or the host usage.
 INPUT_FIELDS = CAPACITY_FIELDS | USAGE_FIELDS | frozenset(
     ('disk_available_least', 'pci_stats', 'numa_topology', 'stats'))
-INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit',
-                    'step_size', 'allocation_ratio')
-IN_CHUNK = 500
+INVENTORY_FIELDS = rp.INVENTORY_FIELDS
+IN_CHUNK = utils.IN_CHUNK
 LOCK_RETRIES = 20
 
 
-def _rp():
-    # The claims side of issue 6 owns the module; import late so this one
-    # loads without it in processes that never touch the API DB.
-    from nova_lite.objects import resource_provider
-    return resource_provider
-
-
 def _tables():
-    from nova_lite.db.api import models
-    return (models.ResourceProvider.__table__, models.Inventory.__table__,
-            models.ResourceClass.__table__, models.Allocation.__table__)
+    return rp.RP, rp.INV, rp.RC, rp.ALLOC
 
 
-def chunks(items, size=IN_CHUNK):
-    items = list(items)
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+chunks = utils.chunks
 
 
 # --- node fields -> inventories ------------------------------------------
@@ -357,7 +346,7 @@ def _uuid_set(uuids):
 def _base_class_ids(ctx):
     # (Outside the read transaction: the first call may add the standard
     # classes; later ones are answered from the process cache.)
-    return _rp().resource_class_ids(ctx, list(BASE_CLASSES))
+    return rp.resource_class_ids(ctx, list(BASE_CLASSES))
 
 
 # A _read_capacity row: uuid, then per base class (in BASE_CLASSES order)
@@ -444,7 +433,6 @@ def create_providers(ctx, items):
     message}}; invalid items (InvalidInventory) are left out, the others
     still created.
     """
-    rp = _rp()
     wanted, invalid = {}, {}
     for item in items:
         try:
@@ -566,7 +554,6 @@ def update_provider(ctx, uuid, inventories, used):
     (as read_providers) or None when it has no provider. Raises
     InvalidInventory with nothing written, InventoryInUse when another
     consumer still allocates from a class the node stopped offering."""
-    rp = _rp()
     inventories = rp.validate_inventories(inventories)
     _drop_host_usage_outside(ctx, uuid, sorted(inventories))
     try:
@@ -581,7 +568,6 @@ def update_provider(ctx, uuid, inventories, used):
 def delete_provider(ctx, uuid):
     """Remove a deleted node's provider with its host usage; one that other
     consumers still allocate from stays (and is logged)."""
-    rp = _rp()
     rp_t, _inv_t, _rc_t, alloc_t = _tables()
 
     def drop_own():

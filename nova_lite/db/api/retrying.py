@@ -22,9 +22,10 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
+from nova_lite import utils
 
 RETRY_SLEEP_MAX = 0.05    # seconds
-IN_CHUNK = 500            # values per IN (...) list
+IN_CHUNK = utils.IN_CHUNK
 ROWS_PER_INSERT = 200     # rows per multi-row INSERT (bound-parameter limits)
 
 _immediate = threading.local()     # green-local under eventlet
@@ -35,10 +36,7 @@ class GenerationChanged(Exception):
     """Someone changed what this transaction checked: start it again."""
 
 
-def chunks(items, size=IN_CHUNK):
-    items = list(items)
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+chunks = utils.chunks
 
 
 def _begin_immediate(conn):
