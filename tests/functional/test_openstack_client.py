@@ -4,25 +4,18 @@ nova-lite-all-in-one process, with the settings README.rst gives.
 One all-in-one for the whole module: starting it and each CLI call take
 seconds.
 """
-import json
 import os
-import socket
 import sqlite3
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 
 import pytest
 
-BINDIR = os.path.dirname(sys.executable)
+from tests import clients
 
-
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
+BINDIR = clients.BINDIR
 
 
 def _wait_until_up(proc, url, timeout=90):
@@ -45,29 +38,13 @@ class Cloud(object):
     def __init__(self, state_dir, port):
         self.state_dir = state_dir
         self.endpoint = 'http://127.0.0.1:%d' % port
-        self.env = {k: v for k, v in os.environ.items()
-                    if not k.startswith('OS_')}
-        # As README.rst says.
-        self.env.update({
-            'OS_AUTH_TYPE': 'admin_token',
-            'OS_TOKEN': 'admin:admin',
-            'OS_ENDPOINT': self.endpoint + '/v2.1',
-            'OS_IDENTITY_API_VERSION': '3',
-            'OS_IDENTITY_ENDPOINT_OVERRIDE': self.endpoint + '/identity',
-            'PYTHONWARNINGS': 'ignore',
-        })
+        self.env = clients.openstack_env(self.endpoint)
 
     def run(self, *args, check=True):
-        result = subprocess.run(
-            [os.path.join(BINDIR, 'openstack')] + list(args),
-            env=self.env, capture_output=True, text=True, timeout=120)
-        if check:
-            assert result.returncode == 0, (args, result.stdout,
-                                            result.stderr[-3000:])
-        return result
+        return clients.openstack(self.env, *args, check=check)
 
     def json(self, *args):
-        return json.loads(self.run(*(args + ('-f', 'json'))).stdout)
+        return clients.openstack_json(self.env, *args)
 
     def db(self, name):
         return sqlite3.connect(os.path.join(self.state_dir,
@@ -77,7 +54,7 @@ class Cloud(object):
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-state'))
-    port = _free_port()
+    port = clients.free_port()
     log = open(os.path.join(state_dir, 'all-in-one.log'), 'w')
     proc = subprocess.Popen(
         [os.path.join(BINDIR, 'nova-lite-all-in-one'), '--state-dir',

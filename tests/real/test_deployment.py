@@ -19,6 +19,7 @@ import sqlalchemy as sa
 
 from nova_lite.db.main import models as main_models
 from tests.functional.conftest import wait_for
+from tests import clients
 from tests.real import conftest as real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -73,15 +74,7 @@ def api(dep, method, path, body=None, version=None):
 
 
 def openstack(dep, *args):
-    env = dict(os.environ, OS_AUTH_TYPE='admin_token', OS_TOKEN='admin:admin',
-               OS_ENDPOINT=dep.endpoint + '/v2.1')
-    for key in ('OS_CLOUD', 'OS_AUTH_URL', 'OS_USERNAME', 'OS_PASSWORD'):
-        env.pop(key, None)
-    out = subprocess.run([os.path.join(BIN, 'openstack'), *args, '-f',
-                          'json'], env=env, capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    return clients.openstack_json(clients.openstack_env(dep.endpoint), *args)
 
 
 def manage(dep, *args):

@@ -1,0 +1,44 @@
+"""The unmodified OpenStack clients, configured as README.rst says."""
+import json
+import os
+import socket
+import subprocess
+import sys
+
+BINDIR = os.path.dirname(sys.executable)
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def openstack_env(endpoint):
+    """The environment README.rst gives for `openstack` against endpoint
+    (http://host:port), without any OS_* the caller's shell had."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
+    env.update({
+        'OS_AUTH_TYPE': 'admin_token',
+        'OS_TOKEN': 'admin:admin',
+        'OS_ENDPOINT': endpoint + '/v2.1',
+        'OS_IDENTITY_API_VERSION': '3',
+        'OS_IDENTITY_ENDPOINT_OVERRIDE': endpoint + '/identity',
+        'PYTHONWARNINGS': 'ignore',
+    })
+    return env
+
+
+def openstack(env, *args, check=True):
+    """CompletedProcess of `openstack args`; asserts success if check."""
+    result = subprocess.run([os.path.join(BINDIR, 'openstack')] + list(args),
+                            env=env, capture_output=True, text=True,
+                            timeout=120)
+    if check:
+        assert result.returncode == 0, (args, result.stdout,
+                                        result.stderr[-3000:])
+    return result
+
+
+def openstack_json(env, *args):
+    return json.loads(openstack(env, *(args + ('-f', 'json'))).stdout)
