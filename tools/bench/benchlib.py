@@ -1,7 +1,9 @@
 """What the benchmarks share: uniquely named throwaway databases."""
 import os
 import shutil
+import statistics
 import tempfile
+import time
 import uuid
 
 import sqlalchemy as sa
@@ -55,3 +57,16 @@ class Backend(object):
         self.drop_all()
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def timed(fn, repeat):
+    """(median, best) seconds of repeat runs of fn() after a warm-up run
+    (caches, connection pools). The best run is the one least disturbed by
+    other work on the machine."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)

@@ -67,6 +67,7 @@ from nova_lite import objects
 from nova_lite.objects import flavor as flavor_obj
 
 from benchlib import Backend  # noqa: E402  (tools/bench on sys.path)
+from benchlib import timed  # noqa: E402
 FLAVOR_COLUMNS = [c for c in flavor_obj.COLUMNS if c != 'id']
 
 
@@ -245,13 +246,7 @@ def run_migration_benchmarks(backend, args, result):
 # --- list and API ---------------------------------------------------------
 
 def _median(fn, repeat):
-    fn()  # warm caches and connection pools
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return timed(fn, repeat)[0]
 
 
 def raw_page(limit):

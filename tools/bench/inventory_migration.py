@@ -248,18 +248,6 @@ def floor_copy(dep):
     return elapsed
 
 
-def _timed(fn, repeat):
-    """(median, best) of repeat runs after a warm-up run. The best run is
-    the one least disturbed by other work on the machine."""
-    fn()   # warm caches and connection pools
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times)
-
-
 def bench_load(backend, args):
     """The same nodes twice: one copy migrated, the other kept on its
     columns by an old conductor; their loads alternate, so both see the
