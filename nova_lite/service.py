@@ -9,8 +9,6 @@ uses [database]/[DEFAULT]; a context targeted at a cell (all-in-one) uses
 that cell's; a compute's context carries an indirection API instead of any
 database.
 """
-import threading
-
 import oslo_messaging as messaging
 from oslo_log import log as logging
 from oslo_service import service as oslo_service
@@ -22,6 +20,7 @@ from nova_lite import exception
 from nova_lite import objects
 import nova_lite.objects.service  # noqa: F401  (objects.service)
 from nova_lite import rpc
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -133,14 +132,9 @@ class Service(oslo_service.Service):
         # An RPC listener stops only when its current consume times out
         # (up to 5 s with rabbit): stop ours and the manager's other
         # servers (scheduler: placement on every cell) at the same time.
-        stoppers = [threading.Thread(target=self._stop_rpcserver)]
         extra = getattr(self.manager, 'stop_rpc_servers', None)
-        if extra is not None:
-            stoppers.append(threading.Thread(target=extra))
-        for thread in stoppers:
-            thread.start()
-        for thread in stoppers:
-            thread.join()
+        utils.run_together(self._stop_rpcserver,
+                           *([extra] if extra is not None else []))
         self.manager.cleanup_host()
         self.tg.stop_timers()
         super().stop(graceful=graceful)

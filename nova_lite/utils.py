@@ -1,5 +1,6 @@
 """Small helpers shared by services and tools."""
 import re
+import threading
 
 
 # user:password@ in each (possibly comma-separated) host of a URL's netloc.
@@ -25,3 +26,13 @@ def chunks(items, size=IN_CHUNK):
     items = list(items)
     for i in range(0, len(items), size):
         yield items[i:i + size]
+
+
+def run_together(*fns):
+    """Call every fn at once (green threads under eventlet) and return
+    when all have returned; fns handle their own errors."""
+    threads = [threading.Thread(target=fn) for fn in fns]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()

@@ -6,7 +6,7 @@ transport, found from the cell mappings at start and again on SIGHUP
 queue they know. The endpoint runs nova_lite.objects.compute_inventory's
 in-process calls: this process holds the API DB.
 """
-import threading
+import functools
 
 import oslo_messaging as messaging
 from oslo_log import log as logging
@@ -100,10 +100,6 @@ class PlacementServers(object):
             except Exception:
                 LOG.exception('Error stopping the placement server on %s',
                               _label(url))
-        threads = [threading.Thread(target=stop_one, args=item)
-                   for item in self._servers.items()]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        utils.run_together(*[functools.partial(stop_one, url, server)
+                             for url, server in self._servers.items()])
         self._servers.clear()
