@@ -371,7 +371,7 @@ class ComputeNodeList(base.ObjectListBase, base.NovaLiteObject):
 
 def _load(context, filters):
     """Nodes matching filters in the context's cell, with capacity and
-    usage from their providers: one cell query, one API DB query per 500
+    usage from their providers: one cell query, one API DB query per 2,000
     nodes (plus, once per process, the gate's service versions if some
     node has no provider yet)."""
     placement = ci.placement_for(context)

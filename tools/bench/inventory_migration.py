@@ -7,7 +7,8 @@
 Deployment: an API database and --cells cell databases (SQLite files, or
 databases on one MariaDB server), mapped as cells, holding --nodes legacy
 compute nodes spread evenly over the cells, as version-1 code wrote them
-(capacity and usage in the compute_nodes columns, no uuid, no provider).
+(capacity and usage in the compute_nodes columns, no uuid, no provider;
+updated_at set, as every running compute's resource tracker keeps it).
 
 Migration: wall time of the online migration
 (run_migrations(names=['migrate_compute_node_inventories']), per batch
@@ -64,6 +65,9 @@ MIGRATION = 'migrate_compute_node_inventories'
 
 def node_rows(n, start):
     now = datetime.datetime(2020, 1, 1)
+    # A live node's row is rewritten by its resource tracker every period,
+    # so updated_at is set on every row (migrated or not) in a deployment.
+    reported = datetime.datetime(2026, 11, 1, 12, 0, 0)
     rows = []
     for i in range(start, start + n):
         vcpus, memory, disk = 16 + i % 4, 65536, 1000 + i % 7
@@ -79,7 +83,7 @@ def node_rows(n, start):
             'disk_available_least': disk - used[2], 'host_ip': '192.0.2.1',
             'stats': '{}', 'cpu_allocation_ratio': 16.0,
             'ram_allocation_ratio': 1.5, 'disk_allocation_ratio': 1.0,
-            'deleted': 0, 'created_at': now})
+            'deleted': 0, 'created_at': now, 'updated_at': reported})
     return rows
 
 
