@@ -451,10 +451,13 @@ def _attached(path):
     with api_db.get_engine().connect() as conn:
         raw = conn.connection.dbapi_connection
         raw.execute('ATTACH DATABASE ? AS %s' % ATTACH_AS, (path,))
+        fk = raw.execute('PRAGMA foreign_keys').fetchone()[0]
+        raw.execute('PRAGMA foreign_keys = OFF')
         try:
             yield conn
         finally:
             try:
+                raw.execute('PRAGMA foreign_keys = %d' % fk)
                 raw.execute('DETACH DATABASE %s' % ATTACH_AS)
             except Exception:
                 conn.invalidate()
