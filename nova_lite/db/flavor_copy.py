@@ -20,6 +20,13 @@ the same:
   or two SQLite files (ATTACH) -- INSERT ... SELECT straight from the
   legacy tables, so no row passes through Python.
 
+A batch is first moved optimistically: copied whole with no deciding
+SELECTs (the API DB's unique constraints refuse a flavorid already there
+or a name taken, and the batch is then redone flavor by flavor), and, as
+a batch read in id order is every live legacy flavor in its id range,
+copied and soft-deleted with one range statement per table (IdRange),
+checked by rowcount.
+
 Everything here is plain SQL built from the table metadata and run with
 the driver's own parameter style: this is the hot path of a migration
 that may move millions of rows, and per-row ORM/Core processing was most
