@@ -20,6 +20,13 @@ the same:
   or two SQLite files (ATTACH) -- INSERT ... SELECT straight from the
   legacy tables, so no row passes through Python.
 
+A batch is first moved optimistically: copied whole with no deciding
+SELECTs (the API DB's unique constraints refuse a flavorid already there
+or a name taken, and the batch is then redone flavor by flavor), and, as
+a batch read in id order is every live legacy flavor in its id range,
+copied and soft-deleted with one range statement per table (IdRange),
+checked by rowcount.
+
 Everything here is plain SQL built from the table metadata and run with
 the driver's own parameter style: this is the hot path of a migration
 that may move millions of rows, and per-row ORM/Core processing was most
@@ -186,7 +193,8 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
         sql.names(cols), sql.table(t), ' AND '.join(where))
     if limit is not None:
         query += ' LIMIT %d' % int(limit)
-    batch = Batch(_fetch(conn, query, params), cols, conn.dialect)
+    batch = Batch(_fetch(conn, query, params), cols, conn.dialect,
+                  contiguous=ids is None)
     if rows and batch.flavors:
         lo, hi = batch.flavors[0][0], batch.flavors[-1][0]
         wanted = set(batch.ids)
@@ -203,20 +211,79 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
 
 
 class Batch(object):
-    """Legacy flavors read in step 1 (tuples; id, flavorid, name first)."""
+    """Legacy flavors read in step 1 (tuples; id, flavorid, name first).
 
-    def __init__(self, flavors, columns, dialect):
+    contiguous: read as "the next N live flavors by id", so they were every
+    live legacy flavor with an id between the first and the last (read by
+    a list of ids: not known).
+    """
+
+    def __init__(self, flavors, columns, dialect, contiguous=False):
         self.flavors = flavors
         self.columns = columns
         self.dialect = dialect
+        self.contiguous = contiguous
         self.related = {}
 
     @property
     def ids(self):
         return [f[0] for f in self.flavors]
 
+    def id_range(self, ids=None):
+        """ids (default: all of the batch) as an IdRange over the batch's
+        span when the batch is contiguous, else as a plain list."""
+        ids = self.ids if ids is None else list(ids)
+        if not (self.contiguous and ids):
+            return ids
+        keep = set(ids)
+        excluded = [i for i in self.ids if i not in keep]
+        if len(excluded) > IN_CHUNK:
+            return ids
+        return IdRange(ids, self.flavors[0][0], self.flavors[-1][0],
+                       excluded)
+
     def __len__(self):
         return len(self.flavors)
+
+
+class IdRange(list):
+    """Legacy flavor ids that were, when read, every live legacy flavor with
+    lo <= id <= hi except those in `excluded` (a few).
+
+    Statements on such ids use one range predicate per table (the shape of
+    a plain SQL bulk copy) instead of IN lists of IN_CHUNK ids. A live row
+    in the range that was not read cannot appear later: ids only grow and
+    soft-deleted rows never come back to life. Rows in the range may
+    however have been soft-deleted since by a concurrent runner, so every
+    range statement on the flavors table checks that it touched exactly
+    len(ids) rows, and its transaction is rolled back and redone by id
+    lists (a plain list) if not: RangeMismatch.
+    """
+
+    def __init__(self, ids, lo, hi, excluded=()):
+        super(IdRange, self).__init__(ids)
+        self.lo, self.hi = lo, hi
+        self.excluded = list(excluded)
+
+    def where(self, sql, column):
+        """(SQL condition, params) selecting the range on column."""
+        cond = '%s BETWEEN %s AND %s' % (column, sql.mark, sql.mark)
+        params = [self.lo, self.hi]
+        if self.excluded:
+            cond += ' AND %s NOT IN (%s)' % (column,
+                                             sql.marks(len(self.excluded)))
+            params += self.excluded
+        return cond, params
+
+
+class RangeMismatch(Exception):
+    """A range statement touched other rows than its IdRange's ids."""
+
+
+def _check_range(ids, rowcount, what):
+    if rowcount != len(ids):
+        raise RangeMismatch('%s matched %d rows for %d flavors' % (
+            what, rowcount, len(ids)))
 
 
 # --- step 2: copy into the API DB ---------------------------------------
@@ -292,59 +359,91 @@ def _insert_many(conn, sql, table, cols, values):
             [v + (0,) for v in values])
 
 
-def insert_select(conn, sql, moving, schema):
+def insert_select(conn, sql, legacy_ids, schema):
     """Cross-database path: INSERT ... SELECT from the legacy tables
-    (`schema` names the cell DB on the API DB's connection)."""
+    (`schema` names the cell DB on the API DB's connection) of the live
+    legacy flavors with these ids (an IdRange: one statement per table)."""
     fl = _flavor_module()
     t, lt = fl.API.flavors, fl.LEGACY.flavors
     cols = _copied_columns(lt)
-    for part in chunks([f[0] for f in moving]):
-        _run(conn, 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s '
-             'WHERE deleted = 0 AND id IN (%s)' % (
-                 sql.table(t), sql.names(cols), sql.names(cols),
-                 sql.table(lt, schema), sql.marks(len(part))), part)
-    copy_related_select(conn, sql, [f[0] for f in moving], schema)
+    insert = 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s ' \
+        'WHERE deleted = 0 AND ' % (sql.table(t), sql.names(cols),
+                                    sql.names(cols), sql.table(lt, schema))
+    if isinstance(legacy_ids, IdRange):
+        cond, params = legacy_ids.where(sql, 'id')
+        _check_range(legacy_ids, _run(conn, insert + cond, params).rowcount,
+                     'INSERT ... SELECT of legacy flavors')
+    else:
+        for part in chunks(legacy_ids):
+            _run(conn, insert + 'id IN (%s)' % sql.marks(len(part)), part)
+    copy_related_select(conn, sql, legacy_ids, schema)
 
 
 def copy_related_select(conn, sql, legacy_ids, schema):
     """Cross-database path: specs and projects of the moved flavors,
-    joined to the API flavors through flavorid."""
+    joined to the API flavors through flavorid (legacy_ids: a list, or an
+    IdRange whose flavors were all just copied)."""
     fl = _flavor_module()
+    if isinstance(legacy_ids, IdRange):
+        cond, params = legacy_ids.where(sql, 'r.flavor_id')
+        parts = [(cond, params)]
+    else:
+        parts = [('r.flavor_id IN (%s)' % sql.marks(len(part)), part)
+                 for part in chunks(legacy_ids)]
     for table, legacy_table in ((fl.API.extra_specs, fl.LEGACY.extra_specs),
                                 (fl.API.projects, fl.LEGACY.projects)):
         cols = _copied_columns(legacy_table)
-        for part in chunks(legacy_ids):
+        for cond, params in parts:
             _run(conn, 'INSERT INTO %(dst)s (flavor_id, %(cols)s, deleted) '
                  'SELECT f.id, %(src_cols)s, 0 FROM %(src)s r '
                  'JOIN %(legacy)s it ON it.id = r.flavor_id '
+                 'AND it.deleted = 0 '
                  'JOIN %(flavors)s f ON f.flavorid = it.flavorid '
                  'AND f.deleted = 0 '
-                 'WHERE r.deleted = 0 AND r.flavor_id IN (%(ids)s)' % {
+                 'WHERE r.deleted = 0 AND %(cond)s' % {
                      'dst': sql.table(table), 'cols': sql.names(cols),
                      'src_cols': sql.names(cols, 'r'),
                      'src': sql.table(legacy_table, schema),
                      'legacy': sql.table(fl.LEGACY.flavors, schema),
                      'flavors': sql.table(fl.API.flavors),
-                     'ids': sql.marks(len(part))}, part)
+                     'cond': cond}, params)
 
 
-def copy_batch(conn, batch, source):
+def copy_batch(conn, batch, source, optimistic=False):
     """Step 2 on conn (inside one API DB transaction). Returns (flavorids
-    now in the API DB, legacy flavors left for a name clash)."""
+    now in the API DB, legacy flavors left for a name clash).
+
+    optimistic: copy the whole batch without deciding first. The unique
+    (flavorid, deleted) and (name, deleted) constraints of the API tables
+    are the decision -- a flavorid already there or a name taken raises
+    DBDuplicateEntry exactly where decide() would have left the flavor
+    out -- and the caller redoes the batch with optimistic=False then.
+    This is the common case (nothing copied yet, no clash) at the cost of
+    a plain bulk copy: no SELECTs to decide, and with the cross-database
+    path one statement per table.
+    """
     sql = Sql(conn.dialect)
-    present, moving, clashes = decide(conn, sql, batch)
+    schema = None
+    if source is not None:
+        schema = source[1] if source[0] == 'schema' else ATTACH_AS
+    if optimistic:
+        present, moving, clashes = set(), batch.flavors, []
+    else:
+        present, moving, clashes = decide(conn, sql, batch)
     if moving:
         if source is None:
             insert_rows(conn, sql, batch, moving)
+        elif optimistic:
+            insert_select(conn, sql, batch.id_range(), schema)
         else:
-            insert_select(conn, sql, moving,
-                          source[1] if source[0] == 'schema' else ATTACH_AS)
+            insert_select(conn, sql, [f[0] for f in moving], schema)
     return present | {f[1] for f in moving}, clashes
 
 
 @api_db.writer
-def _copy_in_session(context, batch, source):
-    return copy_batch(context.session.connection(), batch, source)
+def _copy_in_session(context, batch, source, optimistic):
+    return copy_batch(context.session.connection(), batch, source,
+                      optimistic)
 
 
 @contextlib.contextmanager
@@ -359,36 +458,49 @@ def _attached(path):
     with api_db.get_engine().connect() as conn:
         raw = conn.connection.dbapi_connection
         raw.execute('ATTACH DATABASE ? AS %s' % ATTACH_AS, (path,))
+        fk = raw.execute('PRAGMA foreign_keys').fetchone()[0]
+        raw.execute('PRAGMA foreign_keys = OFF')
         try:
             yield conn
         finally:
             try:
+                raw.execute('PRAGMA foreign_keys = %d' % fk)
                 raw.execute('DETACH DATABASE %s' % ATTACH_AS)
             except Exception:
                 conn.invalidate()
                 raise
 
 
-def _copy_attached(batch, source):
+def _copy_attached(batch, source, optimistic):
     with _attached(source[1]) as conn:
         with conn.begin():
-            return copy_batch(conn, batch, source)
+            return copy_batch(conn, batch, source, optimistic)
 
 
 def copy_to_api(context, batch, source):
-    """Step 2 with retries: a runner that loses an insert race on the
-    unique (flavorid, deleted) or (name, deleted) constraints gets
-    DBDuplicateEntry (or a deadlock on MariaDB); its transaction rolls
-    back whole and the batch is decided again, now seeing the winner's
-    rows as present."""
-    for attempt in range(RACE_RETRIES):
+    """Step 2 with retries. It first copies the whole batch optimistically
+    (copy_batch); a flavorid already there or a name taken makes that
+    roll back (DBDuplicateEntry, or RangeMismatch if the legacy rows
+    changed since step 1) and the batch is decided flavor by flavor.
+    A runner that loses an insert race on the unique (flavorid, deleted)
+    or (name, deleted) constraints gets DBDuplicateEntry (or a deadlock on
+    MariaDB); its transaction rolls back whole and the batch is decided
+    again, now seeing the winner's rows as present."""
+    optimistic = True
+    for attempt in range(RACE_RETRIES + 1):
         try:
             if source is not None and source[0] == 'attach':
-                return _copy_attached(batch, source)
-            return _copy_in_session(context, batch, source)
-        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock) as e:
-            LOG.debug('Flavor batch raced with another writer (%s); '
-                      'retrying', type(e).__name__)
+                return _copy_attached(batch, source, optimistic)
+            return _copy_in_session(context, batch, source, optimistic)
+        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock,
+                RangeMismatch) as e:
+            if optimistic:
+                LOG.debug('Flavor batch is not a plain copy (%s); deciding '
+                          'flavor by flavor', type(e).__name__)
+                optimistic = False
+            else:
+                LOG.debug('Flavor batch raced with another writer (%s); '
+                          'retrying', type(e).__name__)
     raise RuntimeError('flavor migration lost %d races in a row'
                        % RACE_RETRIES)
 
@@ -397,13 +509,35 @@ def copy_to_api(context, batch, source):
 
 @main_db.writer
 def soft_delete(lctx, ids):
-    """Soft-delete legacy flavors (by id) with their specs and projects:
-    one UPDATE per table per IN_CHUNK ids. Returns flavors deleted."""
+    """Soft-delete legacy flavors (by id) with their specs and projects.
+    Returns flavors deleted.
+
+    ids: a list (one UPDATE per table per IN_CHUNK ids) or an IdRange (one
+    UPDATE per table; raises RangeMismatch, rolling back, if the flavors'
+    UPDATE matched other than len(ids) rows: redo with list(ids)).
+    """
     fl = _flavor_module()
     conn = lctx.session.connection()
     sql = Sql(conn.dialect)
     t = fl.LEGACY.flavors
     now = sql.bind(t.c.deleted_at.type, timeutils.utcnow())
+    if isinstance(ids, IdRange):
+        # Specs and projects of the live flavors in the range only (not
+        # those of a flavor soft-deleted before, whatever their state).
+        live, live_params = ids.where(sql, 'id')
+        cond, params = ids.where(sql, 'flavor_id')
+        for related in (fl.LEGACY.extra_specs, fl.LEGACY.projects):
+            _run(conn, 'UPDATE %s SET deleted = id, deleted_at = %s WHERE '
+                 'deleted = 0 AND %s AND flavor_id IN (SELECT id FROM %s '
+                 'WHERE deleted = 0 AND %s)' % (
+                     sql.table(related), sql.mark, cond, sql.table(t),
+                     live), [now] + params + live_params)
+        count = _run(conn, 'UPDATE %s SET deleted = id, deleted_at = %s '
+                     'WHERE deleted = 0 AND %s' % (sql.table(t), sql.mark,
+                                                   live),
+                     [now] + live_params).rowcount
+        _check_range(ids, count, 'soft-delete of legacy flavors')
+        return count
     count = 0
     for part in chunks(ids):
         marks = sql.marks(len(part))
@@ -422,6 +556,10 @@ def soft_delete_with_retries(lctx, ids):
     for attempt in range(RACE_RETRIES):
         try:
             return _flavor_module().legacy_soft_delete(lctx, ids)
+        except RangeMismatch as e:
+            LOG.debug('Legacy flavors changed since read (%s); '
+                      'soft-deleting by id', e)
+            ids = list(ids)
         except db_exc.DBDeadlock:
             LOG.debug('Legacy flavor soft-delete deadlocked; retrying')
     raise RuntimeError('legacy flavor soft-delete deadlocked %d times in '
@@ -457,5 +595,6 @@ def move_batch(context, lctx, batch, source):
                     'database. Rename or delete one of them, then rerun.',
                     {'flavorid': flavor[1], 'name': flavor[2]})
     soft_delete_with_retries(
-        lctx, [f[0] for f in batch.flavors if f[1] in in_api])
+        lctx, batch.id_range([f[0] for f in batch.flavors
+                              if f[1] in in_api]))
     return len(batch), len(batch) - len(clashes)

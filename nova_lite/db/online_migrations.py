@@ -26,7 +26,10 @@ DEFAULT_BATCH = 50
 # flavors x 5 specs x 3 projects, tools/bench/flavor_migration.py: batches
 # of 50 take 2-6x as long as batches of 5,000), while one batch of flavors
 # with their specs and projects stays a few MB and a transaction of well
-# under a second.
+# under a second. Larger batches gain little more: the same benchmark on
+# SQLite, cross-database path, medians of 5 (noisy machine): batches of
+# 2,500 / 5,000 / 10,000 took 0.50 / 0.46 / 0.45 s, while a 10,000-flavor
+# soft-delete transaction on MariaDB holds its row locks for ~1.5 s.
 FLAVOR_BATCH = 5000
 
 # migrate_compute_node_inventories moves a batch with a fixed number of

@@ -361,3 +361,72 @@ def test_manage_migrate_flavors_and_online_data_migrations(
                    'where deleted = 0') == [(0,)]
     code, out, err = dep.manage('db', 'migrate_flavors', '--json')
     assert code == 0 and json.loads(out)['migrations'][0]['found'] == 0
+
+
+def _legacy_live_related(flavorid):
+    """(live specs, live projects) of the legacy flavor(s) with this
+    flavorid, deleted or not."""
+    t = flavor_obj.LEGACY
+    with main_db.get_engine().connect() as conn:
+        ids = [r[0] for r in conn.execute(sa.select(t.flavors.c.id).where(
+            t.flavors.c.flavorid == flavorid))]
+        return tuple(conn.execute(sa.select(sa.func.count()).select_from(
+            table).where(table.c.flavor_id.in_(ids),
+                         table.c.deleted == 0)).scalar()
+            for table in (t.extra_specs, t.projects))
+
+
+def test_legacy_row_deleted_after_the_batch_was_read(legacy, request):
+    """A batch is copied and soft-deleted by id range; a legacy flavor in
+    the range that another writer deleted after the batch was read makes
+    the range statements match fewer rows: they roll back and the batch is
+    redone by id lists, moving the others and nothing else."""
+    if not legacy.cross_database:
+        # Known gap, older than the range statements: the rows path
+        # inserts the rows read in step 1 without checking that they are
+        # still live, so the deleted flavor comes back in the API DB.
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason='rows path copies a legacy flavor deleted '
+                                'after step 1 read it'))
+    ctxt = legacy.ctxt
+    before = snapshot(ctxt)
+    lctx = flavor_obj.legacy_context(ctxt)
+    source = flavor_copy.cross_database_source()
+    batch = flavor_copy.read_batch(lctx, limit=N, rows=source is None)
+    assert batch.contiguous and len(batch) == N
+    gone = batch.flavors[5]
+    flavor_obj.legacy_soft_delete(lctx, [gone[0]])
+    assert flavor_copy.move_batch(ctxt, lctx, batch, source) == (N, N)
+    del before[gone[1]]
+    assert_all_in_api_exactly_once(ctxt, before)
+
+
+def test_range_soft_delete_leaves_other_legacy_rows_alone(legacy):
+    """Specs and projects of a legacy flavor soft-deleted before the run
+    (in the middle of a batch's id range) are not touched, and a flavor
+    left in place for a name clash keeps its specs and projects."""
+    ctxt = legacy.ctxt
+    t = flavor_obj.LEGACY.flavors
+    with main_db.get_engine().begin() as conn:
+        conn.execute(t.update().where(t.c.flavorid == 'l010').values(
+            deleted=t.c.id))
+    orphan = _legacy_live_related('l010')
+    assert orphan == (3, 2)
+    flavor_obj._api_create(ctxt, {'name': 'l-name-012', 'flavorid': 'other',
+                                  'memory_mb': 1, 'vcpus': 1, 'swap': 0},
+                           {}, [])
+    assert om.migrate_flavors(ctxt, 1000) == (N - 1, N - 2)
+    assert legacy_rows() == ['l012']
+    assert _legacy_live_related('l010') == orphan
+    assert _legacy_live_related('l012') == (3, 2)
+
+
+def test_attached_copy_restores_foreign_keys(legacy):
+    """The cross-database SQLite copy turns foreign key checks off on its
+    connection (its INSERT ... SELECT joins the parent rows it points at);
+    the pooled connection gets them back."""
+    assert om.migrate_flavors(legacy.ctxt, 1000) == (N, N)
+    engine = api_db.get_engine()
+    for _ in range(3):
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql('PRAGMA foreign_keys').scalar() == 1
