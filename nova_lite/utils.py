@@ -29,10 +29,20 @@ def chunks(items, size=IN_CHUNK):
 
 
 def run_together(*fns):
-    """Call every fn at once (green threads under eventlet) and return
-    when all have returned; fns handle their own errors."""
-    threads = [threading.Thread(target=fn) for fn in fns]
+    """Call every fn at once (green threads under eventlet), return when
+    all have returned, then raise the first error any of them raised."""
+    errors = []
+
+    def call(fn):
+        try:
+            fn()
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=call, args=(fn,)) for fn in fns]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    if errors:
+        raise errors[0]

@@ -266,9 +266,10 @@ class DbCommands(object):
         """Copy legacy cell-database flavors to the API database.
 
         The migrate_flavors online data migration alone. Without
-        --max-count every flavor moves, in batches of 5000 (each batch:
+        --max-count every flavor moves, in batches of 10,000 (each batch:
         one API DB transaction copying flavors, extra specs and projects,
-        then one cell DB transaction soft-deleting the legacy rows).
+        then the cell DB soft-deleting the legacy rows: specs and projects
+        before their flavors).
         Exit codes: as online_data_migrations (0 done, 1 more to do,
         2 error, 127 invalid --max-count).
         """

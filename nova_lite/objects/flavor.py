@@ -473,7 +473,8 @@ def _api_destroy(context, flavorid):
 
 
 def legacy_soft_delete(lctx, ids):
-    """Soft-delete legacy flavors (by id) with their specs and projects."""
+    """Soft-delete legacy flavors (by id) with their specs and projects,
+    once the migration copied them to the API DB."""
     return flavor_copy.soft_delete(lctx, ids)
 
 
@@ -492,7 +493,8 @@ def destroy_flavor(context, flavorid):
     if lctx is not None:
         legacy_id = _legacy_id(lctx, flavorid)
         if legacy_id is not None:
-            legacy = bool(legacy_soft_delete(lctx, [legacy_id]))
+            legacy = bool(flavor_copy.soft_delete(lctx, [legacy_id],
+                                                  moved=False))
     if not _api_destroy(context, flavorid) and not legacy:
         raise exception.FlavorNotFound(flavor_id=flavorid)
 

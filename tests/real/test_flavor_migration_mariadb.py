@@ -104,6 +104,18 @@ if kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(lctx, ids)
     fl.legacy_soft_delete = soft_delete
+kill_before_flavors = %(kill_before_flavors)r
+if kill_before_flavors:
+    # The specs' and projects' UPDATEs of this batch have committed, the
+    # flavors' has not run.
+    real_flavors = flavor_copy._soft_delete_flavors_only
+    flavor_batches = []
+    def soft_delete_flavors(lctx, ids, now):
+        flavor_batches.append(ids)
+        if len(flavor_batches) == kill_before_flavors:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_flavors(lctx, ids, now)
+    flavor_copy._soft_delete_flavors_only = soft_delete_flavors
 while not os.path.exists(%(go)r):
     time.sleep(0.01)
 rows, code = om.run_migrations(context.get_admin_context(),
@@ -113,11 +125,12 @@ sys.exit(code)
 '''
 
 
-def start_runner(urls, go, batch, kill_at=None):
+def start_runner(urls, go, batch, kill_at=None, kill_before_flavors=None):
     script = _RUNNER % {'root': ROOT, 'api': urls['api'],
                         'cell': urls['cell'], 'cross': urls['cross'],
-                        'batch': batch,
-                        'kill_at': kill_at, 'go': go}
+                        'batch': batch, 'kill_at': kill_at,
+                        'kill_before_flavors': kill_before_flavors,
+                        'go': go}
     return subprocess.Popen([sys.executable, '-c', script], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -154,6 +167,41 @@ def test_runner_killed_mid_run_loses_nothing_and_rerun_completes(
     # Two batches finished, the third is in the API DB and still in the
     # legacy tables; users still see every flavor exactly once.
     assert len(flavor_obj.list_flavor_dicts(ctxt)) == n
+    proc = start_runner(mariadb, go, batch=40)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err.decode()[-3000:]
+    assert_migrated_exactly_once(n)
+
+
+def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
+                                                             tmp_path):
+    """On MariaDB the specs' and projects' soft-deletes commit on their
+    own before the flavors' (flavor_copy.soft_delete): a kill in between
+    leaves moved flavors live in the legacy tables without live specs;
+    users still see each flavor once, with its specs (the API DB copy),
+    and a rerun soft-deletes the rest."""
+    n = 120
+    populate(n)
+    go = str(tmp_path / 'go')
+    open(go, 'w').close()
+    proc = start_runner(mariadb, go, batch=40, kill_before_flavors=2)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == -signal.SIGKILL, err.decode()[-3000:]
+    t = flavor_obj.LEGACY
+    with main_db.get_engine().connect() as conn:
+        live = [conn.execute(sa.select(sa.func.count()).select_from(
+            table).where(table.c.deleted == 0)).scalar()
+            for table in (t.flavors, t.extra_specs, t.projects)]
+    # Batch 1 done; batch 2: specs and projects soft-deleted, flavors not;
+    # batch 3 not started.
+    assert live == [80, 40 * 5, 40 * 3]
+    ctxt = nova_context.get_admin_context()
+    flavors = flavor_obj.list_flavor_dicts(ctxt)
+    assert len(flavors) == n
+    for flavorid in ('40', '79'):
+        flavor = flavor_obj.Flavor.get_by_flavor_id(ctxt, flavorid)
+        assert len(flavor.extra_specs) == 5
+        assert len(flavor.projects) == 3
     proc = start_runner(mariadb, go, batch=40)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err.decode()[-3000:]
