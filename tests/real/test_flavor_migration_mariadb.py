@@ -154,23 +154,33 @@ def test_concurrent_runners_migrate_every_flavor_exactly_once(
     assert len(flavor_obj.list_flavor_dicts(ctxt)) == n
 
 
-def test_runner_killed_mid_run_loses_nothing_and_rerun_completes(
-        mariadb, tmp_path):
-    n = 300
+def run_killed(urls, tmp_path, n, **kill):
+    """n legacy flavors; a runner (batches of 40) SIGKILLed as kill says."""
     populate(n)
     go = str(tmp_path / 'go')
     open(go, 'w').close()
-    proc = start_runner(mariadb, go, batch=40, kill_at=3)
+    proc = start_runner(urls, go, batch=40, **kill)
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == -signal.SIGKILL, err.decode()[-3000:]
+    return go
+
+
+def rerun_completes(urls, go, n):
+    proc = start_runner(urls, go, batch=40)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err.decode()[-3000:]
+    assert_migrated_exactly_once(n)
+
+
+def test_runner_killed_mid_run_loses_nothing_and_rerun_completes(
+        mariadb, tmp_path):
+    n = 300
+    go = run_killed(mariadb, tmp_path, n, kill_at=3)
     ctxt = nova_context.get_admin_context()
     # Two batches finished, the third is in the API DB and still in the
     # legacy tables; users still see every flavor exactly once.
     assert len(flavor_obj.list_flavor_dicts(ctxt)) == n
-    proc = start_runner(mariadb, go, batch=40)
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0, err.decode()[-3000:]
-    assert_migrated_exactly_once(n)
+    rerun_completes(mariadb, go, n)
 
 
 def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
@@ -181,12 +191,7 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
     users still see each flavor once, with its specs (the API DB copy),
     and a rerun soft-deletes the rest."""
     n = 120
-    populate(n)
-    go = str(tmp_path / 'go')
-    open(go, 'w').close()
-    proc = start_runner(mariadb, go, batch=40, kill_before_flavors=2)
-    _, err = proc.communicate(timeout=300)
-    assert proc.returncode == -signal.SIGKILL, err.decode()[-3000:]
+    go = run_killed(mariadb, tmp_path, n, kill_before_flavors=2)
     t = flavor_obj.LEGACY
     with main_db.get_engine().connect() as conn:
         live = [conn.execute(sa.select(sa.func.count()).select_from(
@@ -202,7 +207,4 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
         flavor = flavor_obj.Flavor.get_by_flavor_id(ctxt, flavorid)
         assert len(flavor.extra_specs) == 5
         assert len(flavor.projects) == 3
-    proc = start_runner(mariadb, go, batch=40)
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0, err.decode()[-3000:]
-    assert_migrated_exactly_once(n)
+    rerun_completes(mariadb, go, n)
