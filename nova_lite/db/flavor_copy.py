@@ -588,9 +588,9 @@ def soft_delete(lctx, ids, moved=True):
     flavor whose flavorid is not in the API DB.
     """
     fl = _flavor_module()
-    now = timeutils.utcnow()
     engine = main_db.get_engine(lctx)
-    now = Sql(engine.dialect).bind(fl.LEGACY.flavors.c.deleted_at.type, now)
+    now = Sql(engine.dialect).bind(fl.LEGACY.flavors.c.deleted_at.type,
+                                   timeutils.utcnow())
     if not moved or engine.dialect.name == 'sqlite':
         return _soft_delete_in_one(lctx, ids, now)
     utils.run_together(*[

@@ -453,33 +453,16 @@ def create_providers(ctx, items):
         return {'created': [], 'existing': [], 'invalid': invalid}
     class_ids = rp.resource_class_ids(
         ctx, sorted({rc for _, invs, _ in wanted.values() for rc in invs}))
-    rp_t, inv_t, _rc_t, alloc_t = _tables()
+    alloc_t = _tables()[3]
 
     def once():
         with retrying.writing(ctx) as session:
-            existing = set()
-            for part in chunks(wanted):
-                existing.update(u for (u,) in session.execute(
-                    sa.select(rp_t.c.uuid).where(rp_t.c.uuid.in_(part))))
-            new = [u for u in wanted if u not in existing]
-            if new:
-                now = timeutils.utcnow()
-                session.execute(rp_t.insert(), [
-                    {'uuid': u, 'name': wanted[u][0], 'generation': 0,
-                     'created_at': now} for u in new])
-                ids = {}
-                for part in chunks(new):
-                    ids.update(session.execute(
-                        sa.select(rp_t.c.uuid, rp_t.c.id).where(
-                            rp_t.c.uuid.in_(part))).all())
-                session.execute(inv_t.insert(), [
-                    dict(inv, resource_provider_id=ids[u],
-                         resource_class_id=class_ids[rc])
-                    for u in new for rc, inv in wanted[u][1].items()])
-                usage = [row for u in new for row in _host_usage_rows(
-                    ids[u], u, wanted[u][2], wanted[u][1], class_ids)]
-                if usage:
-                    session.execute(alloc_t.insert(), usage)
+            new, existing, ids = rp.insert_missing_providers(
+                session, wanted, class_ids)
+            usage = [row for u in new for row in _host_usage_rows(
+                ids[u], u, wanted[u][2], wanted[u][1], class_ids)]
+            if usage:
+                session.execute(alloc_t.insert(), usage)
             return new, sorted(existing)
 
     new, existing = _retrying(once)

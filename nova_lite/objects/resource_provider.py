@@ -166,6 +166,30 @@ def create_provider(ctx, uuid, name, inventories):
     return 0
 
 
+def insert_missing_providers(session, wanted, class_ids):
+    """In session: the providers of wanted ({uuid: (name, inventories,
+    ...)}) whose uuid does not exist yet, with their inventories. Returns
+    (new uuids, set of uuids that existed, {new uuid: provider id})."""
+    existing = set()
+    for part in chunks(wanted):
+        existing.update(u for (u,) in session.execute(
+            sa.select(RP.c.uuid).where(RP.c.uuid.in_(part))))
+    new = [u for u in wanted if u not in existing]
+    ids = {}
+    if new:
+        now = timeutils.utcnow()
+        retrying.insert_rows(session, RP, [
+            {'uuid': u, 'name': wanted[u][0], 'generation': 0,
+             'created_at': now} for u in new])
+        for part in chunks(new):
+            ids.update((u, i) for u, i in session.execute(
+                sa.select(RP.c.uuid, RP.c.id).where(RP.c.uuid.in_(part))))
+        retrying.insert_rows(session, INV, [
+            row for u in new
+            for row in _inventory_rows(ids[u], wanted[u][1], class_ids)])
+    return new, existing, ids
+
+
 def create_providers(ctx, providers):
     """Bulk create [(uuid, name, inventories), ...]; providers whose uuid
     exists are skipped. One transaction. Returns {'created': [uuids],
@@ -184,22 +208,8 @@ def create_providers(ctx, providers):
 
     def once():
         with retrying.writing(ctx) as session:
-            existing = set()
-            for part in chunks(wanted):
-                existing.update(u for (u,) in session.execute(
-                    sa.select(RP.c.uuid).where(RP.c.uuid.in_(part))))
-            new = [u for u in wanted if u not in existing]
-            now = timeutils.utcnow()
-            retrying.insert_rows(session, RP, [
-                {'uuid': u, 'name': wanted[u][0], 'generation': 0,
-                 'created_at': now} for u in new])
-            ids = {}
-            for part in chunks(new):
-                ids.update((u, i) for u, i in session.execute(
-                    sa.select(RP.c.uuid, RP.c.id).where(RP.c.uuid.in_(part))))
-            retrying.insert_rows(session, INV, [
-                row for u in new
-                for row in _inventory_rows(ids[u], wanted[u][1], class_ids)])
+            new, existing, _ids = insert_missing_providers(
+                session, wanted, class_ids)
             return {'created': new,
                     'existing': [u for u in wanted if u in existing]}
     # A concurrent creator of one of them wins: re-read, skip it.
