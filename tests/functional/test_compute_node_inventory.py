@@ -151,6 +151,45 @@ def test_listing_100_nodes_is_one_query_per_database(cells_env, c1):
     assert {n.vcpus for n in nodes} == {8, 9, 10, 11}
 
 
+def test_repeated_listings_read_again_only_the_providers_that_changed(
+        cells_env, c1):
+    """Capacity read once is kept per (provider id, generation): a listing
+    reads the generations, and the capacity of the providers that moved
+    (a claim, a removal, a saved node), which shows at once."""
+    from nova_lite.objects import resource_provider as rp
+    nodes = [_new_node(c1, i) for i in range(10)]
+    first = h.snapshot(objects.ComputeNodeList.get_all(c1))
+
+    def listing():
+        counter = h.StatementCounter(api=api_db.get_engine())
+        with counter.counting():
+            listed = objects.ComputeNodeList.get_all(c1)
+        return {n.uuid: n for n in listed}, counter.statements['api']
+
+    listed, statements = listing()
+    assert h.snapshot(listed.values()) == first
+    assert len(statements) == 1 and 'inventories' not in statements[0]
+    target = nodes[4]
+    used = listed[target.uuid].vcpus_used
+    rp.claim(cells_env.ctxt, 'instance-1', {target.uuid: {'VCPU': 2}})
+    listed, statements = listing()
+    assert listed[target.uuid].vcpus_used == used + 2
+    assert len(statements) == 2 and 'inventories' in statements[1]
+    rp.remove_allocations(cells_env.ctxt, 'instance-1')
+    assert listing()[0][target.uuid].vcpus_used == used
+    target.vcpus = 40
+    target.save()
+    listed, _ = listing()
+    assert listed[target.uuid].vcpus == 40
+    assert h.snapshot(n for u, n in listed.items() if u != target.uuid) == \
+        h.snapshot(n for n in objects.ComputeNodeList.get_all(c1)
+                   if n.uuid != target.uuid)
+    # What a process that never read them sees.
+    compute_inventory._CAPACITY_ROWS.clear()
+    assert h.snapshot(objects.ComputeNodeList.get_all(c1)) == \
+        h.snapshot(listed.values())
+
+
 def test_no_migration_while_an_old_conductor_is_recorded(cells_env, c1):
     ctxt = cells_env.ctxt
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:

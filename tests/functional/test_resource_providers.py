@@ -214,7 +214,22 @@ def test_removing_inventory_in_use_is_refused(ctx, provider):
     assert 'DISK_GB' in rp.get_inventories(ctx, [provider])[provider][
         'inventories']
     rp.remove_allocations(ctx, 'c1')
-    assert rp.set_inventories(ctx, provider, without_disk) == 2
+    # Generations: 1 after the claim, 2 after the removal, 3 now.
+    assert rp.set_inventories(ctx, provider, without_disk) == 3
+
+
+def test_every_change_of_allocations_moves_the_generation(ctx, provider):
+    """Readers cache capacity per (provider id, generation)
+    (compute_inventory._read_capacity): removals move it too."""
+    generation = rp.get_inventories(ctx, [provider])[provider]['generation']
+    assert rp.claim(ctx, 'c1', {provider: {'VCPU': 1}}) == {
+        provider: generation + 1}
+    rp.remove_allocations(ctx, 'c1')
+    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == \
+        generation + 2
+    rp.remove_allocations(ctx, 'c1')  # nothing held: nothing moves
+    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == \
+        generation + 2
 
 
 def test_set_inventories_of_unknown_provider_is_not_found(ctx):
