@@ -28,9 +28,19 @@ def chunks(items, size=IN_CHUNK):
         yield items[i:i + size]
 
 
-def run_together(*fns):
-    """Call every fn at once (green threads under eventlet), return when
-    all have returned, then raise the first error any of them raised."""
+def run_together(*fns, native=False):
+    """Call every fn at once, return when all have returned, then raise
+    the first error any of them raised.
+
+    The fns run in threads: green threads under eventlet, which is what
+    network I/O (PyMySQL, psycopg2 under eventlet) needs to overlap.
+    native=True is for work that blocks in C without yielding (sqlite3):
+    the first fn runs in the calling thread and the others in threads of
+    the OS, so that they run at once. Those must not use anything
+    eventlet made green (locks, queues: e.g. checking out a pooled
+    connection, logging) -- only statements on connections opened by the
+    caller.
+    """
     errors = []
 
     def call(fn):
@@ -39,10 +49,27 @@ def run_together(*fns):
         except BaseException as e:
             errors.append(e)
 
-    threads = [threading.Thread(target=call, args=(fn,)) for fn in fns]
+    make_thread = threading.Thread
+    first = []
+    if native:
+        first, fns = fns[:1], fns[1:]
+        make_thread = _os_threading().Thread
+    threads = [make_thread(target=call, args=(fn,)) for fn in fns]
     for thread in threads:
         thread.start()
+    for fn in first:
+        call(fn)
     for thread in threads:
         thread.join()
     if errors:
         raise errors[0]
+
+
+def _os_threading():
+    """The threading module as the OS provides it, even under eventlet's
+    monkey patching."""
+    import sys
+    if 'eventlet' in sys.modules:
+        from eventlet import patcher
+        return patcher.original('threading')
+    return threading

@@ -1,31 +1,45 @@
-"""Set-based copy of legacy flavors (top-level cell DB) into the API DB:
-the work behind the migrate_flavors online migration.
+"""Moving legacy flavors (top-level cell DB) into the API DB, set-based:
+the work behind the migrate_flavors online migration and behind writes
+to a legacy flavor.
 
-One batch is three steps (see move_batch for why this order is crash- and
-race-safe):
-  1. read (cell DB): the next N legacy flavors by id;
-  2. copy (API DB, one transaction): decide which are not there yet (by
-     flavorid) and whose name is free, insert them with their extra specs
-     and projects;
-  3. soft-delete (cell DB, one transaction): the legacy rows whose
-     flavorid is now in the API DB.
+One batch of legacy flavors moves in four steps:
+  1. read (cell DB, no lock): the next N live legacy flavors by id;
+  2. lock (cell DB): UPDATE them to soft-deleted in a transaction left
+     open. The UPDATE must match exactly the flavors read -- else one was
+     moved or destroyed since, and the batch is read again (Changed) --
+     and its row locks (SQLite: the database's write lock) keep every
+     other writer off them until step 4;
+  3. copy (API DB, one transaction, committed at once) the flavors with
+     their extra specs and projects, while the cell DB soft-deletes their
+     specs and projects in the same open transaction(s) -- at the same
+     time, on connections of their own;
+  4. commit the cell DB: specs and projects first, then the flavors.
 
-Step 2 has two ways of moving rows; the decisions and the transaction are
-the same:
-- rows: step 1 also reads the specs and projects; step 2 inserts prepared
-  tuples with one executemany per table (works between any two databases,
-  e.g. PostgreSQL, or different servers);
+Nothing is deleted before its copy has committed: a crash before the API
+commit changes nothing, a crash after it leaves flavors in both
+databases, where readers take the API DB copy and hide the legacy row,
+and the next run finishes their soft-delete. A user destroying a legacy
+flavor takes the same row lock first (destroy_legacy): before step 2 it
+makes step 2 fail, after it it waits for step 4 and then destroys the
+API copy. Every writer locks a legacy flavor row before its specs and
+projects, so these waits cannot form a cycle through our connections.
+
+A batch is first moved optimistically: everything read, copied without
+deciding first; the API DB's unique (flavorid, deleted) and (name,
+deleted) constraints refuse a flavorid already there or a name taken,
+and the batch is then decided flavor by flavor (decide) and moved again.
+Ids are given to SQL as one range per statement (IdRange: lo..hi minus a
+few ids) wherever they allow it: the shape of a plain SQL bulk copy.
+
+The copy has two paths, with the same decisions and transaction:
+- rows: step 1 also reads the specs and projects and step 3 inserts the
+  tuples with one executemany per table (between any two databases);
 - cross-database: when the API DB's connection can read the cell DB --
-  MySQL/MariaDB databases on one server reached with the same credentials,
-  or two SQLite files (ATTACH) -- INSERT ... SELECT straight from the
-  legacy tables, so no row passes through Python.
-
-A batch is first moved optimistically: copied whole with no deciding
-SELECTs (the API DB's unique constraints refuse a flavorid already there
-or a name taken, and the batch is then redone flavor by flavor), and, as
-a batch read in id order is every live legacy flavor in its id range,
-copied and soft-deleted with one range statement per table (IdRange),
-checked by rowcount.
+  MariaDB/MySQL databases on one server reached with the same
+  credentials, or two SQLite files (ATTACH) -- INSERT ... SELECT from
+  the legacy tables, so no row passes through Python. Its reads of rows
+  locked by step 2 are consistent reads (READ COMMITTED; SQLite: the
+  committed file, as the cell's open transaction does not spill).
 
 Everything here is plain SQL built from the table metadata and run with
 the driver's own parameter style: this is the hot path of a migration
@@ -33,7 +47,6 @@ that may move millions of rows, and per-row ORM/Core processing was most
 of its cost.
 """
 import contextlib
-import copy
 import functools
 import os
 
@@ -52,10 +65,11 @@ LOG = logging.getLogger(__name__)
 # Tests turn this off to run the rows path where the cross-database path
 # would be chosen.
 CROSS_DATABASE = True
-# How many times step 2 is retried when a concurrent runner wins a race.
+# How many times a batch is redone after losing a race.
 RACE_RETRIES = 5
 IN_CHUNK = utils.IN_CHUNK
 ATTACH_AS = 'nl_legacy_cell'
+chunks = utils.chunks
 
 
 def _flavor_module():
@@ -70,18 +84,14 @@ def _copied_columns(table):
             if c.name not in ('id', 'deleted', 'deleted_at', 'flavor_id')]
 
 
-chunks = utils.chunks
-
-
 class Sql(object):
     """SQL text for one dialect: quoted names, the driver's placeholder."""
 
-    def __init__(self, dialect, schema=None):
+    def __init__(self, dialect):
         self.dialect = dialect
         self.quote = dialect.identifier_preparer.quote
         self.mark = '?' if dialect.paramstyle in ('qmark', 'numeric') \
             else '%s'
-        self.schema = schema
 
     def table(self, table, schema=None):
         name = self.quote(table.name)
@@ -99,9 +109,29 @@ class Sql(object):
             self.dialect)
         return process(value) if process else value
 
+    def id_conditions(self, column, ids):
+        """[(SQL condition, params)] selecting ids on column: one for an
+        IdRange, one per IN_CHUNK ids for a list."""
+        if isinstance(ids, IdRange):
+            cond = '%s BETWEEN %s AND %s' % (column, self.mark, self.mark)
+            if ids.excluded:
+                cond += ' AND %s NOT IN (%s)' % (
+                    column, self.marks(len(ids.excluded)))
+            return [(cond, [ids.lo, ids.hi] + ids.excluded)]
+        return [('%s IN (%s)' % (column, self.marks(len(part))), part)
+                for part in chunks(ids)]
+
 
 def _run(conn, sql, params=()):
     return conn.exec_driver_sql(sql, tuple(params))
+
+
+def _run_by_ids(conn, sql, statement, column, ids, params=()):
+    """statement with {ids} replaced by a condition on column for ids, in
+    as many statements as ids need; returns the rows they matched."""
+    return sum(_run(conn, statement.replace('{ids}', cond),
+                    list(params) + cond_params).rowcount
+               for cond, cond_params in sql.id_conditions(column, ids))
 
 
 def _fetch(conn, sql, params=()):
@@ -138,6 +168,38 @@ def _converter(columns, source, target):
     return convert
 
 
+class IdRange(list):
+    """Ids given to SQL as `lo <= id <= hi` minus the few other integers
+    in that span (excluded): one statement per table instead of IN lists
+    of IN_CHUNK ids."""
+
+    def __init__(self, ids, lo, hi, excluded):
+        super(IdRange, self).__init__(ids)
+        self.lo, self.hi, self.excluded = lo, hi, excluded
+
+
+def id_set(ids):
+    """ids (distinct integers) as an IdRange when the integers between
+    the smallest and the largest that are not ids are at most IN_CHUNK,
+    else as a sorted list."""
+    ids = sorted(ids)
+    if not ids or ids[-1] - ids[0] + 1 - len(ids) > IN_CHUNK:
+        return ids
+    keep = set(ids)
+    return IdRange(ids, ids[0], ids[-1],
+                   [i for i in range(ids[0], ids[-1] + 1) if i not in keep])
+
+
+class Changed(Exception):
+    """Legacy rows changed since the batch was read."""
+
+
+def _expect(count, wanted, what):
+    if count != wanted:
+        raise Changed('%s matched %d rows for %d flavors' % (
+            what, count, wanted))
+
+
 # --- choosing the path --------------------------------------------------
 
 def cross_database_source():
@@ -169,12 +231,30 @@ def cross_database_source():
 
 # --- step 1: read the batch ---------------------------------------------
 
+class Batch(object):
+    """Legacy flavors read in step 1: tuples of `columns` (id, flavorid,
+    name first) and, on the rows path, related[name] = (columns, rows) of
+    their specs and projects."""
+
+    def __init__(self, flavors, columns, dialect):
+        self.flavors = flavors
+        self.columns = columns
+        self.dialect = dialect
+        self.related = {}
+
+    @property
+    def ids(self):
+        return [f[0] for f in self.flavors]
+
+    def __len__(self):
+        return len(self.flavors)
+
+
 @main_db.reader
 def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
     """The next `limit` live legacy flavors by id after after_id (or those
     with the given ids): a Batch. With rows=True also every column of
-    them, their specs and their projects (one query per table, by id
-    range)."""
+    them, their specs and their projects (one query per table)."""
     fl = _flavor_module()
     conn = lctx.session.connection()
     sql = Sql(conn.dialect)
@@ -195,100 +275,35 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
         sql.names(cols), sql.table(t), ' AND '.join(where))
     if limit is not None:
         query += ' LIMIT %d' % int(limit)
-    batch = Batch(_fetch(conn, query, params), cols, conn.dialect,
-                  contiguous=ids is None)
+    batch = Batch(_fetch(conn, query, params), cols, conn.dialect)
     if rows and batch.flavors:
-        lo, hi = batch.flavors[0][0], batch.flavors[-1][0]
-        wanted = set(batch.ids)
         for name, table in (('specs', fl.LEGACY.extra_specs),
                             ('projects', fl.LEGACY.projects)):
             related_cols = ['flavor_id'] + _copied_columns(table)
-            found = _fetch(conn, 'SELECT %s FROM %s WHERE deleted = 0 AND '
-                           'flavor_id BETWEEN %s AND %s' % (
-                               sql.names(related_cols), sql.table(table),
-                               sql.mark, sql.mark), (lo, hi))
-            batch.related[name] = (related_cols,
-                                   [r for r in found if r[0] in wanted])
+            found = []
+            for cond, cond_params in sql.id_conditions(
+                    'flavor_id', id_set(batch.ids)):
+                found += _fetch(conn, 'SELECT %s FROM %s WHERE deleted = 0 '
+                                'AND %s' % (sql.names(related_cols),
+                                            sql.table(table), cond),
+                                cond_params)
+            batch.related[name] = (related_cols, found)
     return batch
 
 
-class Batch(object):
-    """Legacy flavors read in step 1 (tuples; id, flavorid, name first).
-
-    contiguous: read as "the next N live flavors by id", so they were every
-    live legacy flavor with an id between the first and the last (read by
-    a list of ids: not known).
-    """
-
-    def __init__(self, flavors, columns, dialect, contiguous=False):
-        self.flavors = flavors
-        self.columns = columns
-        self.dialect = dialect
-        self.contiguous = contiguous
-        self.related = {}
-
-    @property
-    def ids(self):
-        return [f[0] for f in self.flavors]
-
-    def id_range(self, ids=None):
-        """ids (default: all of the batch) as an IdRange over the batch's
-        span when the batch is contiguous, else as a plain list."""
-        ids = self.ids if ids is None else list(ids)
-        if not (self.contiguous and ids):
-            return ids
-        keep = set(ids)
-        excluded = [i for i in self.ids if i not in keep]
-        if len(excluded) > IN_CHUNK:
-            return ids
-        return IdRange(ids, self.flavors[0][0], self.flavors[-1][0],
-                       excluded)
-
-    def __len__(self):
-        return len(self.flavors)
+@main_db.reader
+def _live_ids(lctx, ids):
+    sql = Sql(lctx.session.connection().dialect)
+    live = set()
+    for cond, params in sql.id_conditions('id', id_set(ids)):
+        live.update(i for (i,) in _fetch(
+            lctx.session.connection(), 'SELECT id FROM %s WHERE deleted = 0 '
+            'AND %s' % (sql.table(_flavor_module().LEGACY.flavors), cond),
+            params))
+    return live
 
 
-class IdRange(list):
-    """Legacy flavor ids that were, when read, every live legacy flavor with
-    lo <= id <= hi except those in `excluded` (a few).
-
-    Statements on such ids use one range predicate per table (the shape of
-    a plain SQL bulk copy) instead of IN lists of IN_CHUNK ids. A live row
-    in the range that was not read cannot appear later: ids only grow and
-    soft-deleted rows never come back to life. Rows in the range may
-    however have been soft-deleted since by a concurrent runner, so every
-    range statement on the flavors table checks that it touched exactly
-    len(ids) rows, and its transaction is rolled back and redone by id
-    lists (a plain list) if not: RangeMismatch.
-    """
-
-    def __init__(self, ids, lo, hi, excluded=()):
-        super(IdRange, self).__init__(ids)
-        self.lo, self.hi = lo, hi
-        self.excluded = list(excluded)
-
-    def where(self, sql, column):
-        """(SQL condition, params) selecting the range on column."""
-        cond = '%s BETWEEN %s AND %s' % (column, sql.mark, sql.mark)
-        params = [self.lo, self.hi]
-        if self.excluded:
-            cond += ' AND %s NOT IN (%s)' % (column,
-                                             sql.marks(len(self.excluded)))
-            params += self.excluded
-        return cond, params
-
-
-class RangeMismatch(Exception):
-    """A range statement touched other rows than its IdRange's ids."""
-
-
-def _check_range(ids, rowcount, what):
-    if rowcount != len(ids):
-        raise RangeMismatch('%s matched %d rows for %d flavors' % (
-            what, rowcount, len(ids)))
-
-
-# --- step 2: copy into the API DB ---------------------------------------
+# --- step 3: the copy into the API DB -----------------------------------
 
 def _existing(conn, sql, column, values):
     t = _flavor_module().API.flavors
@@ -301,15 +316,22 @@ def _existing(conn, sql, column, values):
     return found
 
 
-def decide(conn, sql, batch):
-    """(flavorids already in the API DB, moving flavors, name clashes)."""
-    present = _existing(conn, sql, 'flavorid', [f[1] for f in batch.flavors])
-    candidates = [f for f in batch.flavors if f[1] not in present]
+def decide(conn, sql, flavors):
+    """(flavorids already in the API DB, moving flavors, name clashes)
+    among legacy flavor tuples."""
+    present = _existing(conn, sql, 'flavorid', [f[1] for f in flavors])
+    candidates = [f for f in flavors if f[1] not in present]
     taken = _existing(conn, sql, 'name',
                       [f[2] for f in candidates if f[2] is not None])
     moving = [f for f in candidates if f[2] not in taken]
     clashes = [f for f in candidates if f[2] in taken]
     return present, moving, clashes
+
+
+@api_db.reader
+def _decide_in_api(context, flavors):
+    conn = context.session.connection()
+    return decide(conn, Sql(conn.dialect), flavors)
 
 
 def insert_rows(conn, sql, batch, moving):
@@ -335,20 +357,15 @@ def copy_related(conn, sql, batch, new_id):
     """Rows path: specs and projects of the moved flavors, re-pointed at
     their API ids (legacy id -> API id in new_id)."""
     fl = _flavor_module()
-    for name, table in (('specs', fl.API.extra_specs),
-                        ('projects', fl.API.projects)):
+    for name, table, legacy_table in (
+            ('specs', fl.API.extra_specs, fl.LEGACY.extra_specs),
+            ('projects', fl.API.projects, fl.LEGACY.projects)):
         cols, rows = batch.related[name]
-        legacy_table = (fl.LEGACY.extra_specs if name == 'specs'
-                        else fl.LEGACY.projects)
         convert = _converter([legacy_table.c[c] for c in cols[1:]],
                              batch.dialect, conn.dialect)
-        if convert:
-            values = [(new_id[r[0]],) + convert(r[1:]) for r in rows
-                      if r[0] in new_id]
-        else:
-            values = [(new_id[r[0]],) + r[1:] for r in rows
-                      if r[0] in new_id]
-        _insert_many(conn, sql, table, cols, values)
+        _insert_many(conn, sql, table, cols, [
+            (new_id[r[0]],) + (convert(r[1:]) if convert else r[1:])
+            for r in rows if r[0] in new_id])
 
 
 def _insert_many(conn, sql, table, cols, values):
@@ -362,104 +379,69 @@ def _insert_many(conn, sql, table, cols, values):
 
 
 def insert_select(conn, sql, legacy_ids, schema):
-    """Cross-database path: INSERT ... SELECT from the legacy tables
-    (`schema` names the cell DB on the API DB's connection) of the live
-    legacy flavors with these ids (an IdRange: one statement per table)."""
+    """Cross-database path: INSERT ... SELECT of the live legacy flavors
+    with these ids (an IdRange or a list) from the legacy tables (`schema`
+    names the cell DB on the API DB's connection), with their specs and
+    projects."""
     fl = _flavor_module()
     t, lt = fl.API.flavors, fl.LEGACY.flavors
     cols = _copied_columns(lt)
-    insert = 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s ' \
-        'WHERE deleted = 0 AND ' % (sql.table(t), sql.names(cols),
-                                    sql.names(cols), sql.table(lt, schema))
-    if isinstance(legacy_ids, IdRange):
-        cond, params = legacy_ids.where(sql, 'id')
-        _check_range(legacy_ids, _run(conn, insert + cond, params).rowcount,
-                     'INSERT ... SELECT of legacy flavors')
-    else:
-        for part in chunks(legacy_ids):
-            _run(conn, insert + 'id IN (%s)' % sql.marks(len(part)), part)
+    _expect(_run_by_ids(
+        conn, sql, 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s '
+        'WHERE deleted = 0 AND {ids}' % (sql.table(t), sql.names(cols),
+                                       sql.names(cols), sql.table(lt, schema)),
+        'id', legacy_ids), len(legacy_ids), 'INSERT ... SELECT of flavors')
     copy_related_select(conn, sql, legacy_ids, schema)
 
 
 def copy_related_select(conn, sql, legacy_ids, schema):
     """Cross-database path: specs and projects of the moved flavors,
-    joined to the API flavors through flavorid (legacy_ids: a list, or an
-    IdRange whose flavors were all just copied)."""
+    joined to the API flavors through flavorid."""
     fl = _flavor_module()
-    if isinstance(legacy_ids, IdRange):
-        cond, params = legacy_ids.where(sql, 'r.flavor_id')
-        parts = [(cond, params)]
-    else:
-        parts = [('r.flavor_id IN (%s)' % sql.marks(len(part)), part)
-                 for part in chunks(legacy_ids)]
     for table, legacy_table in ((fl.API.extra_specs, fl.LEGACY.extra_specs),
                                 (fl.API.projects, fl.LEGACY.projects)):
         cols = _copied_columns(legacy_table)
-        for cond, params in parts:
-            _run(conn, 'INSERT INTO %(dst)s (flavor_id, %(cols)s, deleted) '
-                 'SELECT f.id, %(src_cols)s, 0 FROM %(src)s r '
-                 'JOIN %(legacy)s it ON it.id = r.flavor_id '
-                 'AND it.deleted = 0 '
-                 'JOIN %(flavors)s f ON f.flavorid = it.flavorid '
-                 'AND f.deleted = 0 '
-                 'WHERE r.deleted = 0 AND %(cond)s' % {
-                     'dst': sql.table(table), 'cols': sql.names(cols),
-                     'src_cols': sql.names(cols, 'r'),
-                     'src': sql.table(legacy_table, schema),
-                     'legacy': sql.table(fl.LEGACY.flavors, schema),
-                     'flavors': sql.table(fl.API.flavors),
-                     'cond': cond}, params)
+        _run_by_ids(
+            conn, sql, 'INSERT INTO %(dst)s (flavor_id, %(cols)s, deleted) '
+            'SELECT f.id, %(src_cols)s, 0 FROM %(src)s r '
+            'JOIN %(legacy)s it ON it.id = r.flavor_id AND it.deleted = 0 '
+            'JOIN %(flavors)s f ON f.flavorid = it.flavorid '
+            'AND f.deleted = 0 WHERE r.deleted = 0 AND {ids}' % {
+                'dst': sql.table(table), 'cols': sql.names(cols),
+                'src_cols': sql.names(cols, 'r'),
+                'src': sql.table(legacy_table, schema),
+                'legacy': sql.table(fl.LEGACY.flavors, schema),
+                'flavors': sql.table(fl.API.flavors)},
+            'r.flavor_id', legacy_ids)
 
 
-def copy_batch(conn, batch, source, optimistic=False):
-    """Step 2 on conn (inside one API DB transaction). Returns (flavorids
-    now in the API DB, legacy flavors left for a name clash).
-
-    optimistic: copy the whole batch without deciding first. The unique
-    (flavorid, deleted) and (name, deleted) constraints of the API tables
-    are the decision -- a flavorid already there or a name taken raises
-    DBDuplicateEntry exactly where decide() would have left the flavor
-    out -- and the caller redoes the batch with optimistic=False then.
-    This is the common case (nothing copied yet, no clash) at the cost of
-    a plain bulk copy: no SELECTs to decide, and with the cross-database
-    path one statement per table.
-    """
+def copy_batch(conn, batch, moving, source):
+    """Insert the moving legacy flavors of batch (with their specs and
+    projects) on conn, an API DB connection inside a transaction."""
+    if not moving:
+        return
     sql = Sql(conn.dialect)
-    schema = None
-    if source is not None:
-        schema = source[1] if source[0] == 'schema' else ATTACH_AS
-    if optimistic:
-        present, moving, clashes = set(), batch.flavors, []
+    if source is None:
+        insert_rows(conn, sql, batch, moving)
     else:
-        present, moving, clashes = decide(conn, sql, batch)
-    if moving:
-        if source is None:
-            insert_rows(conn, sql, batch, moving)
-        elif optimistic:
-            insert_select(conn, sql, batch.id_range(), schema)
-        else:
-            insert_select(conn, sql, [f[0] for f in moving], schema)
-    return present | {f[1] for f in moving}, clashes
-
-
-@api_db.writer
-def _copy_in_session(context, batch, source, optimistic):
-    return copy_batch(context.session.connection(), batch, source,
-                      optimistic)
+        schema = source[1] if source[0] == 'schema' else ATTACH_AS
+        insert_select(conn, sql, id_set(f[0] for f in moving), schema)
 
 
 @contextlib.contextmanager
-def _attached(path):
-    """An API DB connection with the cell SQLite file attached.
-
-    ATTACH is refused inside a transaction, and oslo.db's sessions begin
-    one at once, so this takes a connection of the API engine (same
-    events: foreign keys, BEGIN handling), attaches before beginning and
-    detaches after the transaction ended.
-    """
-    with api_db.get_engine().connect() as conn:
+def _api_connection(source):
+    """A connection for the copy: on SQLite with the cell file attached
+    (ATTACH is refused inside a transaction, so before beginning; its
+    INSERT ... SELECT joins the parent rows it points at, so foreign key
+    checks are off until it is returned); elsewhere READ COMMITTED, so
+    that reads of legacy rows locked in step 2 do not wait."""
+    engine = api_db.get_engine()
+    with engine.connect() as conn:
+        if source is None or source[0] != 'attach':
+            yield _read_committed(conn)
+            return
         raw = conn.connection.dbapi_connection
-        raw.execute('ATTACH DATABASE ? AS %s' % ATTACH_AS, (path,))
+        raw.execute('ATTACH DATABASE ? AS %s' % ATTACH_AS, (source[1],))
         fk = raw.execute('PRAGMA foreign_keys').fetchone()[0]
         raw.execute('PRAGMA foreign_keys = OFF')
         try:
@@ -473,176 +455,185 @@ def _attached(path):
                 raise
 
 
-def _copy_attached(batch, source, optimistic):
-    with _attached(source[1]) as conn:
-        with conn.begin():
-            return copy_batch(conn, batch, source, optimistic)
+def _read_committed(conn):
+    if conn.dialect.name == 'sqlite':
+        return conn
+    return conn.execution_options(isolation_level='READ COMMITTED')
 
 
-def copy_to_api(context, batch, source):
-    """Step 2 with retries. It first copies the whole batch optimistically
-    (copy_batch); a flavorid already there or a name taken makes that
-    roll back (DBDuplicateEntry, or RangeMismatch if the legacy rows
-    changed since step 1) and the batch is decided flavor by flavor.
-    A runner that loses an insert race on the unique (flavorid, deleted)
-    or (name, deleted) constraints gets DBDuplicateEntry (or a deadlock on
-    MariaDB); its transaction rolls back whole and the batch is decided
-    again, now seeing the winner's rows as present."""
-    optimistic = True
-    for attempt in range(RACE_RETRIES + 1):
-        try:
-            if source is not None and source[0] == 'attach':
-                return _copy_attached(batch, source, optimistic)
-            return _copy_in_session(context, batch, source, optimistic)
-        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock,
-                RangeMismatch) as e:
-            if optimistic:
-                LOG.debug('Flavor batch is not a plain copy (%s); deciding '
-                          'flavor by flavor', type(e).__name__)
-                optimistic = False
-            else:
-                LOG.debug('Flavor batch raced with another writer (%s); '
-                          'retrying', type(e).__name__)
-    raise RuntimeError('flavor migration lost %d races in a row'
-                       % RACE_RETRIES)
+def _committed_copy(conn, batch, moving, source):
+    """Step 3's API DB transaction: copy, commit."""
+    with conn.begin():
+        copy_batch(conn, batch, moving, source)
 
 
-# --- step 3: soft-delete in the cell DB ---------------------------------
+# --- steps 2 and 4: the cell DB -----------------------------------------
 
-def _soft_delete_rows(conn, table, ids, now):
-    """UPDATE table's live rows of the legacy flavors ids (the flavors
-    themselves, or the specs or projects of those still live) to
+def _soft_delete_rows(conn, sql, table, column, ids, now):
+    """UPDATE the live rows of table whose column is in ids to
     soft-deleted. Returns the rows changed."""
-    fl = _flavor_module()
-    sql = Sql(conn.dialect)
-    t = fl.LEGACY.flavors
-    update = 'UPDATE %s SET deleted = id, deleted_at = %s WHERE deleted = 0 ' \
-        'AND ' % (sql.table(table), sql.mark)
-    if isinstance(ids, IdRange):
-        live, live_params = ids.where(sql, 'id')
-        if table is t:
-            return _run(conn, update + live, [now] + live_params).rowcount
-        # Specs and projects of the live flavors in the range only (not
-        # those of a flavor soft-deleted before, whatever their state).
-        cond, params = ids.where(sql, 'flavor_id')
-        return _run(conn, update + '%s AND flavor_id IN (SELECT id FROM %s '
-                    'WHERE deleted = 0 AND %s)' % (cond, sql.table(t), live),
-                    [now] + params + live_params).rowcount
-    column = 'id' if table is t else 'flavor_id'
-    count = 0
-    for part in chunks(ids):
-        count += _run(conn, update + '%s IN (%s)' % (
-            column, sql.marks(len(part))), [now] + part).rowcount
-    return count
+    return _run_by_ids(conn, sql, 'UPDATE %s SET deleted = id, deleted_at = '
+                       '%s WHERE deleted = 0 AND {ids}' % (sql.table(table),
+                                                         sql.mark),
+                       column, ids, [now])
 
 
-def _soft_delete_flavors(conn, ids, now):
-    count = _soft_delete_rows(conn, _flavor_module().LEGACY.flavors, ids,
-                              now)
-    if isinstance(ids, IdRange):
-        _check_range(ids, count, 'soft-delete of legacy flavors')
-    return count
+def _now(dialect):
+    return Sql(dialect).bind(
+        _flavor_module().LEGACY.flavors.c.deleted_at.type,
+        timeutils.utcnow())
 
 
-@main_db.writer
-def _soft_delete_in_one(lctx, ids, now):
-    conn = lctx.session.connection()
-    fl = _flavor_module()
-    for related in (fl.LEGACY.extra_specs, fl.LEGACY.projects):
-        _soft_delete_rows(conn, related, ids, now)
-    return _soft_delete_flavors(conn, ids, now)
+class LegacyWrite(object):
+    """Steps 2 and 4: the soft-delete of a batch's legacy rows, in cell DB
+    transactions left open until the copy has committed.
 
-
-@main_db.writer
-def _soft_delete_related(lctx, table, ids, now):
-    _soft_delete_rows(lctx.session.connection(), table, ids, now)
-
-
-@main_db.writer
-def _soft_delete_flavors_only(lctx, ids, now):
-    return _soft_delete_flavors(lctx.session.connection(), ids, now)
-
-
-def soft_delete(lctx, ids, moved=True):
-    """Soft-delete legacy flavors (by id) with their specs and projects.
-    Returns flavors deleted. moved: the flavors' flavorids are in the API
-    DB now (the migration); False for a legacy flavor being destroyed.
-
-    ids: a list (one UPDATE per table per IN_CHUNK ids) or an IdRange (one
-    UPDATE per table; raises RangeMismatch, rolling back the flavors'
-    UPDATE, if it matched other than len(ids) rows: redo with list(ids)).
-
-    On SQLite (one writer at a time), and for flavors not moved, the
-    three UPDATEs are one transaction. Moved flavors on backends that
-    lock rows (MariaDB, PostgreSQL): the specs' and the projects' UPDATEs
-    run at once on two connections, each its own transaction, and the
-    flavors' UPDATE follows once both have committed. The work is nearly
-    all in the database server, so this takes about the time of the
-    larger one (~0.7x of running them in turn on MariaDB, 10,000 flavors
-    x 5 specs x 3 projects). Specs and projects always go before their
-    flavor, so a crash in between leaves the moved flavor live in the
-    legacy tables with its flavorid in the API DB: hidden from readers
-    (the API DB copy wins) and soft-deleted by the next run, which finds
-    its specs and projects already done. Nothing reads them meanwhile:
-    legacy specs and projects are only ever read through a live legacy
-    flavor whose flavorid is not in the API DB.
+    On MariaDB and PostgreSQL the flavors, the specs and the projects each
+    have a connection, so that the specs' and projects' UPDATEs run at
+    once (with the copy); SQLite has one writer per file, so one
+    connection does all three, in a thread of its own next to the copy.
+    Its transaction must not spill to the file before it commits (that
+    would lock out the copy reading that file): cache_spill is off.
     """
-    fl = _flavor_module()
-    engine = main_db.get_engine(lctx)
-    now = Sql(engine.dialect).bind(fl.LEGACY.flavors.c.deleted_at.type,
-                                   timeutils.utcnow())
-    if not moved or engine.dialect.name == 'sqlite':
-        return _soft_delete_in_one(lctx, ids, now)
-    utils.run_together(*[
-        functools.partial(_soft_delete_related, copy.copy(lctx), table, ids,
-                          now)
-        for table in (fl.LEGACY.extra_specs, fl.LEGACY.projects)])
-    return _soft_delete_flavors_only(lctx, ids, now)
 
+    def __init__(self, lctx):
+        self.engine = main_db.get_engine(lctx)
+        self.sqlite = self.engine.dialect.name == 'sqlite'
+        self.sql = Sql(self.engine.dialect)
+        self.now = _now(self.engine.dialect)
+        self.tables = _flavor_module().LEGACY
 
-def soft_delete_with_retries(lctx, ids):
-    for attempt in range(RACE_RETRIES):
+    def __enter__(self):
+        self._stack = contextlib.ExitStack()
         try:
-            return _flavor_module().legacy_soft_delete(lctx, ids)
-        except RangeMismatch as e:
-            LOG.debug('Legacy flavors changed since read (%s); '
-                      'soft-deleting by id', e)
-            ids = list(ids)
-        except db_exc.DBDeadlock:
-            LOG.debug('Legacy flavor soft-delete deadlocked; retrying')
-    raise RuntimeError('legacy flavor soft-delete deadlocked %d times in '
-                       'a row' % RACE_RETRIES)
+            self.conns = [self._open(related=i > 0) for i in
+                          range(1 if self.sqlite else 3)]
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def _open(self, related):
+        conn = self._stack.enter_context(self.engine.connect())
+        if not self.sqlite:
+            conn = _read_committed(conn)
+        if related and self.engine.dialect.name == 'mysql':
+            # InnoDB checks the foreign key of every spec and project row
+            # whose `deleted` changes (the key's index holds it), taking
+            # a shared lock on the flavor row that our flavors'
+            # connection holds: it would wait for us forever. The
+            # UPDATEs change no key.
+            conn.exec_driver_sql('SET SESSION foreign_key_checks = 0')
+            conn.commit()
+            self._stack.callback(conn.exec_driver_sql,
+                                 'SET SESSION foreign_key_checks = 1')
+        if self.sqlite:
+            raw = conn.connection.dbapi_connection
+            spill = raw.execute('PRAGMA cache_spill').fetchone()[0]
+            raw.execute('PRAGMA cache_spill = OFF')
+            self._stack.callback(raw.execute,
+                                 'PRAGMA cache_spill = %d' % spill)
+        conn.begin()  # closing the connection rolls back what is left
+        return conn
+
+    def __exit__(self, *exc):
+        try:
+            if exc[0] is not None:
+                for conn in self.conns:
+                    conn.rollback()
+        finally:
+            self._stack.close()
+
+    def lock(self, ids):
+        """Step 2: soft-delete the flavors (Changed unless all are live)."""
+        _expect(_soft_delete_rows(self.conns[0], self.sql,
+                                  self.tables.flavors, 'id', ids, self.now),
+                len(ids), 'soft-delete of legacy flavors')
+
+    def related_jobs(self, ids):
+        """Functions soft-deleting the flavors' specs and projects."""
+        jobs = [functools.partial(_soft_delete_rows, conn, self.sql, table,
+                                  'flavor_id', ids, self.now)
+                for conn, table in zip(self.conns[-2:] if not self.sqlite
+                                       else self.conns * 2,
+                                       (self.tables.extra_specs,
+                                        self.tables.projects))]
+        if self.sqlite:
+            return [lambda: [job() for job in jobs]]
+        return jobs
+
+    def commit(self):
+        """Step 4: specs and projects first, then the flavors."""
+        self._commit_related()
+        self._commit_flavors()
+
+    def _commit_related(self):
+        for conn in self.conns[1:]:
+            conn.commit()
+
+    def _commit_flavors(self):
+        self.conns[0].commit()
+
+
+@main_db.writer
+def destroy_legacy(lctx, ids):
+    """Soft-delete legacy flavors (by id) with their specs and projects, in
+    one transaction, flavor rows first (the order every writer of legacy
+    rows keeps). Returns the flavors soft-deleted."""
+    conn = lctx.session.connection()
+    sql, now, t = Sql(conn.dialect), _now(conn.dialect), \
+        _flavor_module().LEGACY
+    ids = id_set(ids)
+    count = _soft_delete_rows(conn, sql, t.flavors, 'id', ids, now)
+    if count:
+        for table in (t.extra_specs, t.projects):
+            _soft_delete_rows(conn, sql, table, 'flavor_id', ids, now)
+    return count
 
 
 # --- one batch ----------------------------------------------------------
 
-def move_batch(context, lctx, batch, source):
-    """Copy a Batch to the API DB, then soft-delete the legacy rows that
-    are now there. Returns (found, done).
+def _move(context, lctx, batch, source, moving, present):
+    """Steps 2 to 4 for the moving flavors (copied) and the present ones
+    (their flavorid is in the API DB already: soft-deleted only)."""
+    ids = id_set([f[0] for f in moving] + [f[0] for f in present])
+    if not ids:
+        return
+    with LegacyWrite(lctx) as legacy:
+        legacy.lock(ids)
+        with _api_connection(source) as api:
+            copy = functools.partial(_committed_copy, api, batch, moving,
+                                     source)
+            utils.run_together(copy, *legacy.related_jobs(ids),
+                               native=legacy.sqlite)
+        legacy.commit()
 
-    Order of writes -- the API DB and the cell DB are different databases,
-    so there is no transaction over both:
-      (1) one API DB transaction inserts the flavors with their specs and
-          projects (all or nothing);
-      (2) then one cell DB transaction soft-deletes the copied legacy
-          flavors with their specs and projects.
-    A crash before (1) commits changes nothing. A crash between (1) and
-    (2) leaves the flavor in both databases; readers prefer the API DB and
-    hide legacy rows whose flavorid is there, and a rerun finds the
-    flavorid present, copies nothing and finishes (2). Nothing is deleted
-    before its copy is committed, so nothing is lost. A legacy flavor
-    whose flavorid is already in the API DB is never copied over it (the
-    API DB wins) and is soft-deleted.
-    """
+
+def move_batch(context, lctx, batch, source):
+    """Move a Batch to the API DB (see the module's docstring). Returns
+    (found, done): flavors left in place for a name clash are found, not
+    done."""
     if not batch.flavors:
         return 0, 0
-    in_api, clashes = copy_to_api(context, batch, source)
+    moving, present, clashes = batch.flavors, [], []
+    for attempt in range(RACE_RETRIES + 1):
+        try:
+            _move(context, lctx, batch, source, moving, present)
+            break
+        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock, Changed) as e:
+            LOG.debug('Flavor batch is not a plain copy (%s: %s); deciding '
+                      'flavor by flavor', type(e).__name__, e)
+            live = _live_ids(lctx, batch.ids)
+            present_ids, moving, clashes = _decide_in_api(
+                context, [f for f in batch.flavors if f[0] in live])
+            present = [f for f in batch.flavors
+                       if f[0] in live and f[1] in present_ids]
+    else:
+        raise RuntimeError('flavor migration lost %d races in a row'
+                           % RACE_RETRIES)
     for flavor in clashes:
         LOG.warning('Legacy flavor %(flavorid)s is not migrated: its name '
                     '%(name)r is taken by a different flavor in the API '
                     'database. Rename or delete one of them, then rerun.',
                     {'flavorid': flavor[1], 'name': flavor[2]})
-    soft_delete_with_retries(
-        lctx, batch.id_range([f[0] for f in batch.flavors
-                              if f[1] in in_api]))
     return len(batch), len(batch) - len(clashes)

@@ -473,9 +473,9 @@ def _api_destroy(context, flavorid):
 
 
 def legacy_soft_delete(lctx, ids):
-    """Soft-delete legacy flavors (by id) with their specs and projects,
-    once the migration copied them to the API DB."""
-    return flavor_copy.soft_delete(lctx, ids)
+    """Soft-delete legacy flavors (by id) with their specs and projects;
+    returns the flavors soft-deleted."""
+    return flavor_copy.destroy_legacy(lctx, ids)
 
 
 @main_db.reader
@@ -493,8 +493,7 @@ def destroy_flavor(context, flavorid):
     if lctx is not None:
         legacy_id = _legacy_id(lctx, flavorid)
         if legacy_id is not None:
-            legacy = bool(flavor_copy.soft_delete(lctx, [legacy_id],
-                                                  moved=False))
+            legacy = bool(legacy_soft_delete(lctx, [legacy_id]))
     if not _api_destroy(context, flavorid) and not legacy:
         raise exception.FlavorNotFound(flavor_id=flavorid)
 

@@ -14,6 +14,7 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db import online_migrations as om
+from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import flavor as flavor_obj
 from tests.functional.test_flavor_objects import add_legacy
@@ -159,16 +160,16 @@ def test_crash_between_api_commit_and_legacy_soft_delete(legacy,
                                                          monkeypatch):
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
-    real = flavor_obj.legacy_soft_delete
+    real = flavor_copy.LegacyWrite.commit
     calls = []
 
-    def crash_on_second_batch(lctx, ids):
-        calls.append(ids)
+    def crash_on_second_batch(writer):
+        calls.append(writer)
         if len(calls) == 2:
             raise RuntimeError('killed')
-        return real(lctx, ids)
+        return real(writer)
 
-    monkeypatch.setattr(flavor_obj, 'legacy_soft_delete',
+    monkeypatch.setattr(flavor_copy.LegacyWrite, 'commit',
                         crash_on_second_batch)
     rows, code = om.run_migrations(ctxt, max_count=None, batch=10)
     assert code == 2 and 'killed' in rows[0]['error']
@@ -176,7 +177,7 @@ def test_crash_between_api_commit_and_legacy_soft_delete(legacy,
     assert len(legacy_rows()) == N - 10
     assert api_table_counts()['flavors'] == 20
     assert snapshot(ctxt) == before
-    monkeypatch.setattr(flavor_obj, 'legacy_soft_delete', real)
+    monkeypatch.setattr(flavor_copy.LegacyWrite, 'commit', real)
     rows, code = om.run_migrations(ctxt)
     assert code == 0
     assert_all_in_api_exactly_once(ctxt, before)
@@ -219,14 +220,14 @@ from nova_lite.objects import flavor as fl
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
 flavor_copy.CROSS_DATABASE = %(cross)r
-real = fl.legacy_soft_delete
+real = flavor_copy.LegacyWrite.commit
 batches = []
-def soft_delete(lctx, ids):
-    batches.append(ids)
+def commit(writer):
+    batches.append(writer)
     if len(batches) == 2:
         os.kill(os.getpid(), signal.SIGKILL)
-    return real(lctx, ids)
-fl.legacy_soft_delete = soft_delete
+    return real(writer)
+flavor_copy.LegacyWrite.commit = commit
 om.run_migrations(context.get_admin_context(), max_count=None, batch=10)
 '''
 
@@ -376,29 +377,24 @@ def _legacy_live_related(flavorid):
             for table in (t.extra_specs, t.projects))
 
 
-def test_legacy_row_deleted_after_the_batch_was_read(legacy, request):
-    """A batch is copied and soft-deleted by id range; a legacy flavor in
-    the range that another writer deleted after the batch was read makes
-    the range statements match fewer rows: they roll back and the batch is
-    redone by id lists, moving the others and nothing else."""
-    if not legacy.cross_database:
-        # Known gap, older than the range statements: the rows path
-        # inserts the rows read in step 1 without checking that they are
-        # still live, so the deleted flavor comes back in the API DB.
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason='rows path copies a legacy flavor deleted '
-                                'after step 1 read it'))
+def test_legacy_row_deleted_after_the_batch_was_read(legacy):
+    """A batch is locked by its soft-delete, which must match every
+    flavor read; a legacy flavor that a user destroyed after the batch
+    was read makes it match fewer: the batch is decided again and moves
+    the others, and the destroyed flavor does not come back."""
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
     lctx = flavor_obj.legacy_context(ctxt)
     source = flavor_copy.cross_database_source()
     batch = flavor_copy.read_batch(lctx, limit=N, rows=source is None)
-    assert batch.contiguous and len(batch) == N
+    assert len(batch) == N
     gone = batch.flavors[5]
-    flavor_obj.legacy_soft_delete(lctx, [gone[0]])
+    objects.Flavor.get_by_flavor_id(ctxt, gone[1]).destroy()
     assert flavor_copy.move_batch(ctxt, lctx, batch, source) == (N, N)
     del before[gone[1]]
     assert_all_in_api_exactly_once(ctxt, before)
+    with pytest.raises(exception.FlavorNotFound):
+        objects.Flavor.get_by_flavor_id(ctxt, gone[1])
 
 
 def test_range_soft_delete_leaves_other_legacy_rows_alone(legacy):

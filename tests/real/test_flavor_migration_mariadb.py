@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import eventlet
 import pytest
 import sqlalchemy as sa
 
@@ -15,8 +16,10 @@ from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite import context as nova_context
+from nova_lite import exception
 from nova_lite.objects import flavor as flavor_obj
 from tests.conftest import set_override
+from tests.functional.conftest import wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -96,26 +99,27 @@ CONF.set_override('connection', %(cell)r, group='database')
 flavor_copy.CROSS_DATABASE = %(cross)r
 kill_at = %(kill_at)r
 if kill_at:
-    real = fl.legacy_soft_delete
+    # The batch's API DB copy has committed, its soft-delete has not.
+    real = flavor_copy.LegacyWrite.commit
     batches = []
-    def soft_delete(lctx, ids):
-        batches.append(ids)
+    def commit(writer):
+        batches.append(writer)
         if len(batches) == kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
-        return real(lctx, ids)
-    fl.legacy_soft_delete = soft_delete
+        return real(writer)
+    flavor_copy.LegacyWrite.commit = commit
 kill_before_flavors = %(kill_before_flavors)r
 if kill_before_flavors:
-    # The specs' and projects' UPDATEs of this batch have committed, the
-    # flavors' has not run.
-    real_flavors = flavor_copy._soft_delete_flavors_only
+    # The specs' and projects' soft-deletes of this batch have committed,
+    # the flavors' has not.
+    real_flavors = flavor_copy.LegacyWrite._commit_flavors
     flavor_batches = []
-    def soft_delete_flavors(lctx, ids, now):
-        flavor_batches.append(ids)
+    def commit_flavors(writer):
+        flavor_batches.append(writer)
         if len(flavor_batches) == kill_before_flavors:
             os.kill(os.getpid(), signal.SIGKILL)
-        return real_flavors(lctx, ids, now)
-    flavor_copy._soft_delete_flavors_only = soft_delete_flavors
+        return real_flavors(writer)
+    flavor_copy.LegacyWrite._commit_flavors = commit_flavors
 while not os.path.exists(%(go)r):
     time.sleep(0.01)
 rows, code = om.run_migrations(context.get_admin_context(),
@@ -186,7 +190,7 @@ def test_runner_killed_mid_run_loses_nothing_and_rerun_completes(
 def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
                                                              tmp_path):
     """On MariaDB the specs' and projects' soft-deletes commit on their
-    own before the flavors' (flavor_copy.soft_delete): a kill in between
+    own before the flavors' (flavor_copy.LegacyWrite.commit): a kill in between
     leaves moved flavors live in the legacy tables without live specs;
     users still see each flavor once, with its specs (the API DB copy),
     and a rerun soft-deletes the rest."""
@@ -208,3 +212,54 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
         assert len(flavor.extra_specs) == 5
         assert len(flavor.projects) == 3
     rerun_completes(mariadb, go, n)
+
+
+def _waiting_flavor_updates():
+    """Statements updating legacy flavors now running (ours have ended:
+    these wait for a lock)."""
+    with main_db.get_engine().connect() as conn:
+        return conn.exec_driver_sql(
+            "SELECT count(*) FROM information_schema.processlist "
+            "WHERE command = 'Query' AND info LIKE 'UPDATE instance_types %%'"
+        ).scalar()
+
+
+def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(mariadb):
+    """A user destroying a legacy flavor while a batch holding it is
+    between its lock and its commit waits on the lock, then destroys the
+    API DB copy: the flavor stays destroyed, the others all move."""
+    n = 20
+    populate(n)
+    ctxt = nova_context.get_admin_context()
+    lctx = flavor_obj.legacy_context(ctxt)
+    source = flavor_copy.cross_database_source()
+    batch = flavor_copy.read_batch(lctx, limit=n, rows=source is None)
+    victim = batch.flavors[3][1]
+    real_commit = flavor_copy.LegacyWrite.commit
+    destroyer = []
+
+    def destroy_during_move(writer):
+        # Locked and copied: a user destroys one of the batch's flavors
+        # now, in a (green) thread of its own; it must wait for us.
+        thread = eventlet.spawn(flavor_obj.Flavor(
+            context=ctxt, flavorid=victim).destroy)
+        destroyer.append(thread)
+        wait_for(lambda: _waiting_flavor_updates() == 1,
+                 message='the destroy waiting for the lock')
+        real_commit(writer)
+
+    flavor_copy.LegacyWrite.commit = destroy_during_move
+    try:
+        assert flavor_copy.move_batch(ctxt, lctx, batch, source) == (n, n)
+    finally:
+        flavor_copy.LegacyWrite.commit = real_commit
+    destroyer[0].wait()
+    flavorids = sorted(f['flavorid'] for f in
+                       flavor_obj.list_flavor_dicts(ctxt))
+    assert flavorids == sorted(str(i) for i in range(n) if str(i) != victim)
+    with pytest.raises(exception.FlavorNotFound):
+        flavor_obj.Flavor.get_by_flavor_id(ctxt, victim)
+    t = flavor_obj.LEGACY
+    with main_db.get_engine().connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(
+            t.flavors).where(t.flavors.c.deleted == 0)).scalar() == 0
