@@ -552,15 +552,15 @@ class LegacyWrite(object):
 
     def related_jobs(self, ids):
         """Functions soft-deleting the flavors' specs and projects."""
-        jobs = [functools.partial(_soft_delete_rows, conn, self.sql, table,
-                                  'flavor_id', ids, self.now)
-                for conn, table in zip(self.conns[-2:] if not self.sqlite
-                                       else self.conns * 2,
-                                       (self.tables.extra_specs,
-                                        self.tables.projects))]
+        tables = (self.tables.extra_specs, self.tables.projects)
         if self.sqlite:
-            return [lambda: [job() for job in jobs]]
-        return jobs
+            return [lambda: [self._soft_delete(self.conns[0], table, ids)
+                             for table in tables]]
+        return [functools.partial(self._soft_delete, conn, table, ids)
+                for conn, table in zip(self.conns[1:], tables)]
+
+    def _soft_delete(self, conn, table, ids):
+        _soft_delete_rows(conn, self.sql, table, 'flavor_id', ids, self.now)
 
     def commit(self):
         """Step 4: specs and projects first, then the flavors."""
@@ -593,7 +593,7 @@ def destroy_legacy(lctx, ids):
 
 # --- one batch ----------------------------------------------------------
 
-def _move(context, lctx, batch, source, moving, present):
+def _move(lctx, batch, source, moving, present):
     """Steps 2 to 4 for the moving flavors (copied) and the present ones
     (their flavorid is in the API DB already: soft-deleted only)."""
     ids = id_set([f[0] for f in moving] + [f[0] for f in present])
@@ -602,10 +602,10 @@ def _move(context, lctx, batch, source, moving, present):
     with LegacyWrite(lctx) as legacy:
         legacy.lock(ids)
         with _api_connection(source) as api:
-            copy = functools.partial(_committed_copy, api, batch, moving,
-                                     source)
-            utils.run_together(copy, *legacy.related_jobs(ids),
-                               native=legacy.sqlite)
+            utils.run_together(
+                functools.partial(_committed_copy, api, batch, moving,
+                                  source),
+                *legacy.related_jobs(ids), native=legacy.sqlite)
         legacy.commit()
 
 
@@ -618,7 +618,7 @@ def move_batch(context, lctx, batch, source):
     moving, present, clashes = batch.flavors, [], []
     for attempt in range(RACE_RETRIES + 1):
         try:
-            _move(context, lctx, batch, source, moving, present)
+            _move(lctx, batch, source, moving, present)
             break
         except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock, Changed) as e:
             LOG.debug('Flavor batch is not a plain copy (%s: %s); deciding '

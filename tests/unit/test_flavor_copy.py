@@ -89,3 +89,45 @@ def test_sql_uses_the_drivers_placeholder_and_quotes():
     assert my.names(['key', 'value'], 'r') == 'r.`key`, r.value'
     assert my.table(flavor_obj.LEGACY.flavors, 'nova') == \
         'nova.instance_types'
+
+
+def test_ids_with_few_gaps_are_one_range_minus_the_gaps():
+    ids = flavor_copy.id_set([7, 3, 4, 6, 9])
+    assert isinstance(ids, flavor_copy.IdRange)
+    assert (list(ids), ids.lo, ids.hi, ids.excluded) == (
+        [3, 4, 6, 7, 9], 3, 9, [5, 8])
+    my = flavor_copy.Sql(mysql.dialect())
+    assert my.id_conditions('r.flavor_id', ids) == [
+        ('r.flavor_id BETWEEN %s AND %s AND r.flavor_id NOT IN (%s, %s)',
+         [3, 9, 5, 8])]
+
+
+def test_sparse_ids_are_in_lists_of_in_chunk():
+    ids = flavor_copy.id_set(range(0, 4 * flavor_copy.IN_CHUNK, 2))
+    assert not isinstance(ids, flavor_copy.IdRange)
+    conditions = flavor_copy.Sql(sqlite.dialect()).id_conditions('id', ids)
+    assert [len(params) for _, params in conditions] == [
+        flavor_copy.IN_CHUNK] * 2
+    assert conditions[0][0].startswith('id IN (?, ?')
+
+
+def test_run_together_native_runs_at_once_under_eventlet():
+    """SQLite statements block the thread they run in: native=True runs
+    them in threads of the OS even in a monkey-patched process (two
+    waits on one barrier would never meet in a single thread)."""
+    from eventlet import patcher
+    from nova_lite import utils
+    barrier = patcher.original('threading').Barrier(2, timeout=10)
+    utils.run_together(barrier.wait, barrier.wait, native=True)
+
+
+def test_run_together_raises_the_first_error_after_all_ran():
+    from nova_lite import utils
+    ran = []
+
+    def fail():
+        raise ValueError('first')
+
+    with pytest.raises(ValueError):
+        utils.run_together(fail, lambda: ran.append(1), native=True)
+    assert ran == [1]
