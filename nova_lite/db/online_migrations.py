@@ -21,17 +21,14 @@ LOG = logging.getLogger(__name__)
 # Rows per call when no count is given, for migrations that do not name
 # their own batch size.
 DEFAULT_BATCH = 50
-# migrate_flavors copies set-based: a batch is one statement per table and
-# two commits (API DB, then cell DB) whatever its size, so the batch size
-# is set by how long its transactions may hold locks. 10,000 flavors with
-# 5 specs and 3 projects each (80,000 related rows) is one copy transaction
-# of ~0.7 s on MariaDB (~0.15 s on SQLite) and soft-delete transactions of
-# at most ~0.6 s, a few MB of undo/journal. Smaller batches only add
-# commits, and on SQLite, where every commit fsyncs two files, those are a
-# third of what a migration costs beyond the plain SQL
-# (tools/bench/flavor_migration.py, 10,000 flavors, medians of 7: SQLite
-# 0.372 s in one batch vs 0.421 s in batches of 5,000; MariaDB 1.69 s vs
-# 1.70 s, 2,500: 1.91 s).
+# migrate_flavors moves set-based: a batch is a fixed number of statements
+# (one per table to lock, copy and soft-delete) and two commits (API DB,
+# then cell DB) whatever its size, so the batch size is set by how long
+# its transactions hold the legacy rows locked (a user destroying one of
+# them waits that long). 10,000 flavors with 5 specs and 3 projects each
+# (80,000 related rows) take ~1 s on MariaDB and ~0.2 s on SQLite
+# (tools/bench/flavor_migration.py); smaller batches only add commits,
+# which on SQLite fsync two files each.
 FLAVOR_BATCH = 10000
 
 # migrate_compute_node_inventories moves a batch with a fixed number of
@@ -170,8 +167,8 @@ def _progress_bar(progress, total):
 # --- flavors ------------------------------------------------------------
 
 def move_legacy_flavors(context, lctx, ids):
-    """Move the legacy flavors with these ids to the API DB (copy, then
-    soft-delete; see flavor_copy.move_batch). Returns (found, done)."""
+    """Move the legacy flavors with these ids to the API DB (see
+    flavor_copy's docstring). Returns (found, done)."""
     source = flavor_copy.cross_database_source()
     batch = flavor_copy.read_batch(lctx, ids=list(ids), rows=source is None)
     return flavor_copy.move_batch(context, lctx, batch, source)
