@@ -267,9 +267,10 @@ class DbCommands(object):
 
         The migrate_flavors online data migration alone. Without
         --max-count every flavor moves, in batches of 10,000 (each batch:
-        one API DB transaction copying flavors, extra specs and projects,
-        then the cell DB soft-deleting the legacy rows: specs and projects
-        before their flavors).
+        the cell DB locks the legacy flavors by soft-deleting them, one
+        API DB transaction copies flavors, extra specs and projects and
+        commits, then the cell DB commits: specs and projects before their
+        flavors).
         Exit codes: as online_data_migrations (0 done, 1 more to do,
         2 error, 127 invalid --max-count).
         """

@@ -487,7 +487,10 @@ def _legacy_id(lctx, flavorid):
 
 def destroy_flavor(context, flavorid):
     """Legacy row first, API row second: a crash in between leaves the
-    flavor in the API DB only, never a stale legacy copy resurfacing."""
+    flavor in the API DB only, never a stale legacy copy resurfacing. A
+    legacy flavor that a migration batch holds makes the legacy
+    soft-delete wait for the batch to commit; it then finds nothing and
+    the API row, the batch's copy, goes."""
     lctx = legacy_context(context)
     legacy = False
     if lctx is not None:
