@@ -1,5 +1,6 @@
-"""migrate_flavors on MariaDB: concurrent runners in separate processes,
-and a runner SIGKILLed mid-run. Skipped unless MariaDB is reachable
+"""migrate_flavors on MariaDB and PostgreSQL: concurrent runners in
+separate processes, a runner SIGKILLed mid-run, a user destroying a
+flavor of a moving batch. Skipped unless the servers are reachable
 (NOVA_LITE_REQUIRE_SERVICES=1 makes that a failure)."""
 import os
 import signal
@@ -25,20 +26,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
 
-@pytest.fixture(params=['cross-database', 'rows'])
-def mariadb(request, conf, make_mysql_database, monkeypatch):
-    """Unique API and cell databases on one MariaDB server (the
-    tests/real/conftest.py fixtures drop them after), synced. The copy
-    runs INSERT ... SELECT across the two databases (cross-database) or
-    executemany of the rows read (rows, as between two servers)."""
-    urls = {'api': make_mysql_database(), 'cell': make_mysql_database()}
+@pytest.fixture(params=['mariadb-cross-database', 'mariadb-rows',
+                        'postgresql-rows'])
+def dbs(request, conf, monkeypatch):
+    """Unique API and cell databases on one server (the
+    tests/real/conftest.py fixtures drop them after), synced. On MariaDB
+    the copy runs INSERT ... SELECT across the two databases
+    (cross-database) or executemany of the rows read (rows, as between
+    two servers); PostgreSQL has only the rows path."""
+    server, path = request.param.split('-', 1)
+    make = request.getfixturevalue('make_%s_database' % (
+        'mysql' if server == 'mariadb' else server))
+    urls = {'api': make(), 'cell': make()}
     migration.db_sync('api', urls['api'])
     migration.db_sync('main', urls['cell'])
     set_override('connection', urls['api'], group='api_database')
     set_override('connection', urls['cell'], group='database')
     api_db.reset()
     main_db.reset()
-    urls['cross'] = request.param == 'cross-database'
+    urls['cross'] = path == 'cross-database'
     monkeypatch.setattr(flavor_copy, 'CROSS_DATABASE', urls['cross'])
     assert (flavor_copy.cross_database_source() is not None) == \
         urls['cross']
@@ -141,11 +147,11 @@ def start_runner(urls, go, batch, kill_at=None, kill_before_flavors=None):
 
 @pytest.mark.parametrize('runners,batch', [(2, 50), (3, 7)])
 def test_concurrent_runners_migrate_every_flavor_exactly_once(
-        mariadb, tmp_path, runners, batch):
+        dbs, tmp_path, runners, batch):
     n = 600
     populate(n)
     go = str(tmp_path / 'go')
-    procs = [start_runner(mariadb, go, batch) for _ in range(runners)]
+    procs = [start_runner(dbs, go, batch) for _ in range(runners)]
     time.sleep(0.5)  # let them import; they all start on one signal
     open(go, 'w').close()
     results = [p.communicate(timeout=300) for p in procs]
@@ -177,25 +183,26 @@ def rerun_completes(urls, go, n):
 
 
 def test_runner_killed_mid_run_loses_nothing_and_rerun_completes(
-        mariadb, tmp_path):
+        dbs, tmp_path):
     n = 300
-    go = run_killed(mariadb, tmp_path, n, kill_at=3)
+    go = run_killed(dbs, tmp_path, n, kill_at=3)
     ctxt = nova_context.get_admin_context()
     # Two batches finished, the third is in the API DB and still in the
     # legacy tables; users still see every flavor exactly once.
     assert len(flavor_obj.list_flavor_dicts(ctxt)) == n
-    rerun_completes(mariadb, go, n)
+    rerun_completes(dbs, go, n)
 
 
-def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
+def test_runner_killed_between_specs_and_flavors_soft_delete(dbs,
                                                              tmp_path):
-    """On MariaDB the specs' and projects' soft-deletes commit on their
-    own before the flavors' (flavor_copy.LegacyWrite.commit): a kill in between
-    leaves moved flavors live in the legacy tables without live specs;
-    users still see each flavor once, with its specs (the API DB copy),
-    and a rerun soft-deletes the rest."""
+    """On MariaDB and PostgreSQL the specs' and projects' soft-deletes
+    commit on their own connections before the flavors'
+    (flavor_copy.LegacyWrite.commit): a kill in between leaves moved
+    flavors live in the legacy tables without live specs; users still see
+    each flavor once, with its specs (the API DB copy), and a rerun
+    soft-deletes the rest."""
     n = 120
-    go = run_killed(mariadb, tmp_path, n, kill_before_flavors=2)
+    go = run_killed(dbs, tmp_path, n, kill_before_flavors=2)
     t = flavor_obj.LEGACY
     with main_db.get_engine().connect() as conn:
         live = [conn.execute(sa.select(sa.func.count()).select_from(
@@ -211,20 +218,28 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(mariadb,
         flavor = flavor_obj.Flavor.get_by_flavor_id(ctxt, flavorid)
         assert len(flavor.extra_specs) == 5
         assert len(flavor.projects) == 3
-    rerun_completes(mariadb, go, n)
+    rerun_completes(dbs, go, n)
+
+
+_WAITING_FLAVOR_UPDATES = {
+    'mysql': "SELECT count(*) FROM information_schema.processlist WHERE "
+             "command = 'Query' AND info LIKE 'UPDATE instance_types %%'",
+    'postgresql': "SELECT count(*) FROM pg_stat_activity WHERE "
+                  "wait_event_type = 'Lock' AND "
+                  "query LIKE 'UPDATE instance_types %%'",
+}
 
 
 def _waiting_flavor_updates():
     """Statements updating legacy flavors now running (ours have ended:
     these wait for a lock)."""
-    with main_db.get_engine().connect() as conn:
+    engine = main_db.get_engine()
+    with engine.connect() as conn:
         return conn.exec_driver_sql(
-            "SELECT count(*) FROM information_schema.processlist "
-            "WHERE command = 'Query' AND info LIKE 'UPDATE instance_types %%'"
-        ).scalar()
+            _WAITING_FLAVOR_UPDATES[engine.dialect.name]).scalar()
 
 
-def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(mariadb):
+def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
     """A user destroying a legacy flavor while a batch holding it is
     between its lock and its commit waits on the lock, then destroys the
     API DB copy: the flavor stays destroyed, the others all move."""
