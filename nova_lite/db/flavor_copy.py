@@ -386,11 +386,11 @@ def insert_select(conn, sql, legacy_ids, schema):
     fl = _flavor_module()
     t, lt = fl.API.flavors, fl.LEGACY.flavors
     cols = _copied_columns(lt)
-    _expect(_run_by_ids(
-        conn, sql, 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s '
-        'WHERE deleted = 0 AND {ids}' % (sql.table(t), sql.names(cols),
-                                       sql.names(cols), sql.table(lt, schema)),
-        'id', legacy_ids), len(legacy_ids), 'INSERT ... SELECT of flavors')
+    insert = 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s WHERE ' \
+        'deleted = 0 AND {ids}' % (sql.table(t), sql.names(cols),
+                                   sql.names(cols), sql.table(lt, schema))
+    _expect(_run_by_ids(conn, sql, insert, 'id', legacy_ids),
+            len(legacy_ids), 'INSERT ... SELECT of flavors')
     copy_related_select(conn, sql, legacy_ids, schema)
 
 
@@ -472,10 +472,9 @@ def _committed_copy(conn, batch, moving, source):
 def _soft_delete_rows(conn, sql, table, column, ids, now):
     """UPDATE the live rows of table whose column is in ids to
     soft-deleted. Returns the rows changed."""
-    return _run_by_ids(conn, sql, 'UPDATE %s SET deleted = id, deleted_at = '
-                       '%s WHERE deleted = 0 AND {ids}' % (sql.table(table),
-                                                         sql.mark),
-                       column, ids, [now])
+    update = 'UPDATE %s SET deleted = id, deleted_at = %s WHERE ' \
+        'deleted = 0 AND {ids}' % (sql.table(table), sql.mark)
+    return _run_by_ids(conn, sql, update, column, ids, [now])
 
 
 def _now(dialect):

@@ -18,7 +18,6 @@ from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import flavor as flavor_obj
 from tests.functional.test_flavor_objects import add_legacy
-from tests.functional.test_flavor_objects import api_flavor
 from tests.functional.test_flavor_objects import legacy_rows
 from tests.functional.test_manage_helpers import Deployment
 
