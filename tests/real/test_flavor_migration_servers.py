@@ -278,3 +278,16 @@ def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
     with main_db.get_engine().connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(
             t.flavors).where(t.flavors.c.deleted == 0)).scalar() == 0
+
+
+def test_migration_in_process_with_small_multi_row_chunks(dbs, monkeypatch):
+    """The whole migration in this process, with PostgreSQL's multi-row
+    INSERTs cut to 7 rows (many chunks and a partial last one)."""
+    from nova_lite.db import online_migrations as om
+    monkeypatch.setattr(flavor_copy, 'MULTI_ROW', 7)
+    n = 30
+    populate(n)
+    ctxt = nova_context.get_admin_context()
+    assert om.migrate_flavors(ctxt, 1000) == (n, n)
+    assert_migrated_exactly_once(n)
+    assert om.migrate_flavors(ctxt, 1000) == (0, 0)

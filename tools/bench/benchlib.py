@@ -1,4 +1,5 @@
 """What the benchmarks share: uniquely named throwaway databases."""
+import contextlib
 import os
 import shutil
 import statistics
@@ -12,11 +13,15 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
 
 MYSQL = os.environ.get('NOVA_LITE_MYSQL_URL', 'mysql+pymysql://root@127.0.0.1')
+POSTGRESQL = os.environ.get('NOVA_LITE_POSTGRESQL_URL',
+                            'postgresql+psycopg2://postgres@127.0.0.1')
+SERVERS = {'mysql': MYSQL, 'postgresql': POSTGRESQL}
 
 
 class Backend(object):
     """Creates and drops uniquely named databases on one engine type
-    ('sqlite': files in a temporary directory; 'mysql': MYSQL)."""
+    ('sqlite': files in a temporary directory; 'mysql': MYSQL;
+    'postgresql': POSTGRESQL)."""
 
     def __init__(self, kind):
         self.kind = kind
@@ -29,12 +34,25 @@ class Backend(object):
         if self.kind == 'sqlite':
             self.created.append(os.path.join(self.dir, name + '.sqlite'))
             return 'sqlite:///%s' % self.created[-1]
-        engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
-        with engine.begin() as conn:
+        with self._server() as conn:
             conn.execute(sa.text('CREATE DATABASE %s' % name))
-        engine.dispose()
         self.created.append(name)
-        return '%s/%s' % (MYSQL, name)
+        return '%s/%s' % (SERVERS[self.kind], name)
+
+    @contextlib.contextmanager
+    def _server(self):
+        """An autocommit connection to the server's default database
+        (PostgreSQL creates and drops databases outside transactions)."""
+        url = SERVERS[self.kind]
+        if self.kind == 'postgresql':
+            url += '/postgres'
+        engine = sa.create_engine(url, poolclass=sa.pool.NullPool,
+                                  isolation_level='AUTOCOMMIT')
+        try:
+            with engine.connect() as conn:
+                yield conn
+        finally:
+            engine.dispose()
 
     def drop_all(self):
         """Drop every database made so far (the backend stays usable)."""
@@ -43,12 +61,13 @@ class Backend(object):
                 if os.path.exists(path):
                     os.unlink(path)
         elif self.created:
-            engine = sa.create_engine(MYSQL, poolclass=sa.pool.NullPool)
-            with engine.begin() as conn:
+            # Pooled connections of the code under test may still be
+            # open: PostgreSQL drops the database anyway (FORCE).
+            with self._server() as conn:
                 for name in self.created:
-                    conn.execute(sa.text('DROP DATABASE IF EXISTS %s'
-                                         % name))
-            engine.dispose()
+                    conn.execute(sa.text('DROP DATABASE IF EXISTS %s%s' % (
+                        name, ' WITH (FORCE)'
+                        if self.kind == 'postgresql' else '')))
         self.created = []
 
     def cleanup(self):

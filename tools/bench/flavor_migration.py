@@ -3,8 +3,8 @@
 4, item 5).
 
     python tools/bench/flavor_migration.py [--flavors 10000] [--specs 5]
-        [--projects 3] [--backends sqlite,mysql] [--paths cross,rows]
-        [--batches default] [--migration-repeat 3] [--list-flavors 1000]
+        [--projects 3] [--backends sqlite,mysql,postgresql]
+        [--paths cross,rows] [--batches default] [--migration-repeat 3] [--list-flavors 1000]
         [--list-limit 1000] [--repeat 7] [--sections migration,list,api]
         [--json]
 
@@ -13,11 +13,12 @@ the top-level cell DB; wall time of the online migration as
 `nova-lite-manage db online_data_migrations` runs it
 (run_migrations(names=['migrate_flavors']), no count: the migration's own
 batch size) into the API DB, a separate database as deployed (SQLite:
-another file; MariaDB: another database on the same server). Two copy
-paths (nova_lite.db.flavor_copy): "cross" = INSERT ... SELECT across the
-two databases (attached SQLite file / same MariaDB server), the default
-wherever it applies; "rows" = executemany of the rows read, what runs
-between different servers. Target: <= 3x the floor. Median of
+another file; MariaDB, PostgreSQL: another database on the same
+server). Two copy paths (nova_lite.db.flavor_copy): "cross" = INSERT ...
+SELECT across the two databases (attached SQLite file / same MariaDB
+server), the default wherever it applies; "rows" = bulk inserts of the
+rows read, what runs between different servers and on PostgreSQL (which
+cannot read another database). Target: <= 3x the floor. Median of
 --migration-repeat runs, each on freshly populated databases.
 
 Floor: plain SQL INSERT ... SELECT copy of the same rows into the API
@@ -197,7 +198,7 @@ def bench_floor(backend, args, soft_delete=False):
                 model.__table__.create(conn)
             populate(conn, flavor_obj.LEGACY, args.flavors, args.specs,
                      args.projects, 'l')
-        quote = '"' if backend.kind == 'sqlite' else '`'
+        quote = '`' if backend.kind == 'mysql' else '"'
         now = "'2026-01-01 00:00:00'"
         statements = [s.format(cols=', '.join(FLAVOR_COLUMNS), now=now)
                       .replace('`', quote) for s in _FLOOR_SQL]
@@ -407,7 +408,7 @@ def main(argv=None):
     parser.add_argument('--flavors', type=int, default=10000)
     parser.add_argument('--specs', type=int, default=5)
     parser.add_argument('--projects', type=int, default=3)
-    parser.add_argument('--backends', default='sqlite,mysql')
+    parser.add_argument('--backends', default='sqlite,mysql,postgresql')
     parser.add_argument('--paths', default='cross,rows',
                         help='copy paths: cross (INSERT ... SELECT across '
                              'databases) and/or rows (executemany)')
