@@ -99,33 +99,26 @@ from nova_lite.conf import CONF
 from nova_lite import context
 from nova_lite.db import flavor_copy
 from nova_lite.db import online_migrations as om
-from nova_lite.objects import flavor as fl
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
 flavor_copy.CROSS_DATABASE = %(cross)r
-kill_at = %(kill_at)r
-if kill_at:
-    # The batch's API DB copy has committed, its soft-delete has not.
-    real = flavor_copy.LegacyWrite.commit
-    batches = []
-    def commit(writer):
-        batches.append(writer)
-        if len(batches) == kill_at:
+def kill_at_call(method, nth):
+    """SIGKILL this process at the nth call of LegacyWrite.<method>."""
+    real = getattr(flavor_copy.LegacyWrite, method)
+    calls = []
+    def hooked(writer):
+        calls.append(writer)
+        if len(calls) == nth:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(writer)
-    flavor_copy.LegacyWrite.commit = commit
-kill_before_flavors = %(kill_before_flavors)r
-if kill_before_flavors:
+    setattr(flavor_copy.LegacyWrite, method, hooked)
+if %(kill_at)r:
+    # The batch's API DB copy has committed, its soft-delete has not.
+    kill_at_call('commit', %(kill_at)r)
+if %(kill_before_flavors)r:
     # The specs' and projects' soft-deletes of this batch have committed,
     # the flavors' has not.
-    real_flavors = flavor_copy.LegacyWrite._commit_flavors
-    flavor_batches = []
-    def commit_flavors(writer):
-        flavor_batches.append(writer)
-        if len(flavor_batches) == kill_before_flavors:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real_flavors(writer)
-    flavor_copy.LegacyWrite._commit_flavors = commit_flavors
+    kill_at_call('_commit_flavors', %(kill_before_flavors)r)
 while not os.path.exists(%(go)r):
     time.sleep(0.01)
 rows, code = om.run_migrations(context.get_admin_context(),
