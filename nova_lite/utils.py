@@ -33,8 +33,9 @@ def run_together(*fns, native=False):
     the first error any of them raised.
 
     The fns run in threads: green threads under eventlet, which is what
-    network I/O (PyMySQL, psycopg2 under eventlet) needs to overlap.
-    native=True is for work that blocks in C without yielding (sqlite3):
+    I/O on eventlet's green sockets (PyMySQL) needs to overlap.
+    native=True is for work that blocks in C without yielding (sqlite3,
+    psycopg2):
     the first fn runs in the calling thread and the others in threads of
     the OS, so that they run at once. Those must not use anything
     eventlet made green (locks, queues: e.g. checking out a pooled
