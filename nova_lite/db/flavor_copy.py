@@ -255,9 +255,10 @@ class Batch(object):
 
 @main_db.reader
 def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
-    """The next `limit` live legacy flavors by id after after_id (or those
-    with the given ids): a Batch. With rows=True also every column of
-    them, their specs and their projects (one query per table)."""
+    """The next `limit` live legacy flavors by id after after_id, or the
+    live ones among the given ids (in id order): a Batch. With rows=True
+    also every column of them, their specs and their projects (one query
+    per table, or per IN_CHUNK ids where they are sparse)."""
     fl = _flavor_module()
     conn = lctx.session.connection()
     sql = Sql(conn.dialect)
@@ -265,20 +266,20 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
     cols = ['id', 'flavorid', 'name']
     if rows:
         cols += [c for c in _copied_columns(t) if c not in cols]
-    where, params = ['deleted = 0'], []
+    query = 'SELECT %s FROM %s WHERE deleted = 0 AND {ids} ORDER BY id' % (
+        sql.names(cols), sql.table(t))
     if ids is not None:
-        if not ids:
-            return Batch([], cols, conn.dialect)
-        where.append('id IN (%s)' % sql.marks(len(ids)))
-        params += list(ids)
-    if after_id is not None:
-        where.append('id > %s' % sql.mark)
-        params.append(after_id)
-    query = 'SELECT %s FROM %s WHERE %s ORDER BY id' % (
-        sql.names(cols), sql.table(t), ' AND '.join(where))
-    if limit is not None:
-        query += ' LIMIT %d' % int(limit)
-    batch = Batch(_fetch(conn, query, params), cols, conn.dialect)
+        found = []
+        for cond, params in sql.id_conditions('id', id_set(ids)):
+            found += _fetch(conn, query.replace('{ids}', cond), params)
+    else:
+        cond, params = '1 = 1', []
+        if after_id is not None:
+            cond, params = 'id > %s' % sql.mark, [after_id]
+        if limit is not None:
+            query += ' LIMIT %d' % int(limit)
+        found = _fetch(conn, query.replace('{ids}', cond), params)
+    batch = Batch(found, cols, conn.dialect)
     if rows and batch.flavors:
         for name, table in (('specs', fl.LEGACY.extra_specs),
                             ('projects', fl.LEGACY.projects)):
@@ -292,18 +293,6 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
                                 cond_params)
             batch.related[name] = (related_cols, found)
     return batch
-
-
-@main_db.reader
-def _live_ids(lctx, ids):
-    sql = Sql(lctx.session.connection().dialect)
-    live = set()
-    for cond, params in sql.id_conditions('id', id_set(ids)):
-        live.update(i for (i,) in _fetch(
-            lctx.session.connection(), 'SELECT id FROM %s WHERE deleted = 0 '
-            'AND %s' % (sql.table(_flavor_module().LEGACY.flavors), cond),
-            params))
-    return live
 
 
 # --- step 3: the copy into the API DB -----------------------------------
@@ -638,7 +627,7 @@ def move_batch(context, lctx, batch, source):
         except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock, Changed) as e:
             LOG.debug('Flavor batch is not a plain copy (%s: %s); deciding '
                       'flavor by flavor', type(e).__name__, e)
-            live = _live_ids(lctx, batch.ids)
+            live = set(read_batch(lctx, ids=batch.ids, rows=False).ids)
             present_ids, moving, clashes = _decide_in_api(
                 context, [f for f in batch.flavors if f[0] in live])
             present = [f for f in batch.flavors
