@@ -201,9 +201,22 @@ class WSGIService(oslo_service.ServiceBase):
         self.server.reset()
 
 
+class _Launcher(oslo_service.ServiceLauncher):
+    """oslo.service's launcher, except that SIGINT (Ctrl-C) stops the
+    services gracefully as SIGTERM does, instead of exiting at once with
+    status 1. A second Ctrl-C during the stop interrupts it."""
+
+    def handle_signal(self):
+        self.signal_handler.clear()
+        for name in ('SIGTERM', 'SIGINT'):
+            self.signal_handler.add_handler(name, self._graceful_shutdown)
+        self.signal_handler.add_handler('SIGHUP', self._reload_service)
+        self.signal_handler.add_handler('SIGALRM', self._on_timeout_exit)
+
+
 def serve(services, workers=None):
     """Launch services and wait; SIGTERM/SIGINT stop them gracefully."""
-    launcher = oslo_service.ServiceLauncher(CONF, restart_method='mutate')
+    launcher = _Launcher(CONF, restart_method='mutate')
     for svc in services:
         launcher.launch_service(svc, workers=1)
     return launcher

@@ -4,6 +4,9 @@ import os
 import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 
 BINDIR = os.path.dirname(sys.executable)
 
@@ -12,6 +15,34 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(('127.0.0.1', 0))
         return sock.getsockname()[1]
+
+
+def start_all_in_one(state_dir, port, log, *args):
+    """A nova-lite-all-in-one process (one cell, one compute unless args
+    say otherwise), its output in the open file log."""
+    return subprocess.Popen(
+        [os.path.join(BINDIR, 'nova-lite-all-in-one'), '--state-dir',
+         state_dir, '--port', str(port), '--cells', '1',
+         '--computes-per-cell', '1'] + list(args),
+        stdout=log, stderr=subprocess.STDOUT,
+        env=dict(os.environ, PYTHONWARNINGS='ignore'))
+
+
+def wait_until_up(proc, url, timeout=90):
+    """Wait until url answers 200; fail if proc exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError('all-in-one exited with %s' % proc.returncode)
+        try:
+            with urllib.request.urlopen(url, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        time.sleep(0.2)
+    raise AssertionError('all-in-one did not answer %s in %ss'
+                         % (url, timeout))
 
 
 def openstack_env(endpoint):

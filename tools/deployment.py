@@ -23,6 +23,26 @@ import time
 import urllib.request
 import uuid
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _use_project_venv():
+    """Started by an interpreter without nova_lite (a bare
+    ``tools/deployment.py``): run again under the quick start's .venv."""
+    try:
+        import nova_lite  # noqa: F401
+        return
+    except ImportError:
+        pass
+    venv_python = os.path.join(ROOT, '.venv', 'bin', 'python')
+    if not os.path.exists(venv_python) or os.path.samefile(
+            venv_python, sys.executable):
+        sys.exit('tools/deployment.py needs nova_lite installed: run '
+                 '`python3 -m venv .venv && .venv/bin/pip install -e .` in '
+                 '%s first.' % ROOT)
+    os.execv(venv_python, [venv_python] + sys.argv)
+
+
 DB_ROOT = os.environ.get('NOVA_LITE_MYSQL', 'mysql+pymysql://root@127.0.0.1')
 RABBIT = os.environ.get('NOVA_LITE_RABBIT', 'rabbit://guest:guest@127.0.0.1:5672')
 
@@ -316,4 +336,5 @@ def main(argv=None):
 
 
 if __name__ == '__main__':
+    _use_project_venv()
     sys.exit(main())

@@ -1,5 +1,14 @@
-"""nova-lite-all-in-one: the whole control plane in one process."""
+"""nova-lite-all-in-one: the whole control plane in one process.
+
+Exit status: 0 after an orderly stop (Ctrl-C or SIGTERM), 2 when it
+cannot start: the state directory is in use by another all-in-one, or
+the port is taken.
+"""
 import argparse
+import errno
+import fcntl
+import os
+import socket
 import sys
 import time
 
@@ -24,9 +33,66 @@ def _parse(argv):
     return parser.parse_args(argv)
 
 
+EXIT_CANNOT_START = 2
+LOCK_FILE = '.lock'
+
+
+def _lock_state_dir(state_dir):
+    """Hold an exclusive lock on the state directory for the process's
+    life (released by the kernel when it exits); None if another process
+    holds it."""
+    os.makedirs(state_dir, exist_ok=True)
+    lock = open(os.path.join(state_dir, LOCK_FILE), 'a+')
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        lock.close()
+        if exc.errno in (errno.EAGAIN, errno.EACCES):
+            return None
+        raise
+    lock.seek(0)
+    lock.truncate()
+    lock.write('%d\n' % os.getpid())
+    lock.flush()
+    return lock
+
+
+def _port_in_use(host, port):
+    """The OSError binding host:port gives, or None if it is free. The
+    probe does not set SO_REUSEPORT, so a listener that set it (as
+    eventlet.listen does) still counts as in use."""
+    if port == 0:
+        return None
+    for family, _, _, _, addr in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM):
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(addr)
+            except OSError as exc:
+                return exc
+    return None
+
+
+def _refuse(message):
+    print('nova-lite-all-in-one: %s' % message, file=sys.stderr)
+    return EXIT_CANNOT_START
+
+
 def main(argv=None):
     started = time.monotonic()
     args = _parse(sys.argv[1:] if argv is None else argv)
+    state_lock = _lock_state_dir(args.state_dir)
+    if state_lock is None:
+        return _refuse('%s is in use by another nova-lite-all-in-one (see '
+                       'the pid in %s); stop it or pass another '
+                       '--state-dir.' % (os.path.abspath(args.state_dir),
+                                         LOCK_FILE))
+    busy = _port_in_use(args.host, args.port)
+    if busy is not None:
+        return _refuse('cannot listen on %s:%d (%s); stop what uses it or '
+                       'pass another --port.' % (args.host, args.port,
+                                                  busy.strerror or busy))
     config.parse_args(['nova-lite-all-in-one'] +
                       (['--debug'] if args.debug else []),
                       default_config_files=[])
@@ -34,6 +100,8 @@ def main(argv=None):
                            computes_per_cell=args.computes_per_cell,
                            host=args.host, port=args.port).build()
     conf_file = '%s/nova_lite.conf' % CONF.state_path
+    # The scripts next to this interpreter: the venv need not be active.
+    manage = os.path.join(os.path.dirname(sys.executable), 'nova-lite-manage')
 
     def announce():
         print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
@@ -42,11 +110,13 @@ def main(argv=None):
               'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
               'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity\n'
               '  openstack compute service list\n'
-              '  nova-lite-manage --config-file %s cell_v2 list_cells\n'
+              '  %s --config-file %s cell_v2 list_cells\n'
               'Stop with Ctrl-C.'
               % (time.monotonic() - started, plane.endpoint, plane.endpoint,
-                 plane.endpoint, plane.endpoint, conf_file), flush=True)
+                 plane.endpoint, plane.endpoint, manage, conf_file),
+              flush=True)
     plane.on_started = announce
     launcher = service.serve([plane])
     launcher.wait()
+    state_lock.close()
     return 0

@@ -80,6 +80,12 @@ def _service_versions(cell_url):
     return [(b, h, 1 if v is None else v) for b, h, v in rows]
 
 
+_NO_API_DATABASE = Result(
+    Code.FAILURE, '[api_database] connection is not set: pass the '
+    'deployment\'s configuration with --config-file (the all-in-one writes '
+    '<state-dir>/nova_lite.conf).')
+
+
 def _label(cell):
     return '%s(%s)' % (cell.uuid, cell.name) if cell.name else cell.uuid
 
@@ -94,8 +100,7 @@ class Checks(upgradecheck.UpgradeCommands):
     def _check_cellsv2(self):
         """cell0 and at least one cell mapped; every compute host mapped."""
         if not CONF.api_database.connection:
-            return Result(Code.FAILURE, '[api_database] connection is not '
-                          'set in the configuration.')
+            return _NO_API_DATABASE
         cells = _cell_mappings()
         if not any(c.uuid == CELL0_UUID for c in cells):
             return Result(Code.FAILURE, 'No cell0 mapping found. Run '
@@ -141,8 +146,7 @@ class Checks(upgradecheck.UpgradeCommands):
         progress), or services newer than this code."""
         from nova_lite.objects import service as service_obj
         if not CONF.api_database.connection:
-            return Result(Code.FAILURE, '[api_database] connection is not '
-                          'set in the configuration.')
+            return _NO_API_DATABASE
         services, unreachable = [], []
         for cell in _cell_mappings():
             if cell.uuid == CELL0_UUID:
@@ -193,6 +197,8 @@ class Checks(upgradecheck.UpgradeCommands):
 
     def _check_online_migrations(self):
         """Warning while an online data migration has rows left."""
+        if not CONF.api_database.connection:
+            return _NO_API_DATABASE
         from nova_lite import context as nova_context
         from nova_lite.db import online_migrations
         ctxt = nova_context.get_admin_context()

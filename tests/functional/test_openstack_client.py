@@ -7,31 +7,10 @@ seconds.
 import os
 import sqlite3
 import subprocess
-import time
-import urllib.error
-import urllib.request
 
 import pytest
 
 from tests import clients
-
-BINDIR = clients.BINDIR
-
-
-def _wait_until_up(proc, url, timeout=90):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError('all-in-one exited with %s' % proc.returncode)
-        try:
-            with urllib.request.urlopen(url, timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, OSError):
-            pass
-        time.sleep(0.2)
-    raise AssertionError('all-in-one did not answer %s in %ss'
-                         % (url, timeout))
 
 
 class Cloud(object):
@@ -56,14 +35,9 @@ def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-state'))
     port = clients.free_port()
     log = open(os.path.join(state_dir, 'all-in-one.log'), 'w')
-    proc = subprocess.Popen(
-        [os.path.join(BINDIR, 'nova-lite-all-in-one'), '--state-dir',
-         state_dir, '--port', str(port), '--cells', '1',
-         '--computes-per-cell', '1'],
-        stdout=log, stderr=subprocess.STDOUT,
-        env=dict(os.environ, PYTHONWARNINGS='ignore'))
+    proc = clients.start_all_in_one(state_dir, port, log)
     try:
-        _wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
+        clients.wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
         yield Cloud(state_dir, port)
     finally:
         proc.terminate()

@@ -102,6 +102,23 @@ def test_status_console_script(dep):
     assert 'Result: Failure' in result.stdout
 
 
+def test_status_without_a_config_file_fails_cleanly(tmp_path):
+    """No configuration at all: every check says to pass --config-file,
+    exit 2, and no traceback."""
+    script = os.path.join(os.path.dirname(sys.executable), 'nova-lite-status')
+    if not os.path.exists(script):
+        pytest.skip('nova-lite-status is not installed next to %s'
+                    % sys.executable)
+    result = subprocess.run([script, 'upgrade', 'check', '--json'],
+                            capture_output=True, text=True, timeout=120,
+                            cwd=str(tmp_path))
+    assert result.returncode == FAILURE, result.stderr
+    assert 'Traceback' not in result.stdout + result.stderr
+    checks = json.loads(result.stdout)['checks']
+    assert checks and all(c['result'] == FAILURE and '--config-file' in
+                          c['details'] for c in checks)
+
+
 # --- Service Versions ----------------------------------------------------
 
 def _record(dep, cell, host, binary, version):

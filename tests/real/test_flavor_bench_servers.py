@@ -11,6 +11,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, 'tools', 'bench'))
 import benchlib  # noqa: E402
+from tests.real import conftest  # noqa: E402
 
 
 def _bench_databases(kind):
@@ -27,10 +28,10 @@ def _bench_databases(kind):
         engine.dispose()
 
 
-def test_flavor_benchmark_on_mariadb_and_postgresql(make_mysql_database,
-                                                    make_postgresql_database):
-    # (The fixtures only make this test skip, or fail under
-    # NOVA_LITE_REQUIRE_SERVICES=1, when a server does not answer.)
+def test_flavor_benchmark_on_mariadb_and_postgresql():
+    # Skips (fails under NOVA_LITE_REQUIRE_SERVICES=1) without the servers.
+    conftest.require_service('MariaDB')
+    conftest.require_service('PostgreSQL')
     before = {k: _bench_databases(k) for k in ('mysql', 'postgresql')}
     proc = subprocess.run(
         [sys.executable, 'tools/bench/flavor_migration.py', '--flavors', '30',

@@ -13,8 +13,10 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
 
 MYSQL = os.environ.get('NOVA_LITE_MYSQL_URL', 'mysql+pymysql://root@127.0.0.1')
-POSTGRESQL = os.environ.get('NOVA_LITE_POSTGRESQL_URL',
-                            'postgresql+psycopg2://postgres@127.0.0.1')
+# The same variables as tests/real/conftest.py (NOVA_LITE_POSTGRESQL_URL is
+# the older spelling).
+POSTGRESQL = os.environ.get('NOVA_LITE_PG_URL') or os.environ.get(
+    'NOVA_LITE_POSTGRESQL_URL', 'postgresql+psycopg2://postgres@127.0.0.1')
 SERVERS = {'mysql': MYSQL, 'postgresql': POSTGRESQL}
 
 
