@@ -23,6 +23,7 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.online_migrations import runner
 
 COMPUTE_BINARY = 'nova-lite-compute'
 CELL0_TRANSPORT_URL = 'none:///'
@@ -281,8 +282,7 @@ def _run_online_migrations(max_count, names, as_json):
     if max_count is not None and max_count < 1:
         common.error('--max-count must be a positive number.')
         return INVALID_INPUT
-    from nova_lite.db import online_migrations
-    rows, code = online_migrations.run_migrations(
+    rows, code = runner.run_migrations(
         _admin_context(), max_count=max_count, names=names,
         progress=sys.stdout.isatty() and not as_json)
     if as_json:

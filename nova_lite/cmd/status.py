@@ -17,6 +17,7 @@ import sqlalchemy as sa
 
 from nova_lite.cmd import common
 from nova_lite.conf import CONF
+from nova_lite.online_migrations import registry
 
 COMPUTE_BINARY = 'nova-lite-compute'
 CELL0_UUID = '00000000-0000-0000-0000-000000000000'
@@ -200,10 +201,9 @@ class Checks(upgradecheck.UpgradeCommands):
         if not CONF.api_database.connection:
             return _NO_API_DATABASE
         from nova_lite import context as nova_context
-        from nova_lite.db import online_migrations
         ctxt = nova_context.get_admin_context()
         left = []
-        for migration in online_migrations.migrations():
+        for migration in registry.migrations():
             if migration.pending is None:
                 continue
             count = migration.pending(ctxt)

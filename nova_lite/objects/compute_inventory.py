@@ -36,13 +36,14 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.api import retrying
 from nova_lite import exception
 from nova_lite.objects import resource_provider as rp
+from nova_lite.objects import service
 from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
 # The service versions every API and conductor (in every cell) must have
 # reached before a node without a provider gets one (see
-# online_migrations.blocked_by). Version 3 reads capacity from inventories.
+# objects.service.unmet_needs). Version 3 reads capacity from inventories.
 NEEDS = {'nova-lite-api': 3, 'nova-lite-conductor': 3}
 
 # How a node says its ephemeral disks live on storage shared with other
@@ -632,9 +633,8 @@ def gate_blocked(context):
     """None when nodes may get providers (every API and conductor in every
     cell is at NEEDS), else what it waits for (cached per process until
     SIGHUP, like every minimum-version answer)."""
-    from nova_lite.db import online_migrations
     try:
-        return online_migrations.blocked_by(context, NEEDS)
+        return service.unmet_needs(context, NEEDS)
     except Exception as exc:
         return 'service versions unknown (%s)' % exc
 

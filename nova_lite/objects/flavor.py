@@ -1,6 +1,6 @@
 """Flavors: global, so they live in the API DB; older ones may still sit in
 the legacy tables of the top-level cell DB ([database] connection) until
-the online migration moves them (nova_lite.db.online_migrations).
+the online migration moves them (nova_lite.online_migrations.flavors).
 
 Callers never know where a flavor lives:
 - reads look in the API DB first, then in the legacy tables;
@@ -26,21 +26,19 @@ import sqlalchemy as sa
 
 from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
-from nova_lite.db.api import models as api_models
-from nova_lite.db import flavor_copy
+from nova_lite.db.api import flavors as api_flavors
+from nova_lite.db import driver_sql
 from nova_lite.db.main import api as main_db
-from nova_lite.db.main import models as main_models
+from nova_lite.db.main import legacy_flavors
 from nova_lite import exception
 from nova_lite.objects import base
 
 Generation = collections.namedtuple('Generation',
                                     'name flavors extra_specs projects')
-API = Generation('api', api_models.Flavors.__table__,
-                 api_models.FlavorExtraSpecs.__table__,
-                 api_models.FlavorProjects.__table__)
-LEGACY = Generation('legacy', main_models.InstanceTypes.__table__,
-                    main_models.InstanceTypeExtraSpecs.__table__,
-                    main_models.InstanceTypeProjects.__table__)
+API = Generation('api', api_flavors.FLAVORS, api_flavors.EXTRA_SPECS,
+                 api_flavors.PROJECTS)
+LEGACY = Generation('legacy', legacy_flavors.FLAVORS,
+                    legacy_flavors.EXTRA_SPECS, legacy_flavors.PROJECTS)
 
 COLUMNS = ('id', 'name', 'memory_mb', 'vcpus', 'root_gb', 'ephemeral_gb',
            'flavorid', 'swap', 'rxtx_factor', 'vcpu_weight', 'disabled',
@@ -54,8 +52,8 @@ MUTABLE = ('description', 'extra_specs', 'projects')
 # without one loads it on first use.
 RELATED = ('extra_specs', 'projects')
 # Keep IN (...) lists under every backend's bound-parameter limit.
-IN_CHUNK = flavor_copy.IN_CHUNK
-chunks = flavor_copy.chunks
+IN_CHUNK = driver_sql.IN_CHUNK
+chunks = driver_sql.chunks
 
 
 def legacy_context(context):
@@ -87,22 +85,10 @@ def select_flavors(session, gen, criteria=(), order_by=(), limit=None,
 
 
 def _in_chunks(session, sql_text, values):
-    """Rows of sql_text (with one IN (%(marks)s)) per chunk of values,
-    as plain driver SQL: lists of flavors do it for hundreds of ids at a
-    time, and compiling an expanding IN each time was a visible cost."""
-    conn = session.connection()
-    sql = flavor_copy.Sql(conn.dialect)
-    for part in chunks(values):
-        result = conn.exec_driver_sql(
-            sql_text % {'marks': sql.marks(len(part))}, tuple(part))
-        # Untyped text SQL: SQLAlchemy would only wrap each driver tuple
-        # in a Row (a visible cost over thousands of specs); read the
-        # driver's cursor directly.
-        try:
-            rows = result.cursor.fetchall()
-        finally:
-            result.close()
-        yield from rows
+    """Rows of sql_text (with one IN (%(marks)s)) per chunk of values, as
+    the driver's tuples."""
+    return driver_sql.fetch_in_chunks(session.connection(), sql_text,
+                                      values)
 
 
 def attach_related(session, gen, rows, related=RELATED):
@@ -475,7 +461,7 @@ def _api_destroy(context, flavorid):
 def legacy_soft_delete(lctx, ids):
     """Soft-delete legacy flavors (by id) with their specs and projects;
     returns the flavors soft-deleted."""
-    return flavor_copy.destroy_legacy(lctx, ids)
+    return legacy_flavors.destroy(lctx, ids)
 
 
 @main_db.reader
@@ -505,12 +491,12 @@ def ensure_in_api(context, flavorid):
     """Move a legacy flavor to the API DB (no-op if already there)."""
     if api_flavorids_present(context, [flavorid]):
         return
-    from nova_lite.db import online_migrations
+    from nova_lite.online_migrations import flavors as flavor_migration
     lctx = legacy_context(context)
     legacy_id = _legacy_id(lctx, flavorid) if lctx else None
     if legacy_id is None:
         raise exception.FlavorNotFound(flavor_id=flavorid)
-    found, done = online_migrations.move_legacy_flavors(
+    found, done = flavor_migration.move_legacy_flavors(
         context, lctx, [legacy_id])
     if not done:
         legacy = _legacy_get(lctx, 'id', legacy_id)

@@ -11,9 +11,11 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite import context as nova_context
-from nova_lite.db import online_migrations as om
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
+from nova_lite.online_migrations import compute_inventory as inv_migration
+from nova_lite.online_migrations import registry
+from nova_lite.online_migrations import runner
 from tests.functional import inventory_helpers as h
 from tests.functional.test_manage_helpers import Deployment
 
@@ -123,7 +125,8 @@ def test_killed_before_the_flag_node_is_already_migrated(cells_env, c1):
     # Readers already use the providers; the next load sets the flags and
     # creates nothing.
     _assert_migrated_once(cells_env, c1, ids, expected)
-    assert om.migrate_compute_node_inventories(cells_env.ctxt, 100) == (0, 0)
+    assert inv_migration.migrate_compute_node_inventories(
+        cells_env.ctxt, 100) == (0, 0)
 
 
 # --- the online migration ---------------------------------------------------
@@ -138,20 +141,20 @@ def test_online_migration_batches_is_idempotent_and_skips_bad_rows(
     bad = h.add_legacy_nodes(c1, 1, start=50, ram_allocation_ratio=-1.0)
     ids1 += h.add_legacy_nodes(c1, 5, start=60)
     expected1 = _expected(c1, ids1)
-    pending = om._REGISTRY['migrate_compute_node_inventories'].pending
+    pending = registry._REGISTRY['migrate_compute_node_inventories'].pending
     assert pending(ctxt) == 51   # what nova-lite-status reports
-    rows, code = om.run_migrations(
+    rows, code = runner.run_migrations(
         ctxt, max_count=12, names=['migrate_compute_node_inventories'])
     assert (rows[0]['done'], code) == (12, 1)
     assert h.api_counts()['resource_providers'] == 12
-    rows, code = om.run_migrations(
+    rows, code = runner.run_migrations(
         ctxt, names=['migrate_compute_node_inventories'])
     assert code == 0, rows
     # The bad row is found each time, never done, and holds nobody up.
     assert (rows[0]['found'], rows[0]['done']) == (1 + 50 - 12, 50 - 12)
     assert 'keeps its legacy capacity columns' in caplog.text
     assert h.api_counts()['resource_providers'] == 50
-    assert om.migrate_compute_node_inventories(ctxt, 1000) == (1, 0)
+    assert inv_migration.migrate_compute_node_inventories(ctxt, 1000) == (1, 0)
     assert h.api_counts()['resource_providers'] == 50
     assert pending(ctxt) == 1
     nodes1 = [n for n in objects.ComputeNodeList.get_all(c1)
@@ -163,13 +166,13 @@ def test_online_migration_batches_is_idempotent_and_skips_bad_rows(
 
 def test_online_migration_waits_for_old_api_and_conductor(cells_env, c1):
     ctxt = cells_env.ctxt
-    assert om._REGISTRY['migrate_compute_node_inventories'].needs == \
+    assert registry._REGISTRY['migrate_compute_node_inventories'].needs == \
         compute_inventory.NEEDS == {'nova-lite-api': 3,
                                     'nova-lite-conductor': 3}
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
         h.record_service(c2, 'old-api', 'nova-lite-api', 2)
     h.add_legacy_nodes(c1, 3)
-    rows, code = om.run_migrations(
+    rows, code = runner.run_migrations(
         ctxt, names=['migrate_compute_node_inventories'])
     assert code == 1
     assert 'nova-lite-api >= 3 (oldest is 2)' in rows[0]['blocked']

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from nova_lite.db import online_migrations as om
+from nova_lite.online_migrations import flavors as flavor_migration
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -24,7 +24,7 @@ def test_flavor_benchmark_reports_migration_list_and_api_figures():
             result['projects']) == ('sqlite', 40, 5, 3)
     assert result['floor_s'] > 0 and result['floor_softdelete_s'] > 0
     runs = {(m['path'], m['batch']): m for m in result['migrations']}
-    default = om.FLAVOR_BATCH
+    default = flavor_migration.FLAVOR_BATCH
     assert set(runs) == {('cross', default), ('cross', 7), ('rows', default),
                          ('rows', 7)}
     assert all(m['seconds'] > 0 and m['ratio_to_floor'] > 0

@@ -1,5 +1,6 @@
 """Online flavor migration (legacy cell tables -> API DB) and the generic
 online-migration runner, on SQLite."""
+import collections
 import json
 import logging
 import os
@@ -11,12 +12,16 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
-from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
-from nova_lite.db import online_migrations as om
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import flavor as flavor_obj
+from nova_lite.objects import service as service_obj
+from nova_lite.online_migrations import flavor_copy
+from nova_lite.online_migrations import flavors as flavor_migration
+from nova_lite.online_migrations import legacy_write
+from nova_lite.online_migrations import registry
+from nova_lite.online_migrations import runner
 from tests.functional.test_flavor_objects import add_legacy
 from tests.functional.test_flavor_objects import legacy_rows
 from tests.functional.test_manage_helpers import Deployment
@@ -78,11 +83,11 @@ def legacy(request, cells_env, monkeypatch):
 def test_migrate_copies_everything_then_rerun_does_nothing(legacy):
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
-    assert om.migrate_flavors(ctxt, 1000) == (N, N)
+    assert flavor_migration.migrate_flavors(ctxt, 1000) == (N, N)
     assert_all_in_api_exactly_once(ctxt, before)
     assert sorted(legacy_rows(deleted=True)) == sorted(before)
-    assert om.migrate_flavors(ctxt, 1000) == (0, 0)
-    rows, code = om.run_migrations(ctxt)
+    assert flavor_migration.migrate_flavors(ctxt, 1000) == (0, 0)
+    rows, code = runner.run_migrations(ctxt)
     assert (rows[0]['found'], rows[0]['done'], code) == (0, 0, 0)
     assert_all_in_api_exactly_once(ctxt, before)
 
@@ -93,9 +98,9 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(legacy):
     ctxt = legacy.ctxt
     engines = (api_db.get_engine(), main_db.get_engine())
     with QueryCounter(*engines) as small:
-        assert om.migrate_flavors(ctxt, 4) == (4, 4)
+        assert flavor_migration.migrate_flavors(ctxt, 4) == (4, 4)
     with QueryCounter(*engines) as large:
-        assert om.migrate_flavors(ctxt, N - 4) == (N - 4, N - 4)
+        assert flavor_migration.migrate_flavors(ctxt, N - 4) == (N - 4, N - 4)
     assert small.count == large.count <= 20
     assert legacy_rows() == []
 
@@ -103,7 +108,7 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(legacy):
 def test_legacy_timestamps_survive_the_move(legacy):
     ctxt = legacy.ctxt
     created = objects.Flavor.get_by_flavor_id(ctxt, 'l007').created_at
-    om.migrate_flavors(ctxt, 1000)
+    flavor_migration.migrate_flavors(ctxt, 1000)
     assert objects.Flavor.get_by_flavor_id(ctxt, 'l007').created_at == \
         created
 
@@ -111,11 +116,11 @@ def test_legacy_timestamps_survive_the_move(legacy):
 def test_max_count_batches_and_exit_codes(legacy):
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
-    rows, code = om.run_migrations(ctxt, max_count=7)
+    rows, code = runner.run_migrations(ctxt, max_count=7)
     assert (rows[0]['found'], rows[0]['done'], code) == (7, 7, 1)
     assert len(legacy_rows()) == N - 7
     assert snapshot(ctxt) == before
-    rows, code = om.run_migrations(ctxt)
+    rows, code = runner.run_migrations(ctxt)
     assert (rows[0]['done'], code) == (N - 7, 0)
     assert_all_in_api_exactly_once(ctxt, before)
 
@@ -126,7 +131,7 @@ def test_flavor_already_in_api_db_is_not_duplicated_or_overwritten(legacy):
     flavor_obj._api_create(ctxt, {'name': 'api-version', 'flavorid': 'l003',
                                   'memory_mb': 1, 'vcpus': 9, 'swap': 0},
                            {'only': 'api'}, [])
-    assert om.migrate_flavors(ctxt, 1000) == (N, N)
+    assert flavor_migration.migrate_flavors(ctxt, 1000) == (N, N)
     kept = objects.Flavor.get_by_flavor_id(ctxt, 'l003')
     assert (kept.name, kept.vcpus, kept.extra_specs) == (
         'api-version', 9, {'only': 'api'})
@@ -143,23 +148,23 @@ def test_name_clash_is_found_not_done_logged_and_left_in_place(
                                   'memory_mb': 1, 'vcpus': 1, 'swap': 0},
                            {}, [])
     with caplog.at_level(logging.WARNING):
-        rows, code = om.run_migrations(ctxt, max_count=10)
+        rows, code = runner.run_migrations(ctxt, max_count=10)
     # The clash is the first legacy row; it does not hold up the others.
     assert (rows[0]['found'], rows[0]['done'], code) == (11, 10, 1)
-    rows, code = om.run_migrations(ctxt)
+    rows, code = runner.run_migrations(ctxt)
     assert (rows[0]['found'], rows[0]['done'], code) == (N - 10, N - 11, 0)
     assert legacy_rows() == ['l000']
     assert "name 'l-name-000' is taken" in caplog.text
     # Still visible: never silently dropped.
     assert objects.Flavor.get_by_flavor_id(ctxt, 'l000').name == 'l-name-000'
-    assert om.run_migrations(ctxt)[0][0]['found'] == 1
+    assert runner.run_migrations(ctxt)[0][0]['found'] == 1
 
 
 def test_crash_between_api_commit_and_legacy_soft_delete(legacy,
                                                          monkeypatch):
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
-    real = flavor_copy.LegacyWrite.commit
+    real = legacy_write.LegacyWrite.commit
     calls = []
 
     def crash_on_second_batch(writer):
@@ -168,16 +173,16 @@ def test_crash_between_api_commit_and_legacy_soft_delete(legacy,
             raise RuntimeError('killed')
         return real(writer)
 
-    monkeypatch.setattr(flavor_copy.LegacyWrite, 'commit',
+    monkeypatch.setattr(legacy_write.LegacyWrite, 'commit',
                         crash_on_second_batch)
-    rows, code = om.run_migrations(ctxt, max_count=None, batch=10)
+    rows, code = runner.run_migrations(ctxt, max_count=None, batch=10)
     assert code == 2 and 'killed' in rows[0]['error']
     # Second batch is in both databases now; users see it once.
     assert len(legacy_rows()) == N - 10
     assert api_table_counts()['flavors'] == 20
     assert snapshot(ctxt) == before
-    monkeypatch.setattr(flavor_copy.LegacyWrite, 'commit', real)
-    rows, code = om.run_migrations(ctxt)
+    monkeypatch.setattr(legacy_write.LegacyWrite, 'commit', real)
+    rows, code = runner.run_migrations(ctxt)
     assert code == 0
     assert_all_in_api_exactly_once(ctxt, before)
 
@@ -198,12 +203,12 @@ def test_crash_inside_the_api_transaction_changes_nothing(legacy,
                         crash_after_copying_flavors)
     monkeypatch.setattr(flavor_copy, 'copy_related_select',
                         crash_after_copying_flavors)
-    rows, code = om.run_migrations(ctxt)
+    rows, code = runner.run_migrations(ctxt)
     assert code == 2 and copied_flavors == [N]
     assert api_table_counts()['flavors'] == 0
     assert len(legacy_rows()) == N
     monkeypatch.undo()
-    assert om.run_migrations(ctxt)[1] == 0
+    assert runner.run_migrations(ctxt)[1] == 0
     assert_all_in_api_exactly_once(ctxt, before)
 
 
@@ -213,21 +218,21 @@ sys.path.insert(0, %(root)r)
 import tests.conftest  # eventlet, config, objects
 from nova_lite.conf import CONF
 from nova_lite import context
-from nova_lite.db import flavor_copy
-from nova_lite.db import online_migrations as om
-from nova_lite.objects import flavor as fl
+from nova_lite.online_migrations import flavor_copy
+from nova_lite.online_migrations import legacy_write
+from nova_lite.online_migrations import runner
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
 flavor_copy.CROSS_DATABASE = %(cross)r
-real = flavor_copy.LegacyWrite.commit
+real = legacy_write.LegacyWrite.commit
 batches = []
 def commit(writer):
     batches.append(writer)
     if len(batches) == 2:
         os.kill(os.getpid(), signal.SIGKILL)
     return real(writer)
-flavor_copy.LegacyWrite.commit = commit
-om.run_migrations(context.get_admin_context(), max_count=None, batch=10)
+legacy_write.LegacyWrite.commit = commit
+runner.run_migrations(context.get_admin_context(), max_count=None, batch=10)
 '''
 
 
@@ -245,54 +250,54 @@ def test_process_killed_mid_run_loses_nothing_and_rerun_completes(legacy):
     assert len(legacy_rows()) == N - 10
     assert api_table_counts()['flavors'] == 20
     assert snapshot(ctxt) == before
-    assert om.run_migrations(ctxt)[1] == 0
+    assert runner.run_migrations(ctxt)[1] == 0
     assert_all_in_api_exactly_once(ctxt, before)
 
 
 def test_a_raising_migration_is_recorded_and_the_others_still_run(
         legacy, monkeypatch):
     ctxt = legacy.ctxt
-    registry = dict(om._REGISTRY)
-    monkeypatch.setattr(om, '_REGISTRY', om.collections.OrderedDict())
+    saved = dict(registry._REGISTRY)
+    monkeypatch.setattr(registry, '_REGISTRY', collections.OrderedDict())
 
-    @om.register()
+    @registry.register()
     def broken(context, max_count):
         raise ValueError('bad row')
 
-    om.register(name='migrate_flavors')(registry['migrate_flavors'].fn)
+    registry.register(name='migrate_flavors')(saved['migrate_flavors'].fn)
 
-    @om.register(name='after')
+    @registry.register(name='after')
     def after(context, max_count):
         return 0, 0
 
-    rows, code = om.run_migrations(ctxt)
+    rows, code = runner.run_migrations(ctxt)
     assert [r['name'] for r in rows] == ['broken', 'migrate_flavors',
                                          'after']
     assert code == 2
     assert 'bad row' in rows[0]['error']
     assert (rows[1]['found'], rows[1]['done']) == (N, N)
-    rows, code = om.run_migrations(ctxt, names=['after'])
+    rows, code = runner.run_migrations(ctxt, names=['after'])
     assert [r['name'] for r in rows] == ['after'] and code == 0
     with pytest.raises(ValueError):
-        om.run_migrations(ctxt, names=['nope'])
+        runner.run_migrations(ctxt, names=['nope'])
 
 
 def test_blocked_migration_does_not_run(legacy, monkeypatch):
     ctxt = legacy.ctxt
-    monkeypatch.setattr(om, 'blocked_by',
+    monkeypatch.setattr(service_obj, 'unmet_needs',
                         lambda context, needs: 'nova-lite-api >= 2 (at 1)')
-    rows, code = om.run_migrations(ctxt)
+    rows, code = runner.run_migrations(ctxt)
     assert rows[0]['blocked'] == 'nova-lite-api >= 2 (at 1)'
     assert (rows[0]['found'], rows[0]['done'], code) == (0, 0, 1)
     assert len(legacy_rows()) == N
 
 
 def test_migrate_flavors_needs_upgraded_api_and_conductor():
-    assert om._REGISTRY['migrate_flavors'].needs
+    assert registry._REGISTRY['migrate_flavors'].needs
 
 
 def test_progress_bar(legacy, capsys):
-    rows, code = om.run_migrations(legacy.ctxt, progress=True)
+    rows, code = runner.run_migrations(legacy.ctxt, progress=True)
     assert code == 0
     err = capsys.readouterr().err
     assert 'online migrations' in err and '%d' % N in err
@@ -300,15 +305,15 @@ def test_progress_bar(legacy, capsys):
 
 def test_runner_batches_until_nothing_is_left(legacy, monkeypatch):
     calls = []
-    real = om._REGISTRY['migrate_flavors'].fn
+    real = registry._REGISTRY['migrate_flavors'].fn
 
     def spy(context, max_count):
         calls.append(max_count)
         return real(context, max_count)
 
-    monkeypatch.setitem(om._REGISTRY, 'migrate_flavors',
-                        om._REGISTRY['migrate_flavors']._replace(fn=spy))
-    rows, code = om.run_migrations(legacy.ctxt, batch=8)
+    monkeypatch.setitem(registry._REGISTRY, 'migrate_flavors',
+                        registry._REGISTRY['migrate_flavors']._replace(fn=spy))
+    rows, code = runner.run_migrations(legacy.ctxt, batch=8)
     assert calls == [8, 8, 8, 8, 8]
     assert (rows[0]['done'], code) == (N, 0)
 
@@ -317,24 +322,25 @@ def test_runner_default_batch_is_the_migrations_own(cells_env, monkeypatch):
     """Without a count, migrate_flavors runs in batches of FLAVOR_BATCH,
     other migrations in batches of DEFAULT_BATCH."""
     calls = []
-    monkeypatch.setattr(om, '_REGISTRY', om.collections.OrderedDict())
+    monkeypatch.setattr(registry, '_REGISTRY', collections.OrderedDict())
 
-    @om.register(name='flavors_like', batch=om.FLAVOR_BATCH)
+    @registry.register(name='flavors_like',
+                       batch=flavor_migration.FLAVOR_BATCH)
     def flavors_like(context, max_count):
         calls.append(('flavors_like', max_count))
         return 0, 0
 
-    @om.register(name='plain')
+    @registry.register(name='plain')
     def plain(context, max_count):
         calls.append(('plain', max_count))
         return 0, 0
 
-    om.run_migrations(cells_env.ctxt)
-    assert calls == [('flavors_like', om.FLAVOR_BATCH),
-                     ('plain', om.DEFAULT_BATCH)]
-    assert om.FLAVOR_BATCH > om.DEFAULT_BATCH
+    runner.run_migrations(cells_env.ctxt)
+    assert calls == [('flavors_like', flavor_migration.FLAVOR_BATCH),
+                     ('plain', registry.DEFAULT_BATCH)]
+    assert flavor_migration.FLAVOR_BATCH > registry.DEFAULT_BATCH
     calls.clear()
-    om.run_migrations(cells_env.ctxt, max_count=3)
+    runner.run_migrations(cells_env.ctxt, max_count=3)
     assert calls == [('flavors_like', 3), ('plain', 3)]
 
 
@@ -410,7 +416,7 @@ def test_range_soft_delete_leaves_other_legacy_rows_alone(legacy):
     flavor_obj._api_create(ctxt, {'name': 'l-name-012', 'flavorid': 'other',
                                   'memory_mb': 1, 'vcpus': 1, 'swap': 0},
                            {}, [])
-    assert om.migrate_flavors(ctxt, 1000) == (N - 1, N - 2)
+    assert flavor_migration.migrate_flavors(ctxt, 1000) == (N - 1, N - 2)
     assert legacy_rows() == ['l012']
     assert _legacy_live_related('l010') == orphan
     assert _legacy_live_related('l012') == (3, 2)
@@ -420,7 +426,7 @@ def test_attached_copy_restores_foreign_keys(legacy):
     """The cross-database SQLite copy turns foreign key checks off on its
     connection (its INSERT ... SELECT joins the parent rows it points at);
     the pooled connection gets them back."""
-    assert om.migrate_flavors(legacy.ctxt, 1000) == (N, N)
+    assert flavor_migration.migrate_flavors(legacy.ctxt, 1000) == (N, N)
     engine = api_db.get_engine()
     for _ in range(3):
         with engine.connect() as conn:

@@ -7,6 +7,7 @@ from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import service as service_obj
+from nova_lite.online_migrations import runner
 from tests.conftest import set_override
 from tests.functional.conftest import start_plane, stop_plane
 
@@ -167,15 +168,13 @@ def test_online_migration_blocked_until_peers_upgrade(cells_env):
     """An old conductor recorded anywhere blocks migrate_flavors: nothing
     is touched and the runner says more work remains; after the peer
     upgrades (and SIGHUP resets the cache) the migration runs."""
-    from nova_lite.db import online_migrations
     from tests.functional.test_flavor_objects import add_legacy, legacy_rows
     add_legacy([{'name': 'old.small', 'flavorid': 'os1'}])
     ctxt = cells_env.ctxt
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
         peer = _record(c2, 'old-conductor', 'nova-lite-conductor',
                        version=1)
-    rows, code = online_migrations.run_migrations(
-        ctxt, names=['migrate_flavors'])
+    rows, code = runner.run_migrations(ctxt, names=['migrate_flavors'])
     assert code == 1
     assert 'nova-lite-conductor >= 2 (oldest is 1)' in rows[0]['blocked']
     assert rows[0]['done'] == 0
@@ -186,8 +185,7 @@ def test_online_migration_blocked_until_peers_upgrade(cells_env):
         peer.version = 2
         peer.save()
     service_obj.reset_min_version_cache()
-    rows, code = online_migrations.run_migrations(
-        ctxt, names=['migrate_flavors'])
+    rows, code = runner.run_migrations(ctxt, names=['migrate_flavors'])
     assert code == 0, rows
     assert rows[0]['blocked'] is None and rows[0]['done'] == 1
     assert legacy_rows() == []

@@ -13,12 +13,14 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
-from nova_lite.db import flavor_copy
 from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.objects import flavor as flavor_obj
+from nova_lite.online_migrations import flavor_copy
+from nova_lite.online_migrations import flavors as flavor_migration
+from nova_lite.online_migrations import legacy_write
 from tests.conftest import set_override
 from tests.functional.conftest import wait_for
 
@@ -97,21 +99,22 @@ sys.path.insert(0, %(root)r)
 import tests.conftest  # eventlet, config, objects
 from nova_lite.conf import CONF
 from nova_lite import context
-from nova_lite.db import flavor_copy
-from nova_lite.db import online_migrations as om
+from nova_lite.online_migrations import flavor_copy
+from nova_lite.online_migrations import legacy_write
+from nova_lite.online_migrations import runner
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
 flavor_copy.CROSS_DATABASE = %(cross)r
 def kill_at_call(method, nth):
     """SIGKILL this process at the nth call of LegacyWrite.<method>."""
-    real = getattr(flavor_copy.LegacyWrite, method)
+    real = getattr(legacy_write.LegacyWrite, method)
     calls = []
     def hooked(writer):
         calls.append(writer)
         if len(calls) == nth:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(writer)
-    setattr(flavor_copy.LegacyWrite, method, hooked)
+    setattr(legacy_write.LegacyWrite, method, hooked)
 if %(kill_at)r:
     # The batch's API DB copy has committed, its soft-delete has not.
     kill_at_call('commit', %(kill_at)r)
@@ -121,7 +124,7 @@ if %(kill_before_flavors)r:
     kill_at_call('_commit_flavors', %(kill_before_flavors)r)
 while not os.path.exists(%(go)r):
     time.sleep(0.01)
-rows, code = om.run_migrations(context.get_admin_context(),
+rows, code = runner.run_migrations(context.get_admin_context(),
                                batch=%(batch)d)
 print(rows[0]['found'], rows[0]['done'], code)
 sys.exit(code)
@@ -190,7 +193,7 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(dbs,
                                                              tmp_path):
     """On MariaDB and PostgreSQL the specs' and projects' soft-deletes
     commit on their own connections before the flavors'
-    (flavor_copy.LegacyWrite.commit): a kill in between leaves moved
+    (legacy_write.LegacyWrite.commit): a kill in between leaves moved
     flavors live in the legacy tables without live specs; users still see
     each flavor once, with its specs (the API DB copy), and a rerun
     soft-deletes the rest."""
@@ -243,7 +246,7 @@ def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
     source = flavor_copy.cross_database_source()
     batch = flavor_copy.read_batch(lctx, limit=n, rows=source is None)
     victim = batch.flavors[3][1]
-    real_commit = flavor_copy.LegacyWrite.commit
+    real_commit = legacy_write.LegacyWrite.commit
     destroyer = []
 
     def destroy_during_move(writer):
@@ -256,11 +259,11 @@ def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
                  message='the destroy waiting for the lock')
         real_commit(writer)
 
-    flavor_copy.LegacyWrite.commit = destroy_during_move
+    legacy_write.LegacyWrite.commit = destroy_during_move
     try:
         assert flavor_copy.move_batch(ctxt, lctx, batch, source) == (n, n)
     finally:
-        flavor_copy.LegacyWrite.commit = real_commit
+        legacy_write.LegacyWrite.commit = real_commit
     destroyer[0].wait()
     flavorids = sorted(f['flavorid'] for f in
                        flavor_obj.list_flavor_dicts(ctxt))
@@ -276,11 +279,10 @@ def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
 def test_migration_in_process_with_small_multi_row_chunks(dbs, monkeypatch):
     """The whole migration in this process, with PostgreSQL's multi-row
     INSERTs cut to 7 rows (many chunks and a partial last one)."""
-    from nova_lite.db import online_migrations as om
     monkeypatch.setattr(flavor_copy, 'MULTI_ROW', 7)
     n = 30
     populate(n)
     ctxt = nova_context.get_admin_context()
-    assert om.migrate_flavors(ctxt, 1000) == (n, n)
+    assert flavor_migration.migrate_flavors(ctxt, 1000) == (n, n)
     assert_migrated_exactly_once(n)
-    assert om.migrate_flavors(ctxt, 1000) == (0, 0)
+    assert flavor_migration.migrate_flavors(ctxt, 1000) == (0, 0)

@@ -6,8 +6,9 @@ import pytest
 from sqlalchemy.dialects import mysql
 from sqlalchemy.dialects import sqlite
 
-from nova_lite.db import flavor_copy
+from nova_lite.db import driver_sql
 from nova_lite.objects import flavor as flavor_obj
+from nova_lite.online_migrations import flavor_copy
 from tests.conftest import set_override
 
 SERVER = 'mysql+pymysql://nova:secret@db.example.org:3306'
@@ -83,8 +84,8 @@ def test_same_dialect_rows_are_passed_through():
 
 
 def test_sql_uses_the_drivers_placeholder_and_quotes():
-    lite = flavor_copy.Sql(sqlite.dialect())
-    my = flavor_copy.Sql(mysql.dialect())
+    lite = driver_sql.Sql(sqlite.dialect())
+    my = driver_sql.Sql(mysql.dialect())
     assert (lite.marks(2), my.marks(2)) == ('?, ?', '%s, %s')
     assert my.names(['key', 'value'], 'r') == 'r.`key`, r.value'
     assert my.table(flavor_obj.LEGACY.flavors, 'nova') == \
@@ -92,22 +93,22 @@ def test_sql_uses_the_drivers_placeholder_and_quotes():
 
 
 def test_ids_with_few_gaps_are_one_range_minus_the_gaps():
-    ids = flavor_copy.id_set([7, 3, 4, 6, 9])
-    assert isinstance(ids, flavor_copy.IdRange)
+    ids = driver_sql.id_set([7, 3, 4, 6, 9])
+    assert isinstance(ids, driver_sql.IdRange)
     assert (list(ids), ids.lo, ids.hi, ids.excluded) == (
         [3, 4, 6, 7, 9], 3, 9, [5, 8])
-    my = flavor_copy.Sql(mysql.dialect())
+    my = driver_sql.Sql(mysql.dialect())
     assert my.id_conditions('r.flavor_id', ids) == [
         ('r.flavor_id BETWEEN %s AND %s AND r.flavor_id NOT IN (%s, %s)',
          [3, 9, 5, 8])]
 
 
 def test_sparse_ids_are_in_lists_of_in_chunk():
-    ids = flavor_copy.id_set(range(0, 4 * flavor_copy.IN_CHUNK, 2))
-    assert not isinstance(ids, flavor_copy.IdRange)
-    conditions = flavor_copy.Sql(sqlite.dialect()).id_conditions('id', ids)
+    ids = driver_sql.id_set(range(0, 4 * driver_sql.IN_CHUNK, 2))
+    assert not isinstance(ids, driver_sql.IdRange)
+    conditions = driver_sql.Sql(sqlite.dialect()).id_conditions('id', ids)
     assert [len(params) for _, params in conditions] == [
-        flavor_copy.IN_CHUNK] * 2
+        driver_sql.IN_CHUNK] * 2
     assert conditions[0][0].startswith('id IN (?, ?')
 
 

@@ -14,9 +14,9 @@ the top-level cell DB; wall time of the online migration as
 (run_migrations(names=['migrate_flavors']), no count: the migration's own
 batch size) into the API DB, a separate database as deployed (SQLite:
 another file; MariaDB, PostgreSQL: another database on the same
-server). Two copy paths (nova_lite.db.flavor_copy): "cross" = INSERT ...
-SELECT across the two databases (attached SQLite file / same MariaDB
-server), the default wherever it applies; "rows" = bulk inserts of the
+server). Two copy paths (nova_lite.online_migrations.flavor_copy):
+"cross" = INSERT ... SELECT across the two databases (attached SQLite
+file / same MariaDB server), the default wherever it applies; "rows" = bulk inserts of the
 rows read, what runs between different servers and on PostgreSQL (which
 cannot read another database). Target: <= 3x the floor. Median of
 --migration-repeat runs, each on freshly populated databases.
@@ -68,13 +68,14 @@ from nova_lite.conf import CONF  # noqa: E402
 from nova_lite import context as nova_context  # noqa: E402
 from nova_lite.db.api import api as api_db  # noqa: E402
 from nova_lite.db.api import models as api_models  # noqa: E402
-from nova_lite.db import flavor_copy  # noqa: E402
 from nova_lite.db.main import api as main_db  # noqa: E402
 from nova_lite.db.main import models as main_models  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
-from nova_lite.db import online_migrations  # noqa: E402
 from nova_lite import objects  # noqa: E402
 from nova_lite.objects import flavor as flavor_obj  # noqa: E402
+from nova_lite.online_migrations import flavor_copy  # noqa: E402
+from nova_lite.online_migrations import flavors as flavor_migration  # noqa: E402,E501
+from nova_lite.online_migrations import runner  # noqa: E402
 
 from benchlib import Backend  # noqa: E402  (tools/bench on sys.path)
 from benchlib import timed  # noqa: E402
@@ -146,7 +147,7 @@ def bench_migration(backend, args, path, batch):
             return None
         ctxt = nova_context.get_admin_context()
         start = time.perf_counter()
-        rows, code = online_migrations.run_migrations(
+        rows, code = runner.run_migrations(
             ctxt, names=['migrate_flavors'], batch=batch)
         elapsed = time.perf_counter() - start
     finally:
@@ -245,7 +246,7 @@ def run_migration_benchmarks(backend, args, result):
         elapsed = _median_or_none(runs[(path, batch)])
         result['migrations'].append({
             'path': path,
-            'batch': batch or online_migrations.FLAVOR_BATCH,
+            'batch': batch or flavor_migration.FLAVOR_BATCH,
             'default_batch': batch is None,
             'seconds': elapsed,
             'ratio_to_floor': elapsed / floor if elapsed else None,
@@ -415,7 +416,7 @@ def main(argv=None):
     parser.add_argument('--batches', default='default',
                         help='migration batch sizes; "default" = the '
                              'migration\'s own (%d)'
-                             % online_migrations.FLAVOR_BATCH)
+                             % flavor_migration.FLAVOR_BATCH)
     parser.add_argument('--migration-repeat', type=int, default=3)
     parser.add_argument('--list-flavors', type=int, default=1000,
                         help='API flavors and legacy flavors, each')

@@ -50,12 +50,14 @@ from nova_lite.db.api import models as api_models
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite.db import migration
-from nova_lite.db import online_migrations
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import compute_node
 from nova_lite.objects import resource_provider
 from nova_lite.objects import service as service_obj
+from nova_lite.online_migrations import compute_inventory as inventory_migration  # noqa: E501
+from nova_lite.online_migrations import registry
+from nova_lite.online_migrations import runner
 
 from benchlib import Backend  # noqa: E402  (tools/bench on sys.path)
 NODES = main_models.ComputeNode.__table__
@@ -180,7 +182,7 @@ class Deployment(object):
 
 def migrate(dep, batch):
     start = time.perf_counter()
-    rows, code = online_migrations.run_migrations(dep.ctxt, names=[MIGRATION],
+    rows, code = runner.run_migrations(dep.ctxt, names=[MIGRATION],
                                                   batch=batch)
     elapsed = time.perf_counter() - start
     assert code == 0 and rows[0]['done'] == dep.n_nodes, rows
@@ -336,8 +338,8 @@ def main(argv=None):
     parser.add_argument('--batches', default='50,1000,5000',
                         help='migration batch sizes (the migration\'s own '
                              'default: %d; the runner\'s generic one: %d)'
-                        % (online_migrations.COMPUTE_NODE_BATCH,
-                           online_migrations.DEFAULT_BATCH))
+                        % (inventory_migration.COMPUTE_NODE_BATCH,
+                           registry.DEFAULT_BATCH))
     parser.add_argument('--repeat', type=int, default=5)
     parser.add_argument('--json', action='store_true')
     args = parser.parse_args(argv)

@@ -1,7 +1,7 @@
 """Flavors in the API database (flavors, flavor_extra_specs, flavor_projects).
 
 Same columns as the legacy cell tables (main 0003_legacy_flavors); the data
-moves online (nova_lite.db.online_migrations.migrate_flavors).
+moves online (nova_lite.online_migrations.flavors.migrate_flavors).
 
 Revision ID: 0002_flavors
 Revises: 0001_initial

@@ -1,7 +1,7 @@
 """Legacy flavor tables in the cell database (instance_types*).
 
 Same columns as the API DB's flavors tables (api 0002_flavors); the data
-moves online (nova_lite.db.online_migrations.migrate_flavors), which
+moves online (nova_lite.online_migrations.flavors.migrate_flavors), which
 soft-deletes the legacy rows once copied; nothing else writes them.
 
 Revision ID: 0003_legacy_flavors

@@ -1,6 +1,6 @@
 """Moving legacy flavors (top-level cell DB) into the API DB, set-based:
 the work behind the migrate_flavors online migration and behind writes
-to a legacy flavor.
+to a legacy flavor (online_migrations.flavors).
 
 One batch of legacy flavors moves in four steps:
   1. read (cell DB, no lock): the next N live legacy flavors by id;
@@ -19,7 +19,7 @@ Nothing is deleted before its copy has committed: a crash before the API
 commit changes nothing, a crash after it leaves flavors in both
 databases, where readers take the API DB copy and hide the legacy row,
 and the next run finishes their soft-delete. A user destroying a legacy
-flavor takes the same row lock first (destroy_legacy): before step 2 it
+flavor takes the same row lock first (legacy_flavors.destroy): before step 2 it
 makes step 2 fail, after it it waits for step 4 and then destroys the
 API copy. Every writer locks a legacy flavor row before its specs and
 projects, so these waits cannot form a cycle through our connections.
@@ -41,10 +41,10 @@ The copy has two paths, with the same decisions and transaction:
   locked by step 2 are consistent reads (READ COMMITTED; SQLite: the
   committed file, as the cell's open transaction does not spill).
 
-Everything here is plain SQL built from the table metadata and run with
-the driver's own parameter style: this is the hot path of a migration
-that may move millions of rows, and per-row ORM/Core processing was most
-of its cost.
+Everything here is plain SQL (db.driver_sql), run with the driver's own
+parameter style; the backend-specific settings it needs (ATTACH, isolation
+levels, foreign key checks, cache_spill) stay in this module and
+legacy_write.
 """
 import contextlib
 import functools
@@ -52,12 +52,15 @@ import os
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
-from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
+from nova_lite.db.api import flavors as api_flavors
+from nova_lite.db import driver_sql
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import legacy_flavors
+from nova_lite.online_migrations import legacy_write
 from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
@@ -67,17 +70,10 @@ LOG = logging.getLogger(__name__)
 CROSS_DATABASE = True
 # How many times a batch is redone after losing a race.
 RACE_RETRIES = 5
-IN_CHUNK = utils.IN_CHUNK
 ATTACH_AS = 'nl_legacy_cell'
 # Rows per multi-row INSERT on PostgreSQL (at most 13 columns: far under
 # its 65,535 parameters).
 MULTI_ROW = 1000
-chunks = utils.chunks
-
-
-def _flavor_module():
-    from nova_lite.objects import flavor
-    return flavor
 
 
 def _copied_columns(table):
@@ -85,66 +81,6 @@ def _copied_columns(table):
     flavor_id, which is re-pointed at the API flavor)."""
     return [c.name for c in table.columns
             if c.name not in ('id', 'deleted', 'deleted_at', 'flavor_id')]
-
-
-class Sql(object):
-    """SQL text for one dialect: quoted names, the driver's placeholder."""
-
-    def __init__(self, dialect):
-        self.dialect = dialect
-        self.quote = dialect.identifier_preparer.quote
-        self.mark = '?' if dialect.paramstyle in ('qmark', 'numeric') \
-            else '%s'
-
-    def table(self, table, schema=None):
-        name = self.quote(table.name)
-        return '%s.%s' % (self.quote(schema), name) if schema else name
-
-    def names(self, columns, alias=None):
-        prefix = alias + '.' if alias else ''
-        return ', '.join(prefix + self.quote(c) for c in columns)
-
-    def marks(self, n):
-        return ', '.join([self.mark] * n)
-
-    def bind(self, type_, value):
-        process = type_.dialect_impl(self.dialect).bind_processor(
-            self.dialect)
-        return process(value) if process else value
-
-    def id_conditions(self, column, ids):
-        """[(SQL condition, params)] selecting ids on column: one for an
-        IdRange, one per IN_CHUNK ids for a list."""
-        if isinstance(ids, IdRange):
-            cond = '%s BETWEEN %s AND %s' % (column, self.mark, self.mark)
-            if ids.excluded:
-                cond += ' AND %s NOT IN (%s)' % (
-                    column, self.marks(len(ids.excluded)))
-            return [(cond, [ids.lo, ids.hi] + ids.excluded)]
-        return [('%s IN (%s)' % (column, self.marks(len(part))), part)
-                for part in chunks(ids)]
-
-
-def _run(conn, sql, params=()):
-    return conn.exec_driver_sql(sql, tuple(params))
-
-
-def _run_by_ids(conn, sql, statement, column, ids, params=()):
-    """statement with {ids} replaced by a condition on column for ids, in
-    as many statements as ids need; returns the rows they matched."""
-    return sum(_run(conn, statement.replace('{ids}', cond),
-                    list(params) + cond_params).rowcount
-               for cond, cond_params in sql.id_conditions(column, ids))
-
-
-def _fetch(conn, sql, params=()):
-    """All rows as the driver's own tuples (no Row objects: the rows path
-    reads tens of thousands per batch)."""
-    result = _run(conn, sql, params)
-    try:
-        return result.cursor.fetchall()
-    finally:
-        result.close()
 
 
 def _converter(columns, source, target):
@@ -169,38 +105,6 @@ def _converter(columns, source, target):
             out.append(value)
         return tuple(out)
     return convert
-
-
-class IdRange(list):
-    """Ids given to SQL as `lo <= id <= hi` minus the few other integers
-    in that span (excluded): one statement per table instead of IN lists
-    of IN_CHUNK ids."""
-
-    def __init__(self, ids, lo, hi, excluded):
-        super(IdRange, self).__init__(ids)
-        self.lo, self.hi, self.excluded = lo, hi, excluded
-
-
-def id_set(ids):
-    """ids (distinct integers) as an IdRange when the integers between
-    the smallest and the largest that are not ids are at most IN_CHUNK,
-    else as a sorted list."""
-    ids = sorted(ids)
-    if not ids or ids[-1] - ids[0] + 1 - len(ids) > IN_CHUNK:
-        return ids
-    keep = set(ids)
-    return IdRange(ids, ids[0], ids[-1],
-                   [i for i in range(ids[0], ids[-1] + 1) if i not in keep])
-
-
-class Changed(Exception):
-    """Legacy rows changed since the batch was read."""
-
-
-def _expect(count, wanted, what):
-    if count != wanted:
-        raise Changed('%s matched %d rows for %d flavors' % (
-            what, count, wanted))
 
 
 # --- choosing the path --------------------------------------------------
@@ -259,10 +163,9 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
     live ones among the given ids (in id order): a Batch. With rows=True
     also every column of them, their specs and their projects (one query
     per table, or per IN_CHUNK ids where they are sparse)."""
-    fl = _flavor_module()
     conn = lctx.session.connection()
-    sql = Sql(conn.dialect)
-    t = fl.LEGACY.flavors
+    sql = driver_sql.Sql(conn.dialect)
+    t = legacy_flavors.FLAVORS
     cols = ['id', 'flavorid', 'name']
     if rows:
         cols += [c for c in _copied_columns(t) if c not in cols]
@@ -270,27 +173,28 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
         sql.names(cols), sql.table(t))
     if ids is not None:
         found = []
-        for cond, params in sql.id_conditions('id', id_set(ids)):
-            found += _fetch(conn, query.replace('{ids}', cond), params)
+        for cond, params in sql.id_conditions('id', driver_sql.id_set(ids)):
+            found += driver_sql.fetch(conn, query.replace('{ids}', cond),
+                                      params)
     else:
         cond, params = '1 = 1', []
         if after_id is not None:
             cond, params = 'id > %s' % sql.mark, [after_id]
         if limit is not None:
             query += ' LIMIT %d' % int(limit)
-        found = _fetch(conn, query.replace('{ids}', cond), params)
+        found = driver_sql.fetch(conn, query.replace('{ids}', cond), params)
     batch = Batch(found, cols, conn.dialect)
     if rows and batch.flavors:
-        for name, table in (('specs', fl.LEGACY.extra_specs),
-                            ('projects', fl.LEGACY.projects)):
+        for name, table in (('specs', legacy_flavors.EXTRA_SPECS),
+                            ('projects', legacy_flavors.PROJECTS)):
             related_cols = ['flavor_id'] + _copied_columns(table)
             found = []
             for cond, cond_params in sql.id_conditions(
-                    'flavor_id', id_set(batch.ids)):
-                found += _fetch(conn, 'SELECT %s FROM %s WHERE deleted = 0 '
-                                'AND %s' % (sql.names(related_cols),
-                                            sql.table(table), cond),
-                                cond_params)
+                    'flavor_id', driver_sql.id_set(batch.ids)):
+                found += driver_sql.fetch(
+                    conn, 'SELECT %s FROM %s WHERE deleted = 0 AND %s' % (
+                        sql.names(related_cols), sql.table(table), cond),
+                    cond_params)
             batch.related[name] = (related_cols, found)
     return batch
 
@@ -298,10 +202,10 @@ def read_batch(lctx, after_id=None, limit=None, ids=None, rows=True):
 # --- step 3: the copy into the API DB -----------------------------------
 
 def _existing(conn, sql, column, values):
-    t = _flavor_module().API.flavors
+    t = api_flavors.FLAVORS
     found = set()
-    for part in chunks(values):
-        found.update(v for (v,) in _run(
+    for part in driver_sql.chunks(values):
+        found.update(v for (v,) in driver_sql.run(
             conn, 'SELECT %s FROM %s WHERE deleted = 0 AND %s IN (%s)' % (
                 sql.quote(column), sql.table(t), sql.quote(column),
                 sql.marks(len(part))), part))
@@ -323,21 +227,20 @@ def decide(conn, sql, flavors):
 @api_db.reader
 def _decide_in_api(context, flavors):
     conn = context.session.connection()
-    return decide(conn, Sql(conn.dialect), flavors)
+    return decide(conn, driver_sql.Sql(conn.dialect), flavors)
 
 
 def insert_rows(conn, sql, batch, moving):
     """Rows path: executemany of the rows read in step 1."""
-    fl = _flavor_module()
-    t = fl.API.flavors
+    t = api_flavors.FLAVORS
     cols = batch.columns[1:]  # all but the legacy id
-    convert = _converter([fl.LEGACY.flavors.c[c] for c in cols],
+    convert = _converter([legacy_flavors.FLAVORS.c[c] for c in cols],
                          batch.dialect, conn.dialect)
     _insert_many(conn, sql, t, cols, [
         convert(f[1:]) if convert else f[1:] for f in moving])
     api_id = {}
-    for part in chunks([f[1] for f in moving]):
-        api_id.update(_run(conn, 'SELECT flavorid, id FROM %s WHERE '
+    for part in driver_sql.chunks([f[1] for f in moving]):
+        api_id.update(driver_sql.run(conn, 'SELECT flavorid, id FROM %s WHERE '
                            'deleted = 0 AND flavorid IN (%s)' % (
                                sql.table(t), sql.marks(len(part))),
                            part).all())
@@ -348,10 +251,9 @@ def insert_rows(conn, sql, batch, moving):
 def copy_related(conn, sql, batch, new_id):
     """Rows path: specs and projects of the moved flavors, re-pointed at
     their API ids (legacy id -> API id in new_id)."""
-    fl = _flavor_module()
     for name, table, legacy_table in (
-            ('specs', fl.API.extra_specs, fl.LEGACY.extra_specs),
-            ('projects', fl.API.projects, fl.LEGACY.projects)):
+            ('specs', api_flavors.EXTRA_SPECS, legacy_flavors.EXTRA_SPECS),
+            ('projects', api_flavors.PROJECTS, legacy_flavors.PROJECTS)):
         cols, rows = batch.related[name]
         convert = _converter([legacy_table.c[c] for c in cols[1:]],
                              batch.dialect, conn.dialect)
@@ -374,7 +276,7 @@ def _insert_many(conn, sql, table, cols, values):
     if conn.dialect.name != 'postgresql':
         conn.exec_driver_sql(head + row, [v + (0,) for v in values])
         return
-    for part in chunks(values, MULTI_ROW):
+    for part in driver_sql.chunks(values, MULTI_ROW):
         conn.exec_driver_sql(head + ', '.join([row] * len(part)),
                              tuple(x for v in part for x in v + (0,)))
 
@@ -384,13 +286,13 @@ def insert_select(conn, sql, legacy_ids, schema):
     with these ids (an IdRange or a list) from the legacy tables (`schema`
     names the cell DB on the API DB's connection), with their specs and
     projects."""
-    fl = _flavor_module()
-    t, lt = fl.API.flavors, fl.LEGACY.flavors
+    t, lt = api_flavors.FLAVORS, legacy_flavors.FLAVORS
     cols = _copied_columns(lt)
     insert = 'INSERT INTO %s (%s, deleted) SELECT %s, 0 FROM %s WHERE ' \
         'deleted = 0 AND {ids}' % (sql.table(t), sql.names(cols),
                                    sql.names(cols), sql.table(lt, schema))
-    _expect(_run_by_ids(conn, sql, insert, 'id', legacy_ids),
+    legacy_write.expect(
+        driver_sql.run_by_ids(conn, sql, insert, 'id', legacy_ids),
             len(legacy_ids), 'INSERT ... SELECT of flavors')
     copy_related_select(conn, sql, legacy_ids, schema)
 
@@ -398,11 +300,11 @@ def insert_select(conn, sql, legacy_ids, schema):
 def copy_related_select(conn, sql, legacy_ids, schema):
     """Cross-database path: specs and projects of the moved flavors,
     joined to the API flavors through flavorid."""
-    fl = _flavor_module()
-    for table, legacy_table in ((fl.API.extra_specs, fl.LEGACY.extra_specs),
-                                (fl.API.projects, fl.LEGACY.projects)):
+    for table, legacy_table in (
+            (api_flavors.EXTRA_SPECS, legacy_flavors.EXTRA_SPECS),
+            (api_flavors.PROJECTS, legacy_flavors.PROJECTS)):
         cols = _copied_columns(legacy_table)
-        _run_by_ids(
+        driver_sql.run_by_ids(
             conn, sql, 'INSERT INTO %(dst)s (flavor_id, %(cols)s, deleted) '
             'SELECT f.id, %(src_cols)s, 0 FROM %(src)s r '
             'JOIN %(legacy)s it ON it.id = r.flavor_id AND it.deleted = 0 '
@@ -411,8 +313,8 @@ def copy_related_select(conn, sql, legacy_ids, schema):
                 'dst': sql.table(table), 'cols': sql.names(cols),
                 'src_cols': sql.names(cols, 'r'),
                 'src': sql.table(legacy_table, schema),
-                'legacy': sql.table(fl.LEGACY.flavors, schema),
-                'flavors': sql.table(fl.API.flavors)},
+                'legacy': sql.table(legacy_flavors.FLAVORS, schema),
+                'flavors': sql.table(api_flavors.FLAVORS)},
             'r.flavor_id', legacy_ids)
 
 
@@ -421,12 +323,13 @@ def copy_batch(conn, batch, moving, source):
     projects) on conn, an API DB connection inside a transaction."""
     if not moving:
         return
-    sql = Sql(conn.dialect)
+    sql = driver_sql.Sql(conn.dialect)
     if source is None:
         insert_rows(conn, sql, batch, moving)
     else:
         schema = source[1] if source[0] == 'schema' else ATTACH_AS
-        insert_select(conn, sql, id_set(f[0] for f in moving), schema)
+        insert_select(conn, sql, driver_sql.id_set(f[0] for f in moving),
+                      schema)
 
 
 @contextlib.contextmanager
@@ -439,7 +342,7 @@ def _api_connection(source):
     engine = api_db.get_engine()
     with engine.connect() as conn:
         if source is None or source[0] != 'attach':
-            yield _read_committed(conn)
+            yield driver_sql.read_committed(conn)
             return
         raw = conn.connection.dbapi_connection
         raw.execute('ATTACH DATABASE ? AS %s' % ATTACH_AS, (source[1],))
@@ -456,143 +359,10 @@ def _api_connection(source):
                 raise
 
 
-def _read_committed(conn):
-    if conn.dialect.name == 'sqlite':
-        return conn
-    return conn.execution_options(isolation_level='READ COMMITTED')
-
-
 def _committed_copy(conn, batch, moving, source):
     """Step 3's API DB transaction: copy, commit."""
     with conn.begin():
         copy_batch(conn, batch, moving, source)
-
-
-# --- steps 2 and 4: the cell DB -----------------------------------------
-
-def _soft_delete_rows(conn, sql, table, column, ids, now):
-    """UPDATE the live rows of table whose column is in ids to
-    soft-deleted. Returns the rows changed."""
-    update = 'UPDATE %s SET deleted = id, deleted_at = %s WHERE ' \
-        'deleted = 0 AND {ids}' % (sql.table(table), sql.mark)
-    return _run_by_ids(conn, sql, update, column, ids, [now])
-
-
-def _now(dialect):
-    return Sql(dialect).bind(
-        _flavor_module().LEGACY.flavors.c.deleted_at.type,
-        timeutils.utcnow())
-
-
-class LegacyWrite(object):
-    """Steps 2 and 4: the soft-delete of a batch's legacy rows, in cell DB
-    transactions left open until the copy has committed.
-
-    On MariaDB and PostgreSQL the flavors, the specs and the projects each
-    have a connection, so that the specs' and projects' UPDATEs run at
-    once (with the copy); SQLite has one writer per file, so one
-    connection does all three, next to the copy.
-    Its transaction must not spill to the file before it commits (that
-    would lock out the copy reading that file): cache_spill is off.
-    """
-
-    def __init__(self, lctx):
-        self.engine = main_db.get_engine(lctx)
-        self.sqlite = self.engine.dialect.name == 'sqlite'
-        # PyMySQL is Python on eventlet's green sockets; the drivers in C
-        # (sqlite3, psycopg2) block the thread they run in, so their
-        # statements overlap only in threads of the OS.
-        self.blocking_driver = self.engine.dialect.driver != 'pymysql'
-        self.sql = Sql(self.engine.dialect)
-        self.now = _now(self.engine.dialect)
-        self.tables = _flavor_module().LEGACY
-
-    def __enter__(self):
-        self._stack = contextlib.ExitStack()
-        try:
-            self.conns = [self._open(related=i > 0) for i in
-                          range(1 if self.sqlite else 3)]
-        except BaseException:
-            self._stack.close()
-            raise
-        return self
-
-    def _open(self, related):
-        conn = self._stack.enter_context(self.engine.connect())
-        if not self.sqlite:
-            conn = _read_committed(conn)
-        if related and self.engine.dialect.name == 'mysql':
-            # InnoDB checks the foreign key of every spec and project row
-            # whose `deleted` changes (the key's index holds it), taking
-            # a shared lock on the flavor row that our flavors'
-            # connection holds: it would wait for us forever. The
-            # UPDATEs change no key.
-            conn.exec_driver_sql('SET SESSION foreign_key_checks = 0')
-            conn.commit()
-            self._stack.callback(conn.exec_driver_sql,
-                                 'SET SESSION foreign_key_checks = 1')
-        if self.sqlite:
-            raw = conn.connection.dbapi_connection
-            spill = raw.execute('PRAGMA cache_spill').fetchone()[0]
-            raw.execute('PRAGMA cache_spill = OFF')
-            self._stack.callback(raw.execute,
-                                 'PRAGMA cache_spill = %d' % spill)
-        conn.begin()  # closing the connection rolls back what is left
-        return conn
-
-    def __exit__(self, *exc):
-        try:
-            if exc[0] is not None:
-                for conn in self.conns:
-                    conn.rollback()
-        finally:
-            self._stack.close()
-
-    def lock(self, ids):
-        """Step 2: soft-delete the flavors (Changed unless all are live)."""
-        _expect(_soft_delete_rows(self.conns[0], self.sql,
-                                  self.tables.flavors, 'id', ids, self.now),
-                len(ids), 'soft-delete of legacy flavors')
-
-    def related_jobs(self, ids):
-        """Functions soft-deleting the flavors' specs and projects."""
-        tables = (self.tables.extra_specs, self.tables.projects)
-        if self.sqlite:
-            return [lambda: [self._soft_delete(self.conns[0], table, ids)
-                             for table in tables]]
-        return [functools.partial(self._soft_delete, conn, table, ids)
-                for conn, table in zip(self.conns[1:], tables)]
-
-    def _soft_delete(self, conn, table, ids):
-        _soft_delete_rows(conn, self.sql, table, 'flavor_id', ids, self.now)
-
-    def commit(self):
-        """Step 4: specs and projects first, then the flavors."""
-        self._commit_related()
-        self._commit_flavors()
-
-    def _commit_related(self):
-        for conn in self.conns[1:]:
-            conn.commit()
-
-    def _commit_flavors(self):
-        self.conns[0].commit()
-
-
-@main_db.writer
-def destroy_legacy(lctx, ids):
-    """Soft-delete legacy flavors (by id) with their specs and projects, in
-    one transaction, flavor rows first (the order every writer of legacy
-    rows keeps). Returns the flavors soft-deleted."""
-    conn = lctx.session.connection()
-    sql, now, t = Sql(conn.dialect), _now(conn.dialect), \
-        _flavor_module().LEGACY
-    ids = id_set(ids)
-    count = _soft_delete_rows(conn, sql, t.flavors, 'id', ids, now)
-    if count:
-        for table in (t.extra_specs, t.projects):
-            _soft_delete_rows(conn, sql, table, 'flavor_id', ids, now)
-    return count
 
 
 # --- one batch ----------------------------------------------------------
@@ -600,10 +370,10 @@ def destroy_legacy(lctx, ids):
 def _move(lctx, batch, source, moving, present):
     """Steps 2 to 4 for the moving flavors (copied) and the present ones
     (their flavorid is in the API DB already: soft-deleted only)."""
-    ids = id_set([f[0] for f in moving] + [f[0] for f in present])
+    ids = driver_sql.id_set([f[0] for f in moving] + [f[0] for f in present])
     if not ids:
         return
-    with LegacyWrite(lctx) as legacy:
+    with legacy_write.LegacyWrite(lctx) as legacy:
         legacy.lock(ids)
         with _api_connection(source) as api:
             utils.run_together(
@@ -624,7 +394,8 @@ def move_batch(context, lctx, batch, source):
         try:
             _move(lctx, batch, source, moving, present)
             break
-        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock, Changed) as e:
+        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock,
+                legacy_write.Changed) as e:
             LOG.debug('Flavor batch is not a plain copy (%s: %s); deciding '
                       'flavor by flavor', type(e).__name__, e)
             live = set(read_batch(lctx, ids=batch.ids, rows=False).ids)
