@@ -1,7 +1,8 @@
 """The Compute API microversions nova_lite speaks: one table, named constants.
 
-Code branches on these names (``if version >= SERVICE_UUID_IDS``), never on
-bare strings. Each entry is described in doc/api_version_history.rst. MAX
+Code branches on these names (``if version >= SERVICE_HYPERVISOR_UUID_IDS``),
+never on bare strings; a range that ends where a version begins ends at
+``before(NAME)``. Each entry is described in doc/api_version_history.rst. MAX
 only grows when every implemented resource behaves at it as the Compute API
 reference says.
 """
@@ -99,6 +100,15 @@ class APIVersion(object):
         if max_version is not None and self > max_version:
             return False
         return True
+
+
+def before(version):
+    """The version just before ``version`` ('2.53' -> '2.52'): the upper
+    bound of a range that ends where a named version begins."""
+    version = APIVersion(version)
+    if version.minor == 0:
+        raise ValueError('no version before %s' % version)
+    return '%d.%d' % (version.major, version.minor - 1)
 
 
 def min_version():

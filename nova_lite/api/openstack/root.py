@@ -11,7 +11,7 @@ from nova_lite.api.openstack import wsgi
 class V21Controller(object):
     """/v2.1: the version document, and one attribute per resource."""
 
-    @pecan.expose(generic=True, content_type='application/json')
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         # application_url ends with the /v2.1 this app is mounted at.

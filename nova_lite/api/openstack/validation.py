@@ -1,18 +1,23 @@
 """JSON-schema validation of request bodies and query strings, chosen by
 microversion.
 
-    @wsgi.expose()
-    @validation.schema(schemas.update_v253, '2.53')
+    @wsgi.expose(method='PUT')
+    @validation.schema(schemas.update_v253, av.SERVICE_HYPERVISOR_UUID_IDS)
     def put(self, body=None): ...
 
     @wsgi.expose()
-    @validation.query_schema(schemas.index_query, '2.1', '2.74')
-    @validation.query_schema(schemas.index_query_v275, '2.75')
+    @validation.query_schema(schemas.index_query, av.MIN,
+                             av.before(av.STRICT_QUERY_EMPTY_SERVERS))
+    @validation.query_schema(schemas.index_query_v275,
+                             av.STRICT_QUERY_EMPTY_SERVERS)
     def get(self, query=None): ...
 
 A decorator whose range does not hold the request's microversion stands
-aside; the one that does validates and passes ``body=`` / ``query=``.
-Failures are 400s naming the offending field.
+aside; the one that does validates and passes ``body=`` / ``query=``
+(an action handler is already given ``body=``: that body is validated).
+Validation runs before the method, hence before its policy check: a
+malformed request is a 400 whoever sends it, as in Nova. Failures are 400s
+naming the offending field.
 """
 import functools
 import unicodedata
@@ -140,7 +145,8 @@ def schema(request_schema, min_version=None, max_version=None):
         @functools.wraps(fn)
         def wrapper(self, *args, **kwargs):
             if _in_range(min_version, max_version):
-                body = wsgi.request_body()
+                body = kwargs['body'] if 'body' in kwargs \
+                    else wsgi.request_body()
                 validate(request_schema, body, 'body')
                 kwargs['body'] = body
             return fn(self, *args, **kwargs)

@@ -1,5 +1,10 @@
 """Helpers every controller uses: the exposing decorator, the request's
-context and microversion, and the JSON body."""
+context, policy check and microversion, the JSON body, and actions.
+
+Actions (``POST /{resource}/{id}/action``) are one method each, marked
+``@action('addTenantAccess')`` on an ``ActionController``; the body's one
+key picks the method.
+"""
 import functools
 import json
 
@@ -9,12 +14,28 @@ from nova_lite.api import auth
 from nova_lite.api.openstack import api_version as av
 from nova_lite import exception
 
+JSON = 'application/json'
+
 
 def request_context():
     """The RequestContext the auth middleware put on this request."""
     ctxt = pecan.request.environ.get(auth.CONTEXT_KEY)
     if ctxt is None:
         raise exception.Unauthorized()
+    return ctxt
+
+
+def authorize(action, own_project=False):
+    """The request's context, once policy lets it perform ``action``.
+
+    The target is no project (rules for administrators), or with
+    ``own_project`` the caller's own project: Nova's target for reading a
+    global resource such as a flavor's extra specs, which a reader of any
+    project may do. PolicyNotAuthorized (403) otherwise.
+    """
+    ctxt = request_context()
+    ctxt.can(action, target={'project_id': ctxt.project_id}
+             if own_project else {})
     return ctxt
 
 
@@ -46,6 +67,35 @@ def _empty_body():
     yield b''
 
 
+def _check_route(remainder, method, min_version, max_version):
+    if remainder:
+        raise exception.ResourceNotFound()
+    requested = pecan.request.method
+    if requested != method and not (requested == 'HEAD' and method == 'GET'):
+        raise exception.MethodNotAllowed()
+    if not api_version().matches(min_version, max_version):
+        raise exception.ResourceNotFound()
+
+
+def _render(result, status):
+    response = pecan.response
+    response.status_int = status
+    if result is None:
+        response.content_type = None
+        if status == 200:
+            # pecan turns an empty 200 into a 204 unless the body is a
+            # generator; some Compute API deletes answer an empty 200.
+            response.app_iter = _empty_body()
+            response.content_length = 0
+        else:
+            response.body = b''
+    else:
+        response.content_type = JSON
+        response.charset = 'UTF-8'
+        response.text = json.dumps(result)
+    return response
+
+
 def expose(status=200, min_version=None, max_version=None, method='GET'):
     """Expose a controller method as a JSON endpoint.
 
@@ -59,31 +109,70 @@ def expose(status=200, min_version=None, max_version=None, method='GET'):
     def decorator(fn):
         @functools.wraps(fn)
         def wrapper(self, *remainder, **_query):
-            if remainder:
-                raise exception.ResourceNotFound()
-            requested = pecan.request.method
-            if requested != method and not (requested == 'HEAD'
-                                            and method == 'GET'):
-                raise exception.MethodNotAllowed()
-            if not api_version().matches(min_version, max_version):
-                raise exception.ResourceNotFound()
-            result = fn(self)
-            response = pecan.response
-            response.status_int = status
-            if result is None:
-                response.content_type = None
-                if status == 200:
-                    # pecan turns an empty 200 into a 204 unless the body
-                    # is a generator; some Compute API deletes answer an
-                    # empty 200.
-                    response.app_iter = _empty_body()
-                    response.content_length = 0
-                else:
-                    response.body = b''
-            else:
-                response.content_type = 'application/json'
-                response.charset = 'UTF-8'
-                response.text = json.dumps(result)
-            return response
+            _check_route(remainder, method, min_version, max_version)
+            return _render(fn(self), status)
         return wrapper
     return decorator
+
+
+def action(name, min_version=None, max_version=None, status=200):
+    """Mark a method as the handler of action ``name`` in the version
+    range; it is called with ``body=`` and answers with ``status``."""
+    def decorator(fn):
+        fn.wsgi_action = (name, min_version, max_version, status)
+        return fn
+    return decorator
+
+
+@functools.lru_cache(maxsize=None)
+def _actions_of(cls):
+    """{action name: [(function, min, max, status)]} of a class."""
+    table = {}
+    for klass in reversed(cls.__mro__):
+        for value in vars(klass).values():
+            spec = getattr(value, 'wsgi_action', None)
+            if spec is not None:
+                name, low, high, status = spec
+                table.setdefault(name, []).append((value, low, high, status))
+    return table
+
+
+def find_action(controller, name):
+    """(bound handler, status) of action ``name`` at this request's
+    microversion, or None if the controller has none."""
+    version = api_version()
+    for fn, low, high, status in _actions_of(type(controller)).get(name, ()):
+        if version.matches(low, high):
+            return functools.partial(fn, controller), status
+    return None
+
+
+def action_name(body):
+    """The one key of an action body: the action's name (400 otherwise)."""
+    if not isinstance(body, dict) or len(body) != 1:
+        raise exception.MalformedRequestBody(
+            reason='an action body has exactly one key, the action name')
+    return next(iter(body))
+
+
+class ActionController(object):
+    """``/{resource}/{id}/action``: POST runs the method marked
+    ``@action(key)`` for the body's one key; an unknown key is a 400 (as in
+    Nova), other methods a 405."""
+
+    @pecan.expose(generic=True, content_type=JSON)
+    @expose()
+    def index(self):
+        raise method_not_allowed('POST')
+
+    @index.when(method='POST', content_type=JSON)
+    def post(self, *remainder, **_query):
+        _check_route(remainder, 'POST', None, None)
+        body = request_body()
+        name = action_name(body)
+        found = find_action(self, name)
+        if found is None:
+            raise exception.InvalidInput(
+                reason='There is no such action: %s' % name)
+        handler, status = found
+        return _render(handler(body=body), status)

@@ -1,14 +1,14 @@
 """/flavors/{flavor_id}/os-flavor-access: the projects that may use a
-private flavor. Adding and removing them are actions
-(POST /flavors/{flavor_id}/action, see flavors.py)."""
+private flavor; POST /flavors/{flavor_id}/action adds and removes them."""
 import pecan
 
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import flavors as schemas
 from nova_lite.api.openstack.compute.views import flavors as views
+from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import flavors as flavors_api
 from nova_lite.policies import flavors as fl_policies
-
-JSON = 'application/json'
 
 
 class FlavorAccessController(object):
@@ -17,9 +17,33 @@ class FlavorAccessController(object):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
-        ctxt = wsgi.request_context()
-        ctxt.can(fl_policies.ACCESS_LIST)
+        ctxt = wsgi.authorize(fl_policies.ACCESS_LIST, own_project=True)
         return views.access(flavors_api.access_list(ctxt, self.flavor_id))
+
+
+class FlavorActionController(wsgi.ActionController):
+    """/flavors/{flavor_id}/action"""
+
+    def __init__(self, flavor_id):
+        self.flavor_id = flavor_id
+
+    @wsgi.action('addTenantAccess')
+    @validation.schema(schemas.add_tenant_access)
+    def add_tenant_access(self, body):
+        ctxt = wsgi.authorize(fl_policies.ACCESS_ADD)
+        flavor = flavors_api.add_access(
+            ctxt, self.flavor_id, body['addTenantAccess']['tenant'],
+            public_conflict=wsgi.api_version() >=
+            av.FLAVOR_ACCESS_PUBLIC_CONFLICT)
+        return views.access(flavor)
+
+    @wsgi.action('removeTenantAccess')
+    @validation.schema(schemas.remove_tenant_access)
+    def remove_tenant_access(self, body):
+        ctxt = wsgi.authorize(fl_policies.ACCESS_REMOVE)
+        flavor = flavors_api.remove_access(
+            ctxt, self.flavor_id, body['removeTenantAccess']['tenant'])
+        return views.access(flavor)

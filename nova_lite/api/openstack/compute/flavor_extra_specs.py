@@ -1,6 +1,8 @@
 """/flavors/{flavor_id}/os-extra_specs: list, create or update, and one
 key at a time show, update and delete. Writing a flavor that still sits in
-the legacy tables moves it to the API database."""
+the legacy tables moves it to the API database. Reads are checked against
+the caller's own project (readers of any project may read), writes
+against no project (administrators)."""
 import pecan
 
 from nova_lite.api.openstack.compute.schemas import flavors as schemas
@@ -10,17 +12,6 @@ from nova_lite.compute import flavors as flavors_api
 from nova_lite import exception
 from nova_lite.policies import flavors as fl_policies
 
-JSON = 'application/json'
-
-
-def _authorized(action, own_project=False):
-    """Reads are checked against the caller's own project (project
-    readers may read), writes against no project (administrators)."""
-    ctxt = wsgi.request_context()
-    ctxt.can(action, target={'project_id': ctxt.project_id}
-             if own_project else {})
-    return ctxt
-
 
 class ExtraSpecController(object):
     """/flavors/{flavor_id}/os-extra_specs/{key}"""
@@ -29,29 +20,28 @@ class ExtraSpecController(object):
         self.flavor_id = flavor_id
         self.key = key
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
-        ctxt = _authorized(fl_policies.EXTRA_SPECS_SHOW, own_project=True)
+        ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_SHOW, own_project=True)
         return {self.key: flavors_api.extra_spec_get(ctxt, self.flavor_id,
                                                      self.key)}
 
-    @index.when(method='PUT', content_type=JSON)
+    @index.when(method='PUT', content_type=wsgi.JSON)
     @wsgi.expose(method='PUT')
-    def put(self):
-        ctxt = _authorized(fl_policies.EXTRA_SPECS_UPDATE)
-        body = wsgi.request_body()
-        validation.validate(schemas.extra_spec_update, body)
+    @validation.schema(schemas.extra_spec_update)
+    def put(self, body=None):
+        ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_UPDATE)
         if self.key not in body:
             raise exception.InvalidInput(
                 reason='Request body and URI mismatch')
         flavors_api.extra_specs_update(ctxt, self.flavor_id, body)
         return body
 
-    @index.when(method='DELETE', content_type=JSON)
+    @index.when(method='DELETE', content_type=wsgi.JSON)
     @wsgi.expose(method='DELETE')
     def delete(self):
-        ctxt = _authorized(fl_policies.EXTRA_SPECS_DELETE)
+        ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_DELETE)
         flavors_api.extra_spec_delete(ctxt, self.flavor_id, self.key)
 
 
@@ -61,19 +51,18 @@ class ExtraSpecsController(object):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
-        ctxt = _authorized(fl_policies.EXTRA_SPECS_INDEX, own_project=True)
+        ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_INDEX, own_project=True)
         return {'extra_specs': flavors_api.get(
             ctxt, self.flavor_id).extra_specs}
 
-    @index.when(method='POST', content_type=JSON)
+    @index.when(method='POST', content_type=wsgi.JSON)
     @wsgi.expose(method='POST')
-    def post(self):
-        ctxt = _authorized(fl_policies.EXTRA_SPECS_CREATE)
-        body = wsgi.request_body()
-        validation.validate(schemas.extra_specs_create, body)
+    @validation.schema(schemas.extra_specs_create)
+    def post(self, body=None):
+        ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_CREATE)
         flavors_api.extra_specs_update(ctxt, self.flavor_id,
                                        body['extra_specs'])
         return body

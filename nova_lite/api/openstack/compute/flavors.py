@@ -1,5 +1,5 @@
-"""Flavors: list, show, create, update (2.55), delete, and the access
-actions; extra specs and access lists are routed to their own
+"""Flavors: list, show, create, update (2.55) and delete; extra specs,
+access lists and the access actions are routed to their own
 controllers."""
 import pecan
 
@@ -15,15 +15,8 @@ from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.policies import flavors as fl_policies
 
-JSON = 'application/json'
 # Filters compare with integer columns: keep bound values in range.
 _FILTER_MAX = flavors_api.MAX_INT + 1
-
-
-def _authorized(action, target=None):
-    ctxt = wsgi.request_context()
-    ctxt.can(action, target={} if target is None else target)
-    return ctxt
 
 
 def builder(ctxt, version):
@@ -91,16 +84,22 @@ def _list(query, detailed):
 def _list_query(fn):
     fn = validation.query_schema(schemas.index_query_v275,
                                  av.STRICT_QUERY_EMPTY_SERVERS)(fn)
-    return validation.query_schema(schemas.index_query, av.MIN,
-                                   '2.74')(fn)
+    return validation.query_schema(
+        schemas.index_query, av.MIN,
+        av.before(av.STRICT_QUERY_EMPTY_SERVERS))(fn)
 
 
-def _action_name(body):
-    """The one key of an action body: the action's name."""
-    if not isinstance(body, dict) or len(body) != 1:
-        raise exception.MalformedRequestBody(
-            reason='an action body has exactly one key, the action name')
-    return next(iter(body))
+def _create_args(values):
+    """flavors_api.create's arguments from a validated 'flavor' body."""
+    return dict(
+        name=values['name'], memory_mb=values['ram'],
+        vcpus=values['vcpus'], root_gb=values['disk'],
+        ephemeral_gb=values.get('OS-FLV-EXT-DATA:ephemeral', 0),
+        flavorid=values.get('id'), swap=values.get('swap', 0),
+        rxtx_factor=values.get('rxtx_factor', 1.0),
+        is_public=validation.to_bool(
+            values.get('os-flavor-access:is_public', True)),
+        description=values.get('description'))
 
 
 class FlavorController(object):
@@ -110,58 +109,33 @@ class FlavorController(object):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
         flavor = flavors_api.get(ctxt, self.flavor_id)
         return builder(ctxt, wsgi.api_version()).show(flavor)
 
-    @index.when(method='PUT', content_type=JSON)
+    @index.when(method='PUT', content_type=wsgi.JSON)
     @wsgi.expose(method='PUT', min_version=av.FLAVOR_DESCRIPTION)
-    def put(self):
-        ctxt = _authorized(fl_policies.UPDATE)
-        body = wsgi.request_body()
-        validation.validate(schemas.update_v255, body)
+    @validation.schema(schemas.update_v255, av.FLAVOR_DESCRIPTION)
+    def put(self, body=None):
+        ctxt = wsgi.authorize(fl_policies.UPDATE)
         flavor = flavors_api.update_description(
             ctxt, self.flavor_id, body['flavor']['description'])
         return builder(ctxt, wsgi.api_version()).show(flavor)
 
-    @index.when(method='DELETE', content_type=JSON)
+    @index.when(method='DELETE', content_type=wsgi.JSON)
     @wsgi.expose(status=202, method='DELETE')
     def delete(self):
-        ctxt = _authorized(fl_policies.DELETE)
+        ctxt = wsgi.authorize(fl_policies.DELETE)
         flavors_api.delete(ctxt, self.flavor_id)
-
-    @pecan.expose(generic=True, content_type=JSON)
-    @wsgi.expose()
-    def action(self):
-        raise wsgi.method_not_allowed('POST')
-
-    @action.when(method='POST', content_type=JSON)
-    @wsgi.expose(method='POST')
-    def post_action(self):
-        body = wsgi.request_body()
-        name = _action_name(body)
-        if name == 'addTenantAccess':
-            ctxt = _authorized(fl_policies.ACCESS_ADD)
-            validation.validate(schemas.add_tenant_access, body)
-            flavor = flavors_api.add_access(
-                ctxt, self.flavor_id, body[name]['tenant'],
-                public_conflict=wsgi.api_version() >=
-                av.FLAVOR_ACCESS_PUBLIC_CONFLICT)
-        elif name == 'removeTenantAccess':
-            ctxt = _authorized(fl_policies.ACCESS_REMOVE)
-            validation.validate(schemas.remove_tenant_access, body)
-            flavor = flavors_api.remove_access(ctxt, self.flavor_id,
-                                               body[name]['tenant'])
-        else:
-            raise exception.InvalidInput(
-                reason='There is no such action: %s' % name)
-        return views.access(flavor)
 
     @pecan.expose()
     def _lookup(self, name, *remainder):
+        if name == 'action':
+            return (flavor_access.FlavorActionController(self.flavor_id),
+                    remainder)
         if name == 'os-extra_specs':
             return (flavor_extra_specs.ExtraSpecsController(self.flavor_id),
                     remainder)
@@ -174,35 +148,23 @@ class FlavorController(object):
 class FlavorsController(object):
     """/flavors, /flavors/detail"""
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
 
-    @index.when(method='POST', content_type=JSON)
+    @index.when(method='POST', content_type=wsgi.JSON)
     @wsgi.expose(method='POST')
-    def post(self):
-        ctxt = _authorized(fl_policies.CREATE)
-        version = wsgi.api_version()
-        body = wsgi.request_body()
-        with_description = version >= av.FLAVOR_DESCRIPTION
-        validation.validate(
-            schemas.create_v255 if with_description else schemas.create,
-            body)
-        values = body['flavor']
-        flavor = flavors_api.create(
-            ctxt, name=values['name'], memory_mb=values['ram'],
-            vcpus=values['vcpus'], root_gb=values['disk'],
-            ephemeral_gb=values.get('OS-FLV-EXT-DATA:ephemeral', 0),
-            flavorid=values.get('id'), swap=values.get('swap', 0),
-            rxtx_factor=values.get('rxtx_factor', 1.0),
-            is_public=validation.to_bool(
-                values.get('os-flavor-access:is_public', True)),
-            description=values.get('description'))
-        return builder(ctxt, version).show(flavor)
+    @validation.schema(schemas.create, av.MIN,
+                       av.before(av.FLAVOR_DESCRIPTION))
+    @validation.schema(schemas.create_v255, av.FLAVOR_DESCRIPTION)
+    def post(self, body=None):
+        ctxt = wsgi.authorize(fl_policies.CREATE)
+        flavor = flavors_api.create(ctxt, **_create_args(body['flavor']))
+        return builder(ctxt, wsgi.api_version()).show(flavor)
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def detail(self, query=None):

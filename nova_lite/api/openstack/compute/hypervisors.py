@@ -11,15 +11,9 @@ from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.policies import hypervisors as hv_policies
 
-JSON = 'application/json'
-LAST_LEGACY = '2.52'          # the last version with /search and /servers
-LAST_WITH_CAPACITY = '2.87'   # the last version with /statistics
-
-
-def _authorized(action):
-    ctxt = wsgi.request_context()
-    ctxt.can(action, target={})
-    return ctxt
+# The last versions with /{pattern}/search and /servers, and /statistics.
+LAST_LEGACY = av.before(av.SERVICE_HYPERVISOR_UUID_IDS)
+LAST_WITH_CAPACITY = av.before(av.HYPERVISOR_CAPACITY_REMOVED)
 
 
 def _by_uuid(version):
@@ -48,7 +42,7 @@ def _list_params(query, version):
 
 
 def _list(query, detailed):
-    ctxt = _authorized(hv_policies.LIST_DETAIL if detailed
+    ctxt = wsgi.authorize(hv_policies.LIST_DETAIL if detailed
                        else hv_policies.LIST)
     version = wsgi.api_version()
     limit, marker, pattern, with_servers = _list_params(query, version)
@@ -67,7 +61,7 @@ def _list(query, detailed):
 
 
 _LIST_QUERIES = (
-    (schemas.index_query, av.MIN, '2.32'),
+    (schemas.index_query, av.MIN, av.before(av.HYPERVISOR_PAGING)),
     (schemas.index_query_v233, av.HYPERVISOR_PAGING, LAST_LEGACY),
     (schemas.index_query_v253, av.SERVICE_HYPERVISOR_UUID_IDS, None),
 )
@@ -85,13 +79,13 @@ class HypervisorController(object):
     def __init__(self, hypervisor_id):
         self.hypervisor_id = hypervisor_id
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @validation.query_schema(schemas.show_query, av.MIN, LAST_LEGACY)
     @validation.query_schema(schemas.show_query_v253,
                              av.SERVICE_HYPERVISOR_UUID_IDS)
     def index(self, query=None):
-        ctxt = _authorized(hv_policies.SHOW)
+        ctxt = wsgi.authorize(hv_policies.SHOW)
         version = wsgi.api_version()
         by_uuid = _by_uuid(version)
         if by_uuid and compute_api.parse_id(self.hypervisor_id,
@@ -105,20 +99,20 @@ class HypervisorController(object):
         return {'hypervisor': views.detail(hypervisor, version,
                                            with_servers, [])}
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose(max_version=LAST_LEGACY)
     def search(self):
-        ctxt = _authorized(hv_policies.SEARCH)
+        ctxt = wsgi.authorize(hv_policies.SEARCH)
         version = wsgi.api_version()
         hypervisors = compute_api.compute_node_get_all(
             ctxt, hostname_pattern=self.hypervisor_id)
         return {'hypervisors': [views.summary(h, version)
                                 for h in hypervisors]}
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose(max_version=LAST_LEGACY)
     def servers(self):
-        ctxt = _authorized(hv_policies.SERVERS)
+        ctxt = wsgi.authorize(hv_policies.SERVERS)
         version = wsgi.api_version()
         hypervisors = compute_api.compute_node_get_all(
             ctxt, hostname_pattern=self.hypervisor_id)
@@ -129,22 +123,22 @@ class HypervisorController(object):
 class HypervisorsController(object):
     """/os-hypervisors, /os-hypervisors/detail, /os-hypervisors/statistics"""
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose(max_version=LAST_WITH_CAPACITY)
     def statistics(self):
-        ctxt = _authorized(hv_policies.STATISTICS)
+        ctxt = wsgi.authorize(hv_policies.STATISTICS)
         return {'hypervisor_statistics':
                 compute_api.compute_node_statistics(ctxt)}
 

@@ -11,50 +11,95 @@ from nova_lite.compute import api as compute_api
 from nova_lite import exception
 from nova_lite.policies import services as sv_policies
 
-JSON = 'application/json'
-
-
-def _authorized(action):
-    ctxt = wsgi.request_context()
-    ctxt.can(action, target={})
-    return ctxt
+_BY_UUID = av.SERVICE_HYPERVISOR_UUID_IDS
 
 
 class ServiceController(object):
-    """/os-services/{service_id}; before 2.53 also the legacy actions
-    /os-services/{enable,disable,disable-log-reason,force-down}."""
+    """/os-services/{service_id}; before 2.53 the path names an action on
+    the service the body names: /os-services/{enable,disable,
+    disable-log-reason,force-down}."""
 
     def __init__(self, service_id):
         self.service_id = service_id
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         raise wsgi.method_not_allowed('PUT', 'DELETE')
 
-    @index.when(method='PUT', content_type=JSON)
+    @index.when(method='PUT', content_type=wsgi.JSON)
     @wsgi.expose(method='PUT')
-    def put(self):
-        ctxt = _authorized(sv_policies.UPDATE)
-        version = wsgi.api_version()
-        body = wsgi.request_body()
-        if version >= av.SERVICE_HYPERVISOR_UUID_IDS:
-            return self._update(ctxt, body, version)
-        return self._legacy_action(ctxt, body, version)
+    @validation.schema(schemas.service_update_v253, _BY_UUID)
+    def put(self, body=None):
+        if wsgi.api_version() >= _BY_UUID:
+            return self._update(body)
+        found = wsgi.find_action(self, self.service_id)
+        if found is None:
+            wsgi.authorize(sv_policies.UPDATE)
+            raise exception.ResourceNotFound(
+                message='Unknown action: %s' % self.service_id)
+        handler, _status = found
+        return handler(body=wsgi.request_body())
 
-    @index.when(method='DELETE', content_type=JSON)
+    @index.when(method='DELETE', content_type=wsgi.JSON)
     @wsgi.expose(status=204, method='DELETE')
     def delete(self):
-        ctxt = _authorized(sv_policies.DELETE)
+        ctxt = wsgi.authorize(sv_policies.DELETE)
         service = compute_api.service_get_by_id(
             ctxt, self._checked_id(), by_uuid=self._by_uuid())
         compute_api.service_delete(ctxt, service)
+
+    # --- before 2.53: actions named by the path -------------------------
+
+    @wsgi.action('enable', max_version=av.before(_BY_UUID))
+    @validation.schema(schemas.service_update)
+    def enable(self, body):
+        ctxt = wsgi.authorize(sv_policies.UPDATE)
+        compute_api.service_update_by_host_and_binary(
+            ctxt, body['host'], body['binary'],
+            {'disabled': False, 'disabled_reason': None})
+        return views.legacy_action(body['host'], body['binary'],
+                                   status='enabled')
+
+    @wsgi.action('disable', max_version=av.before(_BY_UUID))
+    @validation.schema(schemas.service_update)
+    def disable(self, body):
+        ctxt = wsgi.authorize(sv_policies.UPDATE)
+        compute_api.service_update_by_host_and_binary(
+            ctxt, body['host'], body['binary'], {'disabled': True})
+        return views.legacy_action(body['host'], body['binary'],
+                                   status='disabled')
+
+    @wsgi.action('disable-log-reason', max_version=av.before(_BY_UUID))
+    @validation.schema(schemas.service_update)
+    def disable_log_reason(self, body):
+        ctxt = wsgi.authorize(sv_policies.UPDATE)
+        reason = body.get('disabled_reason')
+        if not reason:
+            raise exception.InvalidInput(
+                reason='Missing disabled reason field')
+        compute_api.service_update_by_host_and_binary(
+            ctxt, body['host'], body['binary'],
+            {'disabled': True, 'disabled_reason': reason})
+        return views.legacy_action(body['host'], body['binary'],
+                                   status='disabled', disabled_reason=reason)
+
+    @wsgi.action('force-down', min_version=av.SERVICE_FORCED_DOWN,
+                 max_version=av.before(_BY_UUID))
+    @validation.schema(schemas.service_force_down)
+    def force_down(self, body):
+        ctxt = wsgi.authorize(sv_policies.UPDATE)
+        forced_down = validation.to_bool(body['forced_down'])
+        compute_api.service_update_by_host_and_binary(
+            ctxt, body['host'], body['binary'], {'forced_down': forced_down})
+        return views.legacy_action(body['host'], body['binary'],
+                                   forced_down=forced_down)
 
     # --- helpers ---------------------------------------------------------
 
     @staticmethod
     def _by_uuid():
-        return wsgi.api_version() >= av.SERVICE_HYPERVISOR_UUID_IDS
+        return wsgi.api_version() >= _BY_UUID
 
     def _checked_id(self):
         """The path id, 400 if it is not a uuid (2.53+) or an integer."""
@@ -67,9 +112,11 @@ class ServiceController(object):
                 reason='Invalid service id %s' % self.service_id)
         return self.service_id
 
-    def _update(self, ctxt, body, version):
+    def _update(self, body):
+        """PUT /os-services/{service_uuid} (2.53): status, disabled_reason
+        and forced_down of a compute service."""
         self._checked_id()
-        validation.validate(schemas.service_update_v253, body)
+        ctxt = wsgi.authorize(sv_policies.UPDATE)
         service = compute_api.service_get_by_id(ctxt, self.service_id,
                                                 by_uuid=True)
         if service.binary != compute_api.COMPUTE_BINARY:
@@ -92,47 +139,20 @@ class ServiceController(object):
         if 'forced_down' in body:
             service.forced_down = validation.to_bool(body['forced_down'])
         compute_api.service_update(ctxt, service)
-        return {'service': views.show(service, version)}
-
-    def _legacy_action(self, ctxt, body, version):
-        action = self.service_id
-        if action == 'force-down' and version >= av.SERVICE_FORCED_DOWN:
-            validation.validate(schemas.service_force_down, body)
-            forced_down = validation.to_bool(body['forced_down'])
-            compute_api.service_update_by_host_and_binary(
-                ctxt, body['host'], body['binary'],
-                {'forced_down': forced_down})
-            return views.legacy_action(body['host'], body['binary'],
-                                       forced_down=forced_down)
-        if action not in ('enable', 'disable', 'disable-log-reason'):
-            raise exception.ResourceNotFound(
-                message='Unknown action: %s' % action)
-        validation.validate(schemas.service_update, body)
-        fields = {'status': 'enabled' if action == 'enable' else 'disabled'}
-        values = {'disabled': action != 'enable'}
-        if action == 'enable':
-            values['disabled_reason'] = None
-        elif action == 'disable-log-reason':
-            if not body.get('disabled_reason'):
-                raise exception.InvalidInput(
-                    reason='Missing disabled reason field')
-            values['disabled_reason'] = fields['disabled_reason'] = \
-                body['disabled_reason']
-        compute_api.service_update_by_host_and_binary(
-            ctxt, body['host'], body['binary'], values)
-        return views.legacy_action(body['host'], body['binary'], **fields)
+        return {'service': views.show(service, wsgi.api_version())}
 
 
 class ServicesController(object):
     """/os-services"""
 
-    @pecan.expose(generic=True, content_type=JSON)
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
-    @validation.query_schema(schemas.index_query, av.MIN, '2.74')
+    @validation.query_schema(schemas.index_query, av.MIN,
+                             av.before(av.STRICT_QUERY_EMPTY_SERVERS))
     @validation.query_schema(schemas.index_query_v275,
                              av.STRICT_QUERY_EMPTY_SERVERS)
     def index(self, query=None):
-        ctxt = _authorized(sv_policies.LIST)
+        ctxt = wsgi.authorize(sv_policies.LIST)
         version = wsgi.api_version()
         listing = compute_api.service_get_all(
             ctxt, host=validation.last(query, 'host'),

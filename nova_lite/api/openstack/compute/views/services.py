@@ -11,8 +11,9 @@ DEFAULT_COMPUTE_ZONE = 'nova'
 
 
 def _zone(service):
-    return (DEFAULT_COMPUTE_ZONE if service.binary == compute_api.COMPUTE_BINARY
-            else INTERNAL_ZONE)
+    if service.binary == compute_api.COMPUTE_BINARY:
+        return DEFAULT_COMPUTE_ZONE
+    return INTERNAL_ZONE
 
 
 def status(service):
