@@ -1,9 +1,15 @@
 """Policy defaults for flavors, their extra specs and their access lists.
 
-As in Nova: listing and showing flavors needs no rule (members see public
-flavors and the private ones their project may use); managing flavors,
-writing extra specs and the access list are for administrators; reading
-extra specs is for project readers and administrators.
+As in Nova 34: listing and showing flavors needs no rule (members see
+public flavors and the private ones their project may use); managing
+flavors, writing extra specs and listing or changing access lists are for
+administrators; reading extra specs is for readers of any project and
+administrators (checked against the caller's own project), and a private
+flavor the caller's project may not use is then a 404.
+
+The access list rule keeps Nova's deprecated default (admin or owner):
+with ``[oslo_policy] enforce_new_defaults = False`` a member of a project
+with access to a private flavor may read its list, anyone else gets 404.
 """
 from oslo_policy import policy
 
@@ -81,7 +87,11 @@ rules = [
         name=ACCESS_LIST, check_str=base.ADMIN,
         description='List the projects with access to a private flavor.',
         operations=[{'method': 'GET', 'path': _FLAVOR + '/os-flavor-access'}],
-        scope_types=['project']),
+        scope_types=['project'],
+        deprecated_rule=policy.DeprecatedRule(
+            name=ACCESS_LIST, check_str=base.RULE_ADMIN_OR_OWNER,
+            deprecated_reason=base.DEPRECATED_REASON,
+            deprecated_since=base.DEPRECATED_SINCE)),
     policy.DocumentedRuleDefault(
         name=ACCESS_ADD, check_str=base.ADMIN,
         description='Give a project access to a private flavor.',

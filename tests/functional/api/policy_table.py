@@ -1,0 +1,170 @@
+"""The policy table: the status Nova 34 answers each persona, with its
+default policies, for every flavor, extra-spec, flavor-access, os-services
+and os-hypervisors rule. Plain data, so that the same table can be replayed
+against real Nova.
+
+Requests of a row run as MEMBER, READER and OTHER first, ADMIN last (the
+administrator's writes succeed, and later rows see them). Paths may name
+``{compute}`` (a compute service's uuid), ``{host}`` and ``{binary}``
+(its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
+(its hypervisor_hostname); SETUP runs as ADMIN first.
+"""
+
+ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
+ORDER = (MEMBER, READER, OTHER, ADMIN)
+# persona: (project, roles), as Keystone issues them (member implies reader).
+PERSONAS = {
+    ADMIN: ('admin-project', ['admin', 'member', 'reader']),
+    MEMBER: ('project-a', ['member', 'reader']),
+    READER: ('project-a', ['reader']),
+    OTHER: ('project-b', ['member', 'reader']),
+}
+
+PRIVATE = '/flavors/policy-private'
+PUBLIC = '/flavors/policy-public'
+MISSING_UUID = '8a6d3d1e-4b8e-4e0e-9d7f-1c2b3a4d5e6f'
+
+
+def _flavor(flavor_id, is_public=True):
+    return {'flavor': {'name': flavor_id, 'id': flavor_id, 'ram': 512,
+                       'vcpus': 1, 'disk': 1,
+                       'os-flavor-access:is_public': is_public}}
+
+
+# (method, path, body, microversion), as ADMIN.
+SETUP = [
+    ('POST', '/flavors', _flavor('policy-private', False), '2.1'),
+    ('POST', '/flavors', _flavor('policy-public'), '2.1'),
+    ('POST', '/flavors', _flavor('policy-doomed'), '2.1'),
+    ('POST', PRIVATE + '/action',
+     {'addTenantAccess': {'tenant': 'project-a'}}, '2.1'),
+    ('POST', PRIVATE + '/os-extra_specs',
+     {'extra_specs': {'k': 'v', 'gone': 'v'}}, '2.1'),
+    ('POST', PUBLIC + '/os-extra_specs', {'extra_specs': {'k': 'v'}}, '2.1'),
+]
+
+
+def _all(status):
+    return {persona: status for persona in ORDER}
+
+
+def _admin_only(status, others=403):
+    return {ADMIN: status, MEMBER: others, READER: others, OTHER: others}
+
+
+# Private flavors, their extra specs included, exist only for the projects
+# that may use them.
+_PRIVATE_READ = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
+
+# (method, path, body, microversion, {persona: status})
+ROWS = [
+    # flavors: reading needs no rule; managing is for administrators.
+    ('GET', '/flavors', None, '2.1', _all(200)),
+    ('GET', '/flavors/detail', None, '2.61', _all(200)),
+    ('GET', PUBLIC, None, '2.61', _all(200)),
+    ('GET', PRIVATE, None, '2.61', _PRIVATE_READ),
+    ('POST', '/flavors', _flavor('policy-created'), '2.1', _admin_only(200)),
+    # A malformed body is a 400 whoever sends it: validation comes first.
+    ('POST', '/flavors', {'flavor': {}}, '2.1', _all(400)),
+    ('PUT', PRIVATE, {'flavor': {'description': 'd'}}, '2.55',
+     _admin_only(200)),
+    ('PUT', '/flavors/no-such-flavor', {'flavor': {'description': 'd'}},
+     '2.55', _admin_only(404)),
+    ('DELETE', '/flavors/policy-doomed', None, '2.1', _admin_only(202)),
+    # extra specs: readers of any project read those of the flavors they
+    # see; writing them is for administrators.
+    ('GET', PUBLIC + '/os-extra_specs', None, '2.1', _all(200)),
+    ('GET', PUBLIC + '/os-extra_specs/k', None, '2.1', _all(200)),
+    ('GET', PRIVATE + '/os-extra_specs', None, '2.1', _PRIVATE_READ),
+    ('GET', PRIVATE + '/os-extra_specs/k', None, '2.1', _PRIVATE_READ),
+    ('POST', PRIVATE + '/os-extra_specs', {'extra_specs': {'k2': 'v'}},
+     '2.1', _admin_only(200)),
+    ('PUT', PRIVATE + '/os-extra_specs/k', {'k': 'v2'}, '2.1',
+     _admin_only(200)),
+    ('DELETE', PRIVATE + '/os-extra_specs/gone', None, '2.1',
+     _admin_only(200)),
+    ('PUT', PRIVATE + '/os-extra_specs/k', {'k': 'v', 'j': 'w'}, '2.1',
+     _all(400)),
+    # access lists: administrators only, checked before the flavor is
+    # looked up (so no 404 hides a private flavor from others).
+    ('GET', PRIVATE + '/os-flavor-access', None, '2.1', _admin_only(200)),
+    ('GET', PUBLIC + '/os-flavor-access', None, '2.1', _admin_only(404)),
+    ('GET', '/flavors/no-such-flavor/os-flavor-access', None, '2.1',
+     _admin_only(404)),
+    ('POST', PRIVATE + '/action',
+     {'addTenantAccess': {'tenant': 'project-c'}}, '2.7', _admin_only(200)),
+    ('POST', PRIVATE + '/action',
+     {'removeTenantAccess': {'tenant': 'project-c'}}, '2.7',
+     _admin_only(200)),
+    ('POST', '/flavors/no-such-flavor/action',
+     {'addTenantAccess': {'tenant': 'project-c'}}, '2.7', _admin_only(404)),
+    ('POST', PRIVATE + '/action', {'addTenantAccess': {}}, '2.7', _all(400)),
+    ('POST', PRIVATE + '/action', {'noSuchAction': {}}, '2.7', _all(400)),
+    # os-services: administrators only.
+    ('GET', '/os-services', None, '2.1', _admin_only(200)),
+    ('GET', '/os-services', None, '2.53', _admin_only(200)),
+    ('PUT', '/os-services/disable', {'host': '{host}', 'binary': '{binary}'},
+     '2.1', _admin_only(200)),
+    ('PUT', '/os-services/enable', {'host': '{host}', 'binary': '{binary}'},
+     '2.1', _admin_only(200)),
+    ('PUT', '/os-services/force-down',
+     {'host': '{host}', 'binary': '{binary}', 'forced_down': False},
+     '2.11', _admin_only(200)),
+    ('PUT', '/os-services/{compute}', {'status': 'enabled'}, '2.53',
+     _admin_only(200)),
+    ('PUT', '/os-services/' + MISSING_UUID, {'status': 'enabled'}, '2.53',
+     _admin_only(404)),
+    # The uuid is checked before the policy (as the body is).
+    ('PUT', '/os-services/not-a-uuid', {'status': 'enabled'}, '2.53',
+     _all(400)),
+    ('DELETE', '/os-services/' + MISSING_UUID, None, '2.53',
+     _admin_only(404)),
+    # os-hypervisors: administrators only.
+    ('GET', '/os-hypervisors', None, '2.1', _admin_only(200)),
+    ('GET', '/os-hypervisors/detail', None, '2.53', _admin_only(200)),
+    ('GET', '/os-hypervisors/{node}', None, '2.53', _admin_only(200)),
+    ('GET', '/os-hypervisors/' + MISSING_UUID, None, '2.53',
+     _admin_only(404)),
+    ('GET', '/os-hypervisors/statistics', None, '2.1', _admin_only(200)),
+    ('GET', '/os-hypervisors/{hostname}/search', None, '2.1',
+     _admin_only(200)),
+    ('GET', '/os-hypervisors/{hostname}/servers', None, '2.1',
+     _admin_only(200)),
+    ('GET', '/os-hypervisors?unknown=1', None, '2.53', _all(400)),
+]
+
+# With [oslo_policy] enforce_new_defaults = False the deprecated defaults
+# (admin or owner) are ORed in: a project may read the access list of a
+# private flavor it may use, and a flavor it may not use is a 404.
+LEGACY_ROWS = [
+    ('GET', PRIVATE + '/os-flavor-access', None, '2.1', _PRIVATE_READ),
+    ('GET', PUBLIC + '/os-flavor-access', None, '2.1', _all(404)),
+    ('POST', PRIVATE + '/action',
+     {'addTenantAccess': {'tenant': 'project-c'}}, '2.7', _admin_only(200)),
+    ('GET', '/os-services', None, '2.1', _admin_only(200)),
+    ('GET', '/os-hypervisors', None, '2.1', _admin_only(200)),
+]
+
+
+def expand(value, names):
+    """value with {placeholders} of strings, lists and dicts filled in."""
+    if isinstance(value, str):
+        return value.format(**names)
+    if isinstance(value, dict):
+        return {expand(k, names): expand(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand(v, names) for v in value]
+    return value
+
+
+def mismatches(rows, call):
+    """Run rows with call(persona, method, path, body, version) -> status;
+    return [(persona, method, path, version, expected, got)] that differ."""
+    found = []
+    for method, path, body, version, expected in rows:
+        for persona in ORDER:
+            got = call(persona, method, path, body, version)
+            if got != expected[persona]:
+                found.append((persona, method, path, version,
+                              expected[persona], got))
+    return found

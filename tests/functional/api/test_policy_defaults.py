@@ -1,0 +1,71 @@
+"""Default policies, persona by persona, against the running plane.
+
+The API runs behind the keystone pipeline (keystonemiddleware's own
+AuthTokenFixture stands in for Keystone's token validation), so each
+persona is a real token with the roles Keystone would give it. Every rule
+is in policy_table.py with the status Nova 34 answers (the same table
+replayed against Nova 34 gives no mismatch).
+"""
+import json
+
+from keystonemiddleware import auth_token  # noqa: F401 (its options)
+from keystonemiddleware import fixture as ks_fixture
+import pytest
+import webtest
+
+from nova_lite.api import app as api_app
+from nova_lite import policy
+from tests.conftest import set_override
+from tests.functional.api import policy_table as table
+
+
+@pytest.fixture
+def as_persona(plane_no_api):
+    """call(persona, method, path, body, version) -> response, through
+    the keystone pipeline of the plane's API."""
+    set_override('auth_strategy', 'keystone', group='api')
+    set_override('www_authenticate_uri', 'http://keystone.test/identity',
+                 group='keystone_authtoken')
+    tokens = ks_fixture.AuthTokenFixture()
+    tokens.setUp()
+    for persona, (project, roles) in table.PERSONAS.items():
+        tokens.add_token_data(token_id=persona, user_id='user-' + persona,
+                              project_id=project, role_list=roles)
+    policy.reset()
+    app = webtest.TestApp(api_app.load_app())
+    names = {}
+
+    def call(persona, method, path, body, version):
+        return app.request(
+            '/v2.1' + table.expand(path, names), method=method,
+            headers={'X-Auth-Token': persona,
+                     'OpenStack-API-Version': 'compute ' + version,
+                     'Content-Type': 'application/json'},
+            body=None if body is None else
+            json.dumps(table.expand(body, names)).encode(),
+            expect_errors=True)
+
+    for method, path, body, version in table.SETUP:
+        assert call(table.ADMIN, method, path, body, version).status_int \
+            == 200, (method, path)
+    node = call(table.ADMIN, 'GET', '/os-hypervisors/detail', None,
+                '2.53').json['hypervisors'][0]
+    service = [s for s in call(table.ADMIN, 'GET', '/os-services', None,
+                               '2.53').json['services']
+               if s['id'] == node['service']['id']][0]
+    names.update(compute=service['id'], host=service['host'],
+                 binary=service['binary'], node=node['id'],
+                 hostname=node['hypervisor_hostname'])
+    yield lambda *args: call(*args).status_int
+    tokens.cleanUp()
+    policy.reset()
+
+
+def test_every_persona_gets_nova_default_policy_answers(as_persona):
+    assert table.mismatches(table.ROWS, as_persona) == []
+
+
+def test_legacy_defaults_let_a_project_read_its_flavor_access(as_persona):
+    set_override('enforce_new_defaults', False, group='oslo_policy')
+    policy.reset()
+    assert table.mismatches(table.LEGACY_ROWS, as_persona) == []
