@@ -2,15 +2,19 @@
 
 Flavors are global; the Flavor objects hide whether one still sits in the
 legacy tables of the top-level cell database or already in the API
-database (a write moves it). On top of them this module keeps what the API
-promises: who sees which flavor (administrators every one; everybody else
-public flavors and the private ones their project may use), the checks and
-defaults of a new flavor, and the errors of extra specs and access lists.
+database. Writes go to the API DB: a legacy flavor is moved there first
+(online_migrations.flavors.ensure_in_api). On top of them this module
+keeps what the API promises: who sees which flavor (administrators every
+one; everybody else public flavors and the private ones their project may
+use), the checks and defaults of a new flavor, and the errors of extra
+specs and access lists.
 """
 from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import flavor as flavor_obj
+from nova_lite.online_migrations import flavors as flavor_migration
 
 MAX_INT = 2 ** 31 - 1
 SQL_SP_FLOAT_MAX = 3.40282e+38
@@ -47,7 +51,10 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
     for all. Everybody else gets enabled public flavors and the private
     ones their project may use. An unknown (or invisible) marker is
     MarkerNotFound (400). expected_attrs: which of extra_specs and
-    projects to load (default both; the flavors load others on use).
+    projects to load (default both).
+
+    The page is plain rows (objects.flavor.list_rows: dicts keyed by
+    Flavor field names) for rendering, not Flavor objects.
     """
     filters = {'min_memory_mb': min_memory_mb, 'min_root_gb': min_root_gb}
     if context.is_admin:
@@ -59,7 +66,7 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
                 get(context, marker)
             except exception.FlavorNotFound:
                 raise exception.MarkerNotFound(marker=marker)
-    return objects.FlavorList.get_all(
+    return flavor_obj.list_rows(
         context, filters=filters, sort_key=sort_key,
         sort_dir=sort_dir.lower(), limit=limit, marker=marker,
         expected_attrs=expected_attrs)
@@ -126,6 +133,7 @@ def update_description(context, flavorid, description):
     _check_description(description)
     flavor = get(context, flavorid)
     flavor.description = description
+    flavor_migration.ensure_in_api(context, flavorid)
     flavor.save()
     return flavor
 
@@ -152,6 +160,7 @@ def extra_specs_update(context, flavorid, specs):
     values = {key: _spec_value(value) for key, value in specs.items()}
     flavor = get(context, flavorid)
     flavor.extra_specs = dict(flavor.extra_specs, **values)
+    flavor_migration.ensure_in_api(context, flavorid)
     flavor.save()
     return flavor
 
@@ -174,6 +183,7 @@ def extra_spec_delete(context, flavorid, key):
     specs = dict(flavor.extra_specs)
     del specs[key]
     flavor.extra_specs = specs
+    flavor_migration.ensure_in_api(context, flavorid)
     flavor.save()
 
 
@@ -195,6 +205,7 @@ def add_access(context, flavorid, project_id, public_conflict=True):
     flavor = get(context, flavorid)
     if public_conflict and flavor.is_public:
         raise exception.FlavorAccessPublic()
+    flavor_migration.ensure_in_api(context, flavorid)
     flavor.add_access(project_id)
     return flavor
 
@@ -202,5 +213,6 @@ def add_access(context, flavorid, project_id, public_conflict=True):
 def remove_access(context, flavorid, project_id):
     """FlavorAccessNotFound (404) if project_id had no access."""
     flavor = get(context, flavorid)
+    flavor_migration.ensure_in_api(context, flavorid)
     flavor.remove_access(project_id)
     return flavor

@@ -8,3 +8,4 @@ def register_all():
     __import__('nova_lite.objects.service')
     __import__('nova_lite.objects.compute_node')
     __import__('nova_lite.objects.flavor')
+    __import__('nova_lite.objects.embedded_flavor')

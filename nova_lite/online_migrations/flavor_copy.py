@@ -24,24 +24,7 @@ makes step 2 fail, after it it waits for step 4 and then destroys the
 API copy. Every writer locks a legacy flavor row before its specs and
 projects, so these waits cannot form a cycle through our connections.
 
-A batch is first moved optimistically: everything read, copied without
-deciding first; the API DB's unique (flavorid, deleted) and (name,
-deleted) constraints refuse a flavorid already there or a name taken,
-and the batch is then decided flavor by flavor (decide) and moved again.
-Ids are given to SQL as one range per statement (IdRange: lo..hi minus a
-few ids) wherever they allow it: the shape of a plain SQL bulk copy.
-
-The copy has two paths, with the same decisions and transaction:
-- rows: step 1 also reads the specs and projects and step 3 inserts the
-  tuples with one executemany per table (between any two databases);
-- cross-database: when the API DB's connection can read the cell DB --
-  MariaDB/MySQL databases on one server reached with the same
-  credentials, or two SQLite files (ATTACH) -- INSERT ... SELECT from
-  the legacy tables, so no row passes through Python. Its reads of rows
-  locked by step 2 are consistent reads (READ COMMITTED; SQLite: the
-  committed file, as the cell's open transaction does not spill).
-
-Everything here is plain SQL (db.driver_sql), run with the driver's own
+Everything here is plain SQL (db.driver_sql) run with the driver's own
 parameter style; the backend-specific settings it needs (ATTACH, isolation
 levels, foreign key checks, cache_spill) stay in this module and
 legacy_write.
@@ -265,9 +248,9 @@ def copy_related(conn, sql, batch, new_id):
 def _insert_many(conn, sql, table, cols, values):
     """Insert live rows: one executemany (SQLite runs it in process;
     PyMySQL turns it into multi-row INSERTs, but only when VALUES holds
-    nothing but placeholders). psycopg2 would send one INSERT per row
-    (90,000 round trips for 10,000 flavors: 16x the floor), so on
-    PostgreSQL the rows go as multi-row INSERTs of MULTI_ROW rows."""
+    nothing but placeholders); on PostgreSQL multi-row INSERTs of
+    MULTI_ROW rows, as psycopg2's executemany sends one INSERT per
+    row."""
     if not values:
         return
     head = 'INSERT INTO %s (%s, deleted) VALUES ' % (sql.table(table),
@@ -320,7 +303,18 @@ def copy_related_select(conn, sql, legacy_ids, schema):
 
 def copy_batch(conn, batch, moving, source):
     """Insert the moving legacy flavors of batch (with their specs and
-    projects) on conn, an API DB connection inside a transaction."""
+    projects) on conn, an API DB connection inside a transaction.
+
+    Two paths, with the same decisions and transaction:
+    - rows (source None): step 1 also read the specs and projects; they
+      are inserted with one executemany per table (between any two
+      databases);
+    - cross-database (source from cross_database_source()): INSERT ...
+      SELECT from the legacy tables, so no row passes through Python. Its
+      reads of rows locked by step 2 are consistent reads (READ
+      COMMITTED; SQLite: the committed file, as the cell's open
+      transaction does not spill).
+    """
     if not moving:
         return
     sql = driver_sql.Sql(conn.dialect)
@@ -386,7 +380,13 @@ def _move(lctx, batch, source, moving, present):
 def move_batch(context, lctx, batch, source):
     """Move a Batch to the API DB (see the module's docstring). Returns
     (found, done): flavors left in place for a name clash are found, not
-    done."""
+    done.
+
+    The batch is first moved optimistically, copied without deciding
+    first; when the API DB's unique (flavorid, deleted) or (name, deleted)
+    constraint refuses it, or its legacy rows changed since step 1, it is
+    decided flavor by flavor (decide) and moved again.
+    """
     if not batch.flavors:
         return 0, 0
     moving, present, clashes = batch.flavors, [], []

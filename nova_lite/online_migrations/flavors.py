@@ -1,10 +1,13 @@
 """The migrate_flavors online migration: legacy flavors of the top-level
-cell database move to the API database (flavor_copy does the moving).
+cell database move to the API database (flavor_copy does the moving), in
+batches, and one at a time before a write (ensure_in_api).
 
 Old (v1) APIs and conductors read flavors only from the legacy tables, so
 the migration waits until every one of them reads the API DB (version 2).
 """
-from nova_lite.objects import flavor
+from nova_lite.db import flavor_union
+from nova_lite.db.main import legacy_flavors
+from nova_lite import exception
 from nova_lite.online_migrations import flavor_copy
 from nova_lite.online_migrations import registry
 
@@ -34,7 +37,7 @@ def migrate_flavors(context, max_count):
     max_count flavors are done or the table is exhausted. Each batch is one
     flavor_copy.move_batch() (see there for crash and race safety).
     """
-    lctx = flavor.legacy_context(context)
+    lctx = flavor_union.legacy_context(context)
     if lctx is None:
         return 0, 0
     source = flavor_copy.cross_database_source()
@@ -60,3 +63,21 @@ def move_legacy_flavors(context, lctx, ids):
     source = flavor_copy.cross_database_source()
     batch = flavor_copy.read_batch(lctx, ids=list(ids), rows=source is None)
     return flavor_copy.move_batch(context, lctx, batch, source)
+
+
+def ensure_in_api(context, flavorid):
+    """Move the flavor with this flavorid to the API DB if it is only in
+    the legacy tables, as a write to it needs. FlavorNotFound if it is in
+    neither; FlavorExists if a different API DB flavor has its name."""
+    legacy_id = flavor_union.legacy_id_to_move(context, flavorid)
+    if legacy_id is None:
+        return
+    lctx = flavor_union.legacy_context(context)
+    found, done = move_legacy_flavors(context, lctx, [legacy_id])
+    if done:
+        return
+    # Not moved by us: moved or destroyed meanwhile, or its name clashes.
+    if flavor_union.legacy_id_to_move(context, flavorid) is None:
+        return
+    raise exception.FlavorExists(
+        name=legacy_flavors.get(lctx, 'id', legacy_id)['name'])

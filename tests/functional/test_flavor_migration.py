@@ -12,10 +12,12 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
+from nova_lite.db.api import flavors as api_flavors
+from nova_lite.db import flavor_union
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import legacy_flavors
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import flavor as flavor_obj
 from nova_lite.objects import service as service_obj
 from nova_lite.online_migrations import flavor_copy
 from nova_lite.online_migrations import flavors as flavor_migration
@@ -52,9 +54,9 @@ def api_table_counts(engine=None):
     engine = engine or api_db.get_engine()
     with engine.connect() as conn:
         return {t.name: conn.execute(sa.select(sa.func.count()).select_from(
-            t)).scalar() for t in (flavor_obj.API.flavors,
-                                  flavor_obj.API.extra_specs,
-                                  flavor_obj.API.projects)}
+            t)).scalar() for t in (api_flavors.GEN.flavors,
+                                  api_flavors.GEN.extra_specs,
+                                  api_flavors.GEN.projects)}
 
 
 def assert_all_in_api_exactly_once(ctxt, before, engine=None):
@@ -128,9 +130,9 @@ def test_max_count_batches_and_exit_codes(legacy):
 def test_flavor_already_in_api_db_is_not_duplicated_or_overwritten(legacy):
     ctxt = legacy.ctxt
     # Same flavorid, different everything else: the API copy wins.
-    flavor_obj._api_create(ctxt, {'name': 'api-version', 'flavorid': 'l003',
-                                  'memory_mb': 1, 'vcpus': 9, 'swap': 0},
-                           {'only': 'api'}, [])
+    api_flavors.create(ctxt, {'name': 'api-version', 'flavorid': 'l003',
+                             'memory_mb': 1, 'vcpus': 9, 'swap': 0},
+                       {'only': 'api'})
     assert flavor_migration.migrate_flavors(ctxt, 1000) == (N, N)
     kept = objects.Flavor.get_by_flavor_id(ctxt, 'l003')
     assert (kept.name, kept.vcpus, kept.extra_specs) == (
@@ -144,9 +146,8 @@ def test_name_clash_is_found_not_done_logged_and_left_in_place(
     ctxt = legacy.ctxt
     # Created before the legacy flavor existed in this form (e.g. a
     # restore): same name, different flavorid.
-    flavor_obj._api_create(ctxt, {'name': 'l-name-000', 'flavorid': 'other',
-                                  'memory_mb': 1, 'vcpus': 1, 'swap': 0},
-                           {}, [])
+    api_flavors.create(ctxt, {'name': 'l-name-000', 'flavorid': 'other',
+                             'memory_mb': 1, 'vcpus': 1, 'swap': 0})
     with caplog.at_level(logging.WARNING):
         rows, code = runner.run_migrations(ctxt, max_count=10)
     # The clash is the first legacy row; it does not hold up the others.
@@ -372,7 +373,7 @@ def test_manage_migrate_flavors_and_online_data_migrations(
 def _legacy_live_related(flavorid):
     """(live specs, live projects) of the legacy flavor(s) with this
     flavorid, deleted or not."""
-    t = flavor_obj.LEGACY
+    t = legacy_flavors.GEN
     with main_db.get_engine().connect() as conn:
         ids = [r[0] for r in conn.execute(sa.select(t.flavors.c.id).where(
             t.flavors.c.flavorid == flavorid))]
@@ -389,7 +390,7 @@ def test_legacy_row_deleted_after_the_batch_was_read(legacy):
     the others, and the destroyed flavor does not come back."""
     ctxt = legacy.ctxt
     before = snapshot(ctxt)
-    lctx = flavor_obj.legacy_context(ctxt)
+    lctx = flavor_union.legacy_context(ctxt)
     source = flavor_copy.cross_database_source()
     batch = flavor_copy.read_batch(lctx, limit=N, rows=source is None)
     assert len(batch) == N
@@ -407,15 +408,14 @@ def test_range_soft_delete_leaves_other_legacy_rows_alone(legacy):
     (in the middle of a batch's id range) are not touched, and a flavor
     left in place for a name clash keeps its specs and projects."""
     ctxt = legacy.ctxt
-    t = flavor_obj.LEGACY.flavors
+    t = legacy_flavors.GEN.flavors
     with main_db.get_engine().begin() as conn:
         conn.execute(t.update().where(t.c.flavorid == 'l010').values(
             deleted=t.c.id))
     orphan = _legacy_live_related('l010')
     assert orphan == (3, 2)
-    flavor_obj._api_create(ctxt, {'name': 'l-name-012', 'flavorid': 'other',
-                                  'memory_mb': 1, 'vcpus': 1, 'swap': 0},
-                           {}, [])
+    api_flavors.create(ctxt, {'name': 'l-name-012', 'flavorid': 'other',
+                             'memory_mb': 1, 'vcpus': 1, 'swap': 0})
     assert flavor_migration.migrate_flavors(ctxt, 1000) == (N - 1, N - 2)
     assert legacy_rows() == ['l012']
     assert _legacy_live_related('l010') == orphan

@@ -5,20 +5,24 @@ import itertools
 import pytest
 import sqlalchemy as sa
 
+from nova_lite.compute import flavors as flavors_api
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
+from nova_lite.db.api import flavors as api_flavors
+from nova_lite.db import flavor_queries
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import legacy_flavors
 from nova_lite.db import migration
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import flavor as flavor_obj
+from nova_lite.online_migrations import flavors as flavor_migration
 
 
 def add_legacy(flavors, specs=None, projects=None, engine=None):
     """Insert legacy flavors (dicts with at least name and flavorid) and
     their specs/projects ({flavorid: {...}} / {flavorid: [...]})."""
     engine = engine or main_db.get_engine()
-    t = flavor_obj.LEGACY
+    t = legacy_flavors.GEN
     rows = [dict({'memory_mb': 512, 'vcpus': 1, 'swap': 0, 'root_gb': 1,
                   'ephemeral_gb': 0, 'disabled': False, 'is_public': True,
                   'rxtx_factor': 1.0, 'deleted': 0}, **f) for f in flavors]
@@ -41,7 +45,7 @@ def add_legacy(flavors, specs=None, projects=None, engine=None):
 
 
 def legacy_rows(engine=None, deleted=False):
-    t = flavor_obj.LEGACY.flavors
+    t = legacy_flavors.GEN.flavors
     with (engine or main_db.get_engine()).connect() as conn:
         query = sa.select(t.c.flavorid)
         query = query.where(t.c.deleted != 0 if deleted else t.c.deleted == 0)
@@ -109,9 +113,8 @@ def test_api_copy_hides_legacy_row_with_same_flavorid(cells_env):
 
 def api_db_insert_only(ctxt, flavorid, name):
     """Simulate a crash after the migration's API DB commit."""
-    flavor_obj._api_create(ctxt, {'name': name, 'flavorid': flavorid,
-                                  'memory_mb': 1, 'vcpus': 1, 'swap': 0},
-                           {}, [])
+    api_flavors.create(ctxt, {'name': name, 'flavorid': flavorid,
+                             'memory_mb': 1, 'vcpus': 1, 'swap': 0})
 
 
 def test_get_all_is_the_union(mixed):
@@ -177,7 +180,7 @@ def test_pagination_across_the_union_sees_every_flavor_once(
                 for i in range(8)])
     everything = objects.FlavorList.get_all(ctxt, sort_key=sort_key,
                                             sort_dir=sort_dir)
-    key = flavor_obj.sort_tuple(sort_key)
+    key = flavor_queries.sort_tuple(sort_key)
     expected = sorted(everything, key=lambda f: key(
         {sort_key: getattr(f, sort_key), 'flavorid': f.flavorid}),
         reverse=sort_dir == 'desc')
@@ -203,7 +206,7 @@ def test_create_writes_api_db_only(mixed):
                         extra_specs={'k': 'v'})
     assert flavor.id and flavor.projects == ['p1']
     assert 'new' not in legacy_rows()
-    assert flavor_obj.api_flavorids_present(mixed.ctxt, ['new']) == {'new'}
+    assert api_flavors.flavorids_present(mixed.ctxt, ['new']) == {'new'}
 
 
 @pytest.mark.parametrize('name,flavorid,error', [
@@ -225,13 +228,11 @@ def test_create_generates_flavorid(cells_env):
     assert len(flavor.flavorid) == 36 and flavor.swap == 0
 
 
-def test_save_description_moves_legacy_flavor(mixed):
+def test_description_update_moves_legacy_flavor(mixed):
     ctxt = mixed.ctxt
-    flavor = objects.Flavor.get_by_flavor_id(ctxt, 'l1')
-    flavor.description = 'moved'
-    flavor.save()
+    flavors_api.update_description(ctxt, 'l1', 'moved')
     assert 'l1' not in legacy_rows()
-    assert flavor_obj.api_flavorids_present(ctxt, ['l1']) == {'l1'}
+    assert api_flavors.flavorids_present(ctxt, ['l1']) == {'l1'}
     again = objects.Flavor.get_by_flavor_id(ctxt, 'l1')
     assert again.description == 'moved'
     assert again.extra_specs == {'quota:disk': '5', 'hw:mem': 'large'}
@@ -245,10 +246,36 @@ def test_save_rejects_read_only_fields(mixed):
         flavor.save()
 
 
+def test_object_writes_need_a_legacy_flavor_moved_first(mixed):
+    """Flavor writes touch the API DB only; the compute API moves a
+    legacy flavor before writing (test above)."""
+    ctxt = mixed.ctxt
+    flavor = objects.Flavor.get_by_flavor_id(ctxt, 'l3')
+    flavor.description = 'x'
+    with pytest.raises(exception.FlavorNotFound):
+        flavor.save()
+    with pytest.raises(exception.FlavorNotFound):
+        objects.Flavor.get_by_flavor_id(ctxt, 'l3').add_access('p')
+    assert 'l3' in legacy_rows()
+    flavor_migration.ensure_in_api(ctxt, 'l3')
+    flavor_migration.ensure_in_api(ctxt, 'l3')  # idempotent
+    assert 'l3' not in legacy_rows()
+    flavor.save()
+    assert objects.Flavor.get_by_flavor_id(ctxt, 'l3').description == 'x'
+    with pytest.raises(exception.FlavorNotFound):
+        flavor_migration.ensure_in_api(ctxt, 'nope')
+
+
+def _writable(ctxt, flavorid):
+    """The flavor, moved to the API DB first if it is a legacy one."""
+    flavor_migration.ensure_in_api(ctxt, flavorid)
+    return objects.Flavor.get_by_flavor_id(ctxt, flavorid)
+
+
 @pytest.mark.parametrize('flavorid', ['a1', 'l1'])
 def test_extra_specs_save_changes_only_changed_keys(mixed, flavorid):
     ctxt = mixed.ctxt
-    flavor = objects.Flavor.get_by_flavor_id(ctxt, flavorid)
+    flavor = _writable(ctxt, flavorid)
     specs = dict(flavor.extra_specs)
     first = sorted(specs)[0]
     specs.pop(first)
@@ -266,22 +293,22 @@ def test_extra_specs_save_changes_only_changed_keys(mixed, flavorid):
 @pytest.mark.parametrize('flavorid', ['a2', 'l3'])
 def test_access_add_and_remove_on_both_generations(mixed, flavorid):
     ctxt = mixed.ctxt
-    flavor = objects.Flavor.get_by_flavor_id(ctxt, flavorid)
-    before = list(flavor.projects)
-    flavor.add_access('p-new')
+    before = list(objects.Flavor.get_by_flavor_id(ctxt, flavorid).projects)
+    flavors_api.add_access(ctxt, flavorid, 'p-new')
     assert objects.Flavor.get_by_flavor_id(ctxt, flavorid).projects == \
         before + ['p-new']
     with pytest.raises(exception.FlavorAccessExists):
-        flavor.add_access('p-new')
-    flavor.remove_access(before[0])
+        flavors_api.add_access(ctxt, flavorid, 'p-new')
+    flavors_api.remove_access(ctxt, flavorid, before[0])
     assert objects.Flavor.get_by_flavor_id(ctxt, flavorid).projects == \
         ['p-new']
     with pytest.raises(exception.FlavorAccessNotFound):
-        flavor.remove_access(before[0])
+        flavors_api.remove_access(ctxt, flavorid, before[0])
+    assert flavorid not in legacy_rows()
 
 
-def test_projects_save_on_legacy_flavor(mixed):
-    flavor = objects.Flavor.get_by_flavor_id(mixed.ctxt, 'l3')
+def test_projects_save_on_moved_legacy_flavor(mixed):
+    flavor = _writable(mixed.ctxt, 'l3')
     flavor.projects = ['p-x', 'p-y']
     flavor.save()
     assert sorted(objects.Flavor.get_by_flavor_id(
@@ -423,6 +450,7 @@ def test_save_specs_of_flavor_listed_without_them(mixed, flavorid):
     """Setting extra_specs without reading them first replaces what is
     stored, as it does on a fully loaded flavor."""
     ctxt = mixed.ctxt
+    flavor_migration.ensure_in_api(ctxt, flavorid)
     [flavor] = [f for f in objects.FlavorList.get_all(ctxt,
                                                       expected_attrs=[])
                 if f.flavorid == flavorid]

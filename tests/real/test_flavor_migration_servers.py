@@ -13,7 +13,10 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
+from nova_lite.db.api import flavors as api_flavors
+from nova_lite.db import flavor_union
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import legacy_flavors
 from nova_lite.db import migration
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -56,7 +59,7 @@ def dbs(request, conf, monkeypatch):
 
 
 def populate(n, specs=5, projects=3):
-    t = flavor_obj.LEGACY
+    t = legacy_flavors.GEN
     with main_db.get_engine().begin() as conn:
         conn.execute(t.flavors.insert(), [
             {'name': 'f%05d' % i, 'flavorid': str(i), 'memory_mb': i,
@@ -73,7 +76,7 @@ def populate(n, specs=5, projects=3):
 
 
 def assert_migrated_exactly_once(n, specs=5, projects=3):
-    a = flavor_obj.API
+    a = api_flavors.GEN
     with api_db.get_engine().connect() as conn:
         fids = [r[0] for r in conn.execute(sa.select(a.flavors.c.flavorid))]
         assert sorted(fids, key=int) == [str(i) for i in range(n)]
@@ -86,7 +89,7 @@ def assert_migrated_exactly_once(n, specs=5, projects=3):
             .group_by(a.projects.c.flavor_id)).all()
         assert len(per_flavor) == n and {c for _, c in per_flavor} == {
             projects}
-    t = flavor_obj.LEGACY
+    t = legacy_flavors.GEN
     with main_db.get_engine().connect() as conn:
         for table in (t.flavors, t.extra_specs, t.projects):
             assert conn.execute(sa.select(sa.func.count()).select_from(
@@ -157,7 +160,7 @@ def test_concurrent_runners_migrate_every_flavor_exactly_once(
     assert done >= n  # racing runners may both count a flavor as done
     assert_migrated_exactly_once(n)
     ctxt = nova_context.get_admin_context()
-    assert len(flavor_obj.list_flavor_dicts(ctxt)) == n
+    assert len(flavor_union.list_page(ctxt)) == n
 
 
 def run_killed(urls, tmp_path, n, **kill):
@@ -185,7 +188,7 @@ def test_runner_killed_mid_run_loses_nothing_and_rerun_completes(
     ctxt = nova_context.get_admin_context()
     # Two batches finished, the third is in the API DB and still in the
     # legacy tables; users still see every flavor exactly once.
-    assert len(flavor_obj.list_flavor_dicts(ctxt)) == n
+    assert len(flavor_union.list_page(ctxt)) == n
     rerun_completes(dbs, go, n)
 
 
@@ -199,7 +202,7 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(dbs,
     soft-deletes the rest."""
     n = 120
     go = run_killed(dbs, tmp_path, n, kill_before_flavors=2)
-    t = flavor_obj.LEGACY
+    t = legacy_flavors.GEN
     with main_db.get_engine().connect() as conn:
         live = [conn.execute(sa.select(sa.func.count()).select_from(
             table).where(table.c.deleted == 0)).scalar()
@@ -208,7 +211,7 @@ def test_runner_killed_between_specs_and_flavors_soft_delete(dbs,
     # batch 3 not started.
     assert live == [80, 40 * 5, 40 * 3]
     ctxt = nova_context.get_admin_context()
-    flavors = flavor_obj.list_flavor_dicts(ctxt)
+    flavors = flavor_union.list_page(ctxt)
     assert len(flavors) == n
     for flavorid in ('40', '79'):
         flavor = flavor_obj.Flavor.get_by_flavor_id(ctxt, flavorid)
@@ -242,7 +245,7 @@ def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
     n = 20
     populate(n)
     ctxt = nova_context.get_admin_context()
-    lctx = flavor_obj.legacy_context(ctxt)
+    lctx = flavor_union.legacy_context(ctxt)
     source = flavor_copy.cross_database_source()
     batch = flavor_copy.read_batch(lctx, limit=n, rows=source is None)
     victim = batch.flavors[3][1]
@@ -266,11 +269,11 @@ def test_destroy_waits_for_a_moving_batch_then_destroys_the_copy(dbs):
         legacy_write.LegacyWrite.commit = real_commit
     destroyer[0].wait()
     flavorids = sorted(f['flavorid'] for f in
-                       flavor_obj.list_flavor_dicts(ctxt))
+                       flavor_union.list_page(ctxt))
     assert flavorids == sorted(str(i) for i in range(n) if str(i) != victim)
     with pytest.raises(exception.FlavorNotFound):
         flavor_obj.Flavor.get_by_flavor_id(ctxt, victim)
-    t = flavor_obj.LEGACY
+    t = legacy_flavors.GEN
     with main_db.get_engine().connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(
             t.flavors).where(t.flavors.c.deleted == 0)).scalar() == 0

@@ -7,7 +7,7 @@ from sqlalchemy.dialects import mysql
 from sqlalchemy.dialects import sqlite
 
 from nova_lite.db import driver_sql
-from nova_lite.objects import flavor as flavor_obj
+from nova_lite.db.main import legacy_flavors
 from nova_lite.online_migrations import flavor_copy
 from tests.conftest import set_override
 
@@ -65,7 +65,7 @@ def test_no_cell_database_no_cross_database(conf):
 def test_rows_between_dialects_are_converted():
     """SQLite stores datetimes and booleans as text and integers; a
     MariaDB API DB gets datetimes and booleans from them."""
-    t = flavor_obj.LEGACY.flavors
+    t = legacy_flavors.GEN.flavors
     columns = [t.c.created_at, t.c.is_public, t.c.name, t.c.deleted_at]
     convert = flavor_copy._converter(columns, sqlite.dialect(),
                                      mysql.dialect())
@@ -78,7 +78,7 @@ def test_rows_between_dialects_are_converted():
 
 
 def test_same_dialect_rows_are_passed_through():
-    t = flavor_obj.LEGACY.flavors
+    t = legacy_flavors.GEN.flavors
     assert flavor_copy._converter([t.c.created_at], sqlite.dialect(),
                                   sqlite.dialect()) is None
 
@@ -88,7 +88,7 @@ def test_sql_uses_the_drivers_placeholder_and_quotes():
     my = driver_sql.Sql(mysql.dialect())
     assert (lite.marks(2), my.marks(2)) == ('?, ?', '%s, %s')
     assert my.names(['key', 'value'], 'r') == 'r.`key`, r.value'
-    assert my.table(flavor_obj.LEGACY.flavors, 'nova') == \
+    assert my.table(legacy_flavors.GEN.flavors, 'nova') == \
         'nova.instance_types'
 
 

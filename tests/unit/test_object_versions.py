@@ -14,6 +14,7 @@ OBJECT_HASHES = {
     'CellMappingList': '1.0-4ee0d9efdfd681fed822da88376e04d2',
     'ComputeNode': '1.2-3187e1f44d060a173133dc69d30369e7',
     'ComputeNodeList': '1.1-c88a1806eea7a4a4f073aeac0f43534f',
+    'EmbeddedFlavor': '1.0-57f6988b49220fbc0d50d8574f6ba982',
     'Flavor': '1.0-162fb2815973818e60710ea52174b1b6',
     'FlavorList': '1.1-a4e9278166703fa4d7037e413a3b0596',
     'HostMapping': '1.0-1441319dc4ad0abbfff131ba1fd81661',

@@ -3,20 +3,48 @@
 
 Flavors written by older releases wait here until the migrate_flavors
 online migration moves them to the API database; nothing new is written
-here. Every writer of these rows takes the flavor row's lock (its
-soft-delete) before touching its extra specs and projects, so that two
-writers never wait on each other in a cycle.
+here, rows only get soft-deleted (moved or destroyed). Every writer of
+these rows soft-deletes (so locks) the flavor row before its extra specs
+and projects, so that two writers never wait on each other in a cycle.
 """
 from oslo_utils import timeutils
+import sqlalchemy as sa
 
 from nova_lite.db import driver_sql
+from nova_lite.db import flavor_queries as queries
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 
 FLAVORS = models.InstanceTypes.__table__
 EXTRA_SPECS = models.InstanceTypeExtraSpecs.__table__
 PROJECTS = models.InstanceTypeProjects.__table__
+GEN = queries.Generation('legacy', FLAVORS, EXTRA_SPECS, PROJECTS)
 
+
+@main_db.reader
+def get(lctx, column, value):
+    """The live legacy flavor whose column is value, or None."""
+    return queries.get_one(lctx.session, GEN, column, value)
+
+
+@main_db.reader
+def id_of(lctx, flavorid):
+    """The id of the live legacy flavor with this flavorid, or None."""
+    return queries.id_of(lctx.session, GEN, flavorid)
+
+
+@main_db.reader
+def named_or_numbered(lctx, name, flavorid):
+    """(name, flavorid) of the live legacy flavors with this name or this
+    flavorid."""
+    t = FLAVORS
+    return [tuple(r) for r in lctx.session.execute(
+        sa.select(t.c.name, t.c.flavorid).where(
+            t.c.deleted == 0,
+            sa.or_(t.c.name == name, t.c.flavorid == flavorid)))]
+
+
+# --- soft-deletes -----------------------------------------------------------
 
 def soft_delete_rows(conn, sql, table, column, ids, now):
     """UPDATE the live rows of table whose column is in ids (a list or an

@@ -4,7 +4,7 @@ import pytest
 import webtest
 
 from nova_lite.api import app as api_app
-from nova_lite.objects import flavor as flavor_obj
+from nova_lite.db.api import flavors as api_flavors
 from tests.functional.api.fixtures import ADMIN, version
 from tests.functional.test_flavor_objects import add_legacy
 from tests.functional.test_flavor_objects import api_flavor
@@ -17,7 +17,7 @@ ALL_IDS = API_IDS + LEGACY_IDS
 
 
 def in_api_db(ctxt, flavorid):
-    return flavor_obj.api_flavorids_present(ctxt, [flavorid]) == {flavorid}
+    return api_flavors.flavorids_present(ctxt, [flavorid]) == {flavorid}
 
 
 @pytest.fixture

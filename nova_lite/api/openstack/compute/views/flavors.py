@@ -1,8 +1,9 @@
 """Flavor response bodies, per microversion.
 
-Lists of a thousand flavors are common: a Builder settles the microversion
-questions and URL prefixes once per request, then each flavor is one dict
-literal built from the object's attributes.
+A Builder settles the microversion questions and URL prefixes once per
+request. Lists render from the plain rows compute.flavors.get_all returns
+(objects.flavor.list_rows: dicts keyed by Flavor field names), a single
+flavor from its Flavor object; both give the same body.
 """
 import re
 from urllib import parse
@@ -11,6 +12,10 @@ from nova_lite.api.openstack import api_version as av
 
 COLLECTION = 'flavors'
 _URL_SAFE = re.compile(r'^[A-Za-z0-9._~-]*$').match
+# The fields a flavor body shows (extra_specs only from 2.61).
+_SHOWN = ('flavorid', 'name', 'memory_mb', 'root_gb', 'swap',
+          'ephemeral_gb', 'disabled', 'vcpus', 'is_public', 'rxtx_factor',
+          'description')
 
 
 def _quote(flavorid):
@@ -43,99 +48,91 @@ class Builder(object):
         return [{'rel': 'self', 'href': self.href + quoted},
                 {'rel': 'bookmark', 'href': self.bookmark + quoted}]
 
-    def summary(self, flavor):
-        flavorid = flavor.flavorid
-        body = {'id': flavorid, 'name': flavor.name,
+    def _row(self, flavor):
+        """A Flavor as the row shape lists render from."""
+        row = {name: getattr(flavor, name) for name in _SHOWN}
+        if self.extra_specs:
+            row['extra_specs'] = flavor.extra_specs
+        return row
+
+    def summary(self, row):
+        flavorid = row['flavorid']
+        body = {'id': flavorid, 'name': row['name'],
                 'links': self.links(flavorid)}
         if self.description:
-            body['description'] = flavor.description
+            body['description'] = row['description']
         return body
 
     def detail(self, flavor):
-        flavorid = flavor.flavorid
-        swap = flavor.swap
-        body = {
-            'id': flavorid,
-            'name': flavor.name,
-            'ram': flavor.memory_mb,
-            'disk': flavor.root_gb,
-            'swap': swap or (0 if self.swap_zero else ''),
-            'OS-FLV-EXT-DATA:ephemeral': flavor.ephemeral_gb,
-            'OS-FLV-DISABLED:disabled': flavor.disabled,
-            'vcpus': flavor.vcpus,
-            'os-flavor-access:is_public': flavor.is_public,
-            'rxtx_factor': flavor.rxtx_factor or '',
-            'links': self.links(flavorid),
-        }
-        if self.description:
-            body['description'] = flavor.description
-        if self.extra_specs:
-            body['extra_specs'] = flavor.extra_specs
-        return body
+        """The body of one Flavor."""
+        return self.details([self._row(flavor)])[0]
 
     def show(self, flavor):
         return {'flavor': self.detail(flavor)}
 
-    def details(self, flavors):
-        """[detail(f) for f in flavors], in one loop: the per-request
-        choices and URL prefixes in locals, and the fields read straight
-        from each object's attribute storage (a thousand flavors make
-        eleven thousand reads). A flavor missing one of them goes through
-        detail(), which loads or fails as attribute access does."""
+    def details(self, rows):
+        """Detail bodies of rows, in one loop with the per-request choices
+        and URL prefixes in locals (a page holds a thousand)."""
         href, bookmark = self.href, self.bookmark
         description, extra_specs = self.description, self.extra_specs
         no_swap = 0 if self.swap_zero else ''
         safe = _URL_SAFE
         bodies = []
         append = bodies.append
-        # An object list's own list: iterating the ObjectListBase goes
-        # through Sequence.__iter__ and __getitem__ per item.
-        for flavor in getattr(flavors, 'objects', flavors):
-            f = flavor.__dict__
-            try:
-                flavorid = f['_obj_flavorid']
-                quoted = flavorid if safe(flavorid) else _quote(flavorid)
-                body = {
-                    'id': flavorid,
-                    'name': f['_obj_name'],
-                    'ram': f['_obj_memory_mb'],
-                    'disk': f['_obj_root_gb'],
-                    'swap': f['_obj_swap'] or no_swap,
-                    'OS-FLV-EXT-DATA:ephemeral': f['_obj_ephemeral_gb'],
-                    'OS-FLV-DISABLED:disabled': f['_obj_disabled'],
-                    'vcpus': f['_obj_vcpus'],
-                    'os-flavor-access:is_public': f['_obj_is_public'],
-                    'rxtx_factor': f['_obj_rxtx_factor'] or '',
-                    'links': [
-                        {'rel': 'self', 'href': href + quoted},
-                        {'rel': 'bookmark', 'href': bookmark + quoted}],
-                }
-                if description:
-                    body['description'] = f['_obj_description']
-                if extra_specs:
-                    body['extra_specs'] = f['_obj_extra_specs']
-            except KeyError:
-                body = self.detail(flavor)
+        for f in rows:
+            flavorid = f['flavorid']
+            quoted = flavorid if safe(flavorid) else _quote(flavorid)
+            body = {
+                'id': flavorid,
+                'name': f['name'],
+                'ram': f['memory_mb'],
+                'disk': f['root_gb'],
+                'swap': f['swap'] or no_swap,
+                'OS-FLV-EXT-DATA:ephemeral': f['ephemeral_gb'],
+                'OS-FLV-DISABLED:disabled': f['disabled'],
+                'vcpus': f['vcpus'],
+                'os-flavor-access:is_public': f['is_public'],
+                'rxtx_factor': f['rxtx_factor'] or '',
+                'links': [
+                    {'rel': 'self', 'href': href + quoted},
+                    {'rel': 'bookmark', 'href': bookmark + quoted}],
+            }
+            if description:
+                body['description'] = f['description']
+            if extra_specs:
+                body['extra_specs'] = f['extra_specs']
             append(body)
         return bodies
 
-    def index(self, flavors, detailed, limit, params):
+    def index(self, rows, detailed, limit, params):
         """{'flavors': [...]} with a 'next' link when the page is full.
 
-        limit is the page size in force (the requested limit capped by
-        [api] max_limit, or max_limit); params are the request's query
-        parameters, kept in the next link with the marker replaced.
+        rows: a page of compute.flavors.get_all. limit is the page size in
+        force (the requested limit capped by [api] max_limit, or
+        max_limit); params are the request's query parameters, kept in
+        the next link with the marker replaced.
         """
-        body = {'flavors': self.details(flavors) if detailed
-                else [self.summary(f) for f in flavors]}
-        if limit and len(flavors) == limit:
+        body = {'flavors': self.details(rows) if detailed
+                else [self.summary(r) for r in rows]}
+        if limit and len(rows) == limit:
             next_params = dict(sorted(params.items()))
-            next_params['marker'] = flavors[-1].flavorid
+            next_params['marker'] = rows[-1]['flavorid']
             url = self.href + 'detail' if detailed else self.href[:-1]
             body['flavors_links'] = [{
                 'rel': 'next',
                 'href': '%s?%s' % (url, parse.urlencode(next_params))}]
         return body
+
+
+def embedded(flavor, include_extra_specs):
+    """The flavor a server carries (an EmbeddedFlavor), as the server body
+    shows it from 2.47: extra_specs only if the caller may read them."""
+    body = {'original_name': flavor.name, 'vcpus': flavor.vcpus,
+            'ram': flavor.memory_mb, 'disk': flavor.root_gb,
+            'ephemeral': flavor.ephemeral_gb, 'swap': flavor.swap}
+    if include_extra_specs:
+        body['extra_specs'] = dict(flavor.extra_specs)
+    return body
 
 
 def access(flavor):
