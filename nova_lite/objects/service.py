@@ -396,10 +396,13 @@ def get_service_version(context, host, binary, use_cache=True):
 
 
 def unmet_needs(context, needs):
-    """Which of {binary: version} needs are not met across all cells.
+    """Which of {binary: version} needs are not met across all cells: the
+    gate of online data migrations (online_migrations.registry's needs)
+    and of compute-node inventory moves.
 
     Returns a human-readable string, or None when every need is met. A
-    binary with no recorded service does not block.
+    binary with no recorded service does not block; a cell that does not
+    answer does (it is not provably upgraded).
     """
     try:
         mins = get_minimum_version_all_cells(context, list(needs))
