@@ -15,6 +15,7 @@ import json
 import webob
 import webob.dec
 
+from nova_lite.api.openstack import wsgi
 from nova_lite.conf import CONF
 from nova_lite import exception
 
@@ -31,8 +32,7 @@ def _version(url):
 
 
 def _json(body):
-    response = webob.Response(content_type='application/json',
-                              charset='UTF-8')
+    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
     response.text = json.dumps(body)
     return response
 

@@ -43,3 +43,10 @@ def test_malformed_is_400(value):
     with pytest.raises(exception.InvalidAPIVersionString) as info:
         av.from_header_value(value)
     assert info.value.code == 400
+
+
+def test_before_is_the_previous_minor_version():
+    assert av.before(av.SERVICE_HYPERVISOR_UUID_IDS) == '2.52'
+    assert av.before('2.1') == '2.0'
+    with pytest.raises(ValueError):
+        av.before('3.0')

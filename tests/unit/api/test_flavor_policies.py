@@ -5,8 +5,9 @@ import pytest
 from nova_lite import exception
 from nova_lite import policies
 from nova_lite.policies import flavors as fl_policies
+from nova_lite import policy
+from tests.conftest import set_override
 from tests.unit.api.test_policy_and_auth import _ctx
-from tests.unit.api.test_policy_and_auth import enforcer  # noqa: F401
 
 ADMIN_ONLY = [fl_policies.CREATE, fl_policies.UPDATE, fl_policies.DELETE,
               fl_policies.EXTRA_SPECS_CREATE, fl_policies.EXTRA_SPECS_UPDATE,
@@ -35,3 +36,14 @@ def test_extra_spec_reads_for_readers_of_their_project(enforcer, action):
     assert not _ctx([]).can(action, target={'project_id': 'p1'},
                             fatal=False)
     assert _ctx(['admin']).can(action, target={'project_id': 'p2'})
+
+
+def test_access_list_falls_back_to_owner_under_legacy_defaults(enforcer):
+    # Nova's deprecated default (admin or owner), ORed in by oslo.policy
+    # only when enforce_new_defaults is False.
+    member = _ctx(['member', 'reader'])
+    assert not member.can(fl_policies.ACCESS_LIST, fatal=False)
+    set_override('enforce_new_defaults', False, group='oslo_policy')
+    policy.reset()
+    assert member.can(fl_policies.ACCESS_LIST)
+    assert not member.can(fl_policies.ACCESS_ADD, target={}, fatal=False)

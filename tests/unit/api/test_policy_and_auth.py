@@ -7,17 +7,9 @@ from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import policies
-from nova_lite import policy
 from nova_lite.policies import hypervisors as hv_policies
 from nova_lite.policies import services as sv_policies
-
-
-@pytest.fixture
-def enforcer(conf):
-    CONF([], project='nova_lite', default_config_files=[])
-    policy.reset()
-    yield
-    policy.reset()
+from nova_lite import policy
 
 
 def _ctx(roles, project='p1'):

@@ -33,13 +33,7 @@ class ServiceController(object):
     def put(self, body=None):
         if wsgi.api_version() >= _BY_UUID:
             return self._update(body)
-        found = wsgi.find_action(self, self.service_id)
-        if found is None:
-            wsgi.authorize(sv_policies.UPDATE)
-            raise exception.ResourceNotFound(
-                message='Unknown action: %s' % self.service_id)
-        handler, _status = found
-        return handler(body=wsgi.request_body())
+        return self._path_action()
 
     @index.when(method='DELETE', content_type=wsgi.JSON)
     @wsgi.expose(status=204, method='DELETE')
@@ -96,6 +90,17 @@ class ServiceController(object):
                                    forced_down=forced_down)
 
     # --- helpers ---------------------------------------------------------
+
+    def _path_action(self):
+        """Run the action the path names. An unknown one is a 404, after
+        the policy check: only those who may update learn which exist."""
+        found = wsgi.find_action(self, self.service_id)
+        if found is None:
+            wsgi.authorize(sv_policies.UPDATE)
+            raise exception.ResourceNotFound(
+                message='Unknown action: %s' % self.service_id)
+        handler, _status = found
+        return handler(body=wsgi.request_body())
 
     @staticmethod
     def _by_uuid():
