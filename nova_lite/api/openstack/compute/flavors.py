@@ -131,18 +131,18 @@ class FlavorController(object):
         ctxt = wsgi.authorize(fl_policies.DELETE)
         flavors_api.delete(ctxt, self.flavor_id)
 
+    _SUBRESOURCES = {
+        'action': flavor_access.FlavorActionController,
+        'os-extra_specs': flavor_extra_specs.ExtraSpecsController,
+        'os-flavor-access': flavor_access.FlavorAccessController,
+    }
+
     @pecan.expose()
     def _lookup(self, name, *remainder):
-        if name == 'action':
-            return (flavor_access.FlavorActionController(self.flavor_id),
-                    remainder)
-        if name == 'os-extra_specs':
-            return (flavor_extra_specs.ExtraSpecsController(self.flavor_id),
-                    remainder)
-        if name == 'os-flavor-access':
-            return (flavor_access.FlavorAccessController(self.flavor_id),
-                    remainder)
-        return None
+        controller = self._SUBRESOURCES.get(name)
+        if controller is None:
+            return None
+        return controller(self.flavor_id), remainder
 
 
 class FlavorsController(object):
