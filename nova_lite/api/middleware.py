@@ -1,17 +1,20 @@
 """Request plumbing below the fault wrapper: request ids, size limits,
-microversion negotiation. Each one raises exceptions; the fault wrapper
-renders them."""
+strict JSON bodies, microversion negotiation. Each one raises exceptions;
+the fault wrapper renders them."""
 import microversion_parse
 from oslo_middleware import request_id
+from oslo_middleware import sizelimit
 import webob.dec
+import webob.exc
 
 from nova_lite.api import faults
+from nova_lite.api import json_body
 from nova_lite.api.openstack import api_version
 from nova_lite.conf import CONF
 from nova_lite import exception
 
-# eventlet.wsgi refuses request lines over 8192 bytes with its own plain-text
-# 414; stay well under it so that long URLs get our fault instead.
+# Longer URLs get a 414 here; nova_lite.wsgi answers request lines too
+# long to even parse with the same fault.
 MAX_URL_LENGTH = 4096
 
 
@@ -34,39 +37,32 @@ class ComputeRequestId(request_id.RequestId):
     compat_headers = ['x-compute-request-id']
 
 
-class _LimitedInput(object):
-    """wsgi.input that fails with 413 once more than ``limit`` bytes come."""
+class BodySizeLimit(sizelimit.RequestBodySizeLimiter):
+    """oslo.middleware's body limit at [api] max_request_body_size (413).
 
-    def __init__(self, stream, limit):
-        self.stream = stream
-        self.left = limit
+    Bodies without a Content-Length (chunked) are counted while read.
+    """
 
-    def _account(self, data):
-        self.left -= len(data)
-        if self.left < 0:
+    def __init__(self, application, conf=None):
+        super().__init__(application, CONF)
+
+    def _conf_get(self, key, group='oslo_middleware'):
+        # The limit keeps its nova_lite option, read on every request.
+        if key == 'max_request_body_size':
+            return CONF.api.max_request_body_size
+        return super()._conf_get(key, group)
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        try:
+            return super().__call__(req)
+        except webob.exc.HTTPRequestEntityTooLarge:
+            # Its message has an unfilled "%s": say it in ours.
             raise exception.RequestBodyTooLarge()
-        return data
-
-    def read(self, size=-1):
-        if size is None or size < 0:
-            return self._account(self.stream.read(self.left + 1))
-        return self._account(self.stream.read(min(size, self.left + 1)))
-
-    def readline(self, size=-1):
-        if size is None or size < 0:
-            size = self.left + 1
-        return self._account(self.stream.readline(min(size, self.left + 1)))
-
-    def __iter__(self):
-        while True:
-            chunk = self.read(65536)
-            if not chunk:
-                return
-            yield chunk
 
 
-class RequestLimits(Middleware):
-    """413 for bodies over [api] max_request_body_size, 414 for long URLs."""
+class URLLengthLimit(Middleware):
+    """414 for URLs (path and query) over MAX_URL_LENGTH."""
 
     @webob.dec.wsgify
     def __call__(self, req):
@@ -74,17 +70,28 @@ class RequestLimits(Middleware):
             req.query_string)
         if url_length > MAX_URL_LENGTH:
             raise exception.RequestURITooLong()
-        limit = CONF.api.max_request_body_size
-        if req.content_length is not None:
-            if req.content_length > limit:
-                raise exception.RequestBodyTooLarge()
-        elif 'chunked' in req.environ.get('HTTP_TRANSFER_ENCODING',
-                                          '').lower():
-            # No length announced: count while reading. The wrapper ends
-            # where the chunked stream ends, so webob may read it.
-            req.environ['wsgi.input'] = _LimitedInput(
-                req.environ['wsgi.input'], limit)
-            req.environ['wsgi.input_terminated'] = True
+        return req.get_response(self.application)
+
+
+class StrictJSONBody(Middleware):
+    """Read every body once, early: 400 when it cannot be read (broken
+    chunked encoding, client gone), nests deeper than json_body.MAX_DEPTH
+    or holds NaN/Infinity. Below this filter nothing can recurse deeper
+    than that over a body, and no endpoint ever sees a non-finite number.
+    """
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        try:
+            raw = req.body
+        except webob.exc.HTTPRequestEntityTooLarge:
+            # BodySizeLimit's reader counting a body of unknown length.
+            raise exception.RequestBodyTooLarge()
+        except (ValueError, OSError) as exc:
+            raise exception.MalformedRequestBody(
+                reason='the body could not be read (%s)' % exc)
+        if raw:
+            json_body.check_strict(raw)
         return req.get_response(self.application)
 
 

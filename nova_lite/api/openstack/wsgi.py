@@ -11,6 +11,7 @@ import json
 import pecan
 
 from nova_lite.api import auth
+from nova_lite.api import json_body
 from nova_lite.api.openstack import api_version as av
 from nova_lite import exception
 
@@ -45,15 +46,12 @@ def api_version():
 
 
 def request_body():
-    """The request's JSON body as a dict; 400 if it is missing or malformed."""
+    """The request's body as strict JSON (json_body.loads); 400 if it is
+    missing or malformed."""
     raw = pecan.request.body
     if not raw:
         raise exception.MalformedRequestBody(reason='a JSON body is required')
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise exception.MalformedRequestBody(reason=str(exc))
-    return body
+    return json_body.loads(raw)
 
 
 def method_not_allowed(*allowed):

@@ -8,7 +8,8 @@ import webtest
 from nova_lite.api import app as api_app
 from nova_lite.api.openstack import api_version
 from tests.conftest import set_override
-from tests.functional.api.fixtures import ADMIN, headers
+from tests.functional.api.fixtures import ADMIN
+from tests.functional.api.fixtures import headers
 
 
 def test_version_list_at_root_needs_no_token(app):
@@ -94,6 +95,9 @@ def test_chunked_body_over_the_limit_is_413(plane):
     req.environ['wsgi.input'] = io.BytesIO(b'{"a": "%s"}' % (b'x' * 4096))
     req.environ.pop('CONTENT_LENGTH', None)
     req.environ['HTTP_TRANSFER_ENCODING'] = 'chunked'
+    # A WSGI server marks a chunked stream as ending with the body.
+    req.environ['wsgi.input_terminated'] = True
+    req.is_body_seekable = False
     resp = req.get_response(app)
     assert resp.status_int == 413
     assert resp.json['requestEntityTooLarge']['code'] == 413
@@ -139,7 +143,8 @@ def test_keystone_strategy_rejects_missing_token(plane):
 def test_policy_file_override_opens_services_to_readers(plane, tmp_path):
     from nova_lite import policy
     policy_file = tmp_path / 'policy.yaml'
-    policy_file.write_text('"os_compute_api:os-services:list": "role:reader"\n')
+    policy_file.write_text(
+        '"os_compute_api:os-services:list": "role:reader"\n')
     set_override('policy_file', str(policy_file), group='oslo_policy')
     policy.reset()
     app = webtest.TestApp(api_app.load_app())

@@ -2,8 +2,6 @@ import pytest
 import webob
 
 from nova_lite.api import auth
-from nova_lite.api import middleware
-from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import policies
@@ -84,16 +82,4 @@ def test_keystone_context_rejects_invalid_identity():
     req = webob.Request.blank('/os-services',
                               headers={'X-Identity-Status': 'Invalid'})
     with pytest.raises(exception.Unauthorized):
-        req.get_response(app)
-
-
-def test_request_limits(conf):
-    app = middleware.RequestLimits(lambda e, s: [])
-    with pytest.raises(exception.RequestURITooLong):
-        webob.Request.blank('/x?' + 'a' * (middleware.MAX_URL_LENGTH + 1)
-                            ).get_response(app)
-    req = webob.Request.blank('/x', method='PUT',
-                              body=b'x' * (CONF.api.max_request_body_size
-                                           + 1))
-    with pytest.raises(exception.RequestBodyTooLarge):
         req.get_response(app)
