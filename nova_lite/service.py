@@ -9,10 +9,11 @@ uses [database]/[DEFAULT]; a context targeted at a cell (all-in-one) uses
 that cell's; a compute's context carries an indirection API instead of any
 database.
 """
-import oslo_messaging as messaging
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_service import service as oslo_service
 
+from nova_lite.api import app as api_app
 from nova_lite import baserpc
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
@@ -21,6 +22,7 @@ from nova_lite import objects
 import nova_lite.objects.service  # noqa: F401  (objects.service)
 from nova_lite import rpc
 from nova_lite import utils
+from nova_lite.wsgi import server as wsgi_server
 
 LOG = logging.getLogger(__name__)
 
@@ -140,19 +142,39 @@ class Service(oslo_service.Service):
         super().stop(graceful=graceful)
 
 
+def register_api_service(context, host, version):
+    """Find or create the API's service record on ``host`` at ``version``
+    (several workers may race: the loser uses the winner's record)."""
+    try:
+        ref = objects.Service.get_by_host_and_binary(context, host,
+                                                     'nova-lite-api')
+    except exception.HostBinaryNotFound:
+        ref = objects.Service(context, host=host, binary='nova-lite-api',
+                              topic=None, report_count=0)
+        try:
+            ref.create()
+        except exception.ServiceExists:
+            ref = objects.Service.get_by_host_and_binary(context, host,
+                                                         'nova-lite-api')
+    if ref.version != version:
+        ref.version = version
+        ref.save()
+    return ref
+
 
 class WSGIService(oslo_service.ServiceBase):
-    """The REST API under eventlet's WSGI server, with a service record."""
+    """The REST API under nova_lite.wsgi's server, with a service record.
+
+    Binds on construction (CannotListen if the address is taken), so that
+    forked workers share the socket and port 0 is resolved at once.
+    """
 
     def __init__(self, app=None, host=None, port=None, workers=None,
                  record_host=None, base_context=None):
-        from oslo_service import wsgi
-        from nova_lite.api import app as api_app
         self.app = app or api_app.load_app()
-        self.server = wsgi.Server(CONF, 'nova-lite-api', self.app,
-                                  host=host or CONF.api.listen,
-                                  port=CONF.api.port if port is None
-                                  else port)
+        self.server = wsgi_server.Server(
+            'nova-lite-api', self.app, host or CONF.api.listen,
+            CONF.api.port if port is None else port)
         self.listen_host = self.server.host
         self.port = self.server.port
         self.workers = workers or CONF.api.workers
@@ -169,22 +191,8 @@ class WSGIService(oslo_service.ServiceBase):
                                         all_cells=True)
 
     def start(self):
-        try:
-            self.service_ref = objects.Service.get_by_host_and_binary(
-                self.context, self.record_host, 'nova-lite-api')
-        except exception.HostBinaryNotFound:
-            self.service_ref = objects.Service(
-                self.context, host=self.record_host, binary='nova-lite-api',
-                topic=None, report_count=0)
-            try:
-                self.service_ref.create()
-            except exception.ServiceExists:
-                # Another API worker won the race; use its record.
-                self.service_ref = objects.Service.get_by_host_and_binary(
-                    self.context, self.record_host, 'nova-lite-api')
-        if self.service_ref.version != self.version:
-            self.service_ref.version = self.version
-            self.service_ref.save()
+        self.service_ref = register_api_service(
+            self.context, self.record_host, self.version)
         self.server.start()
 
     def stop(self):
