@@ -1,4 +1,5 @@
-"""A multi-cell plane with service and compute-node rows, and the API app."""
+"""A multi-cell plane with service and compute-node rows, and the API app
+(through webtest, or served by nova_lite.wsgi over a real socket)."""
 import json
 
 from oslo_utils import timeutils
@@ -10,6 +11,7 @@ from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import objects
 from nova_lite import policy
+from nova_lite.wsgi import server as wsgi_server
 from tests.conftest import set_override
 
 ADMIN = {'X-Auth-Token': 'admin:admin'}
@@ -110,3 +112,14 @@ def plane(api_env):
 @pytest.fixture
 def app(plane):
     return webtest.TestApp(api_app.load_app())
+
+
+@pytest.fixture
+def served(plane):
+    """The API app under nova_lite.wsgi's eventlet server on a free port."""
+    server = wsgi_server.Server('nova-lite-api', api_app.load_app(),
+                                '127.0.0.1', 0)
+    server.start()
+    yield server
+    server.stop()
+    server.wait()

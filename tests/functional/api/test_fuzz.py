@@ -1,8 +1,11 @@
 """Hypothesis: no input, however bad, makes the API answer 5xx.
 
 Random methods, paths and ids, query strings, headers and bodies over every
-endpoint; every answer must be < 500 and, when an error, in the Compute API
-fault format.
+endpoint; every answer must be < 500, strict JSON when it has a body and,
+when an error, in the Compute API fault format with a JSON content type.
+Bodies nested too deeply (up to 100,000 levels) or holding NaN/Infinity
+are a 400 on every endpoint and method. (The same over a real socket, for
+what the HTTP server itself refuses: test_fuzz_wire.py.)
 """
 import json
 import string
@@ -12,8 +15,10 @@ from hypothesis import given
 from hypothesis import HealthCheck
 from hypothesis import settings
 from hypothesis import strategies as st
+import pytest
 
 from nova_lite.api import faults
+from nova_lite.api import json_body
 
 PRINTABLE = string.ascii_letters + string.digits + string.punctuation + ' '
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
@@ -86,15 +91,32 @@ FLAVOR_KEYS = ['flavor', 'name', 'ram', 'vcpus', 'disk', 'id', 'swap',
                'hw:cpu_policy']
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20)
-    | st.floats(allow_nan=False),
+    | st.floats(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
         st.sampled_from(['status', 'disabled_reason', 'forced_down', 'host',
                          'binary', 'service', 'x'] + FLAVOR_KEYS), inner,
         max_size=4),
     max_leaves=8)
+
+
+def nested(kind, depth, leaf=b'1'):
+    """``depth`` arrays (or objects) around ``leaf``, as raw JSON."""
+    if kind == 'array':
+        return b'[' * depth + leaf + b']' * depth
+    return b'{"a": ' * depth + leaf + b'}' * depth
+
+
+# Around the depth limit, and far past it (the 100,000 arrays are also
+# past the body size limit).
+DEPTHS = st.sampled_from([json_body.MAX_DEPTH - 1, json_body.MAX_DEPTH,
+                          json_body.MAX_DEPTH + 1, 1000, 5000])
+NESTED = st.builds(nested, st.sampled_from(['array', 'object']), DEPTHS)
+NON_FINITE = st.sampled_from([b'NaN', b'Infinity', b'-Infinity', b'1e999',
+                              b'-1E400', b'[1, NaN]', b'{"x": [Infinity]}'])
 BODIES = st.one_of(
     st.none(),
     JSON_VALUES.map(lambda v: json.dumps(v).encode()),
+    NESTED, NON_FINITE,
     st.binary(max_size=64),
     st.sampled_from([b'{', b'{"status": "disabled"}', b'\xff\xfe',
                      b'{"status": "enabled", "forced_down": "yes"}',
@@ -161,13 +183,42 @@ ACCEPTS = st.sampled_from([None, '*/*', 'application/json', 'text/html',
                            'application/xml', 'garbage'])
 
 
-def _check(resp):
-    assert resp.status_int < 500, (resp.status, resp.text)
-    if resp.status_int >= 400 and resp.request.method != 'HEAD':
-        body = resp.json
+def _strict_json(text):
+    def refuse(constant):
+        raise AssertionError('%s in a response body' % constant)
+    return json.loads(text, parse_constant=refuse)
+
+
+def check(status, content_type, text, method='GET'):
+    """Any answer: < 500, strict JSON; an error: a fault, JSON typed."""
+    assert status < 500, (status, text)
+    body = _strict_json(text) if text else None
+    if status >= 400 and method != 'HEAD':
+        assert content_type.split(';')[0] == 'application/json', (
+            status, content_type, text)
         (name, fault), = body.items()
-        assert name == faults.fault_name(resp.status_int)
-        assert fault['code'] == resp.status_int and fault['message']
+        assert name == faults.fault_name(status)
+        assert fault['code'] == status and fault['message']
+    return body
+
+
+def _not_strict(body):
+    """Whether a body must be refused whatever the endpoint: non-finite
+    numbers or nesting past json_body.MAX_DEPTH."""
+    if not body:
+        return False
+    try:
+        json_body.check_strict(body)
+    except (json_body.TooDeep, json_body.NotFinite):
+        return True
+    return False
+
+
+def _check(resp):
+    check(resp.status_int, resp.headers.get('Content-Type', ''), resp.text,
+          resp.request.method)
+    if _not_strict(resp.request.body) and resp.status_int not in (413, 414):
+        assert resp.status_int == 400, (resp.status, resp.text)
 
 
 def _request(app, method, path, query, version, legacy, token, body,
@@ -213,4 +264,92 @@ def test_no_flavor_input_gives_a_server_error(flavor_app, request, query,
     deployment (legacy and API flavors)."""
     method, path, body = request
     _request(flavor_app, method, path, query, version, False, token, body,
+             'application/json', None)
+
+
+# Every endpoint with its own method; the mixed deployment's flavors.
+ENDPOINTS = [
+    ('GET', '/'), ('GET', '/v2.1/'), ('GET', '/identity/v3'),
+    ('GET', '/v2.1/os-services'),
+    ('PUT', '/v2.1/os-services/enable'), ('PUT', '/v2.1/os-services/disable'),
+    ('PUT', '/v2.1/os-services/disable-log-reason'),
+    ('PUT', '/v2.1/os-services/force-down'),
+    ('PUT', '/v2.1/os-services/1'), ('DELETE', '/v2.1/os-services/1'),
+    ('GET', '/v2.1/os-hypervisors'), ('GET', '/v2.1/os-hypervisors/detail'),
+    ('GET', '/v2.1/os-hypervisors/statistics'),
+    ('GET', '/v2.1/os-hypervisors/1'),
+    ('GET', '/v2.1/os-hypervisors/1/uptime'),
+    ('GET', '/v2.1/os-hypervisors/c1/search'),
+    ('GET', '/v2.1/os-hypervisors/c1/servers'),
+    ('GET', '/v2.1/flavors'), ('GET', '/v2.1/flavors/detail'),
+    ('POST', '/v2.1/flavors'), ('GET', '/v2.1/flavors/a1'),
+    ('PUT', '/v2.1/flavors/a1'), ('DELETE', '/v2.1/flavors/l1'),
+    ('POST', '/v2.1/flavors/a2/action'),
+    ('GET', '/v2.1/flavors/a2/os-flavor-access'),
+    ('GET', '/v2.1/flavors/a1/os-extra_specs'),
+    ('POST', '/v2.1/flavors/a1/os-extra_specs'),
+    ('GET', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
+    ('PUT', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
+    ('DELETE', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
+]
+BAD_BODIES = {
+    'arrays-1000': (nested('array', 1000), 400),
+    'arrays-50000': (nested('array', 50000), 400),
+    'arrays-100000': (nested('array', 100000), 413),    # over the size
+    'objects-1000': (nested('object', 1000), 400),
+    'objects-5000': (nested('object', 5000), 400),
+    'nan': (b'{"hw:cpu_policy": NaN}', 400),
+    'infinity': (b'{"flavor": {"name": "x", "ram": Infinity}}', 400),
+    '-infinity': (b'{"status": "disabled", "x": [-Infinity]}', 400),
+}
+
+
+@pytest.mark.parametrize('kind', sorted(BAD_BODIES))
+def test_deep_and_non_finite_bodies_are_refused_everywhere(flavor_app,
+                                                           kind):
+    body, expected = BAD_BODIES[kind]
+    for method, path in ENDPOINTS:
+        resp = flavor_app.request(
+            path, method=method, body=body, expect_errors=True,
+            headers={'X-Auth-Token': 'admin:admin',
+                     'Content-Type': 'application/json',
+                     'OpenStack-API-Version': 'compute 2.61'})
+        _check(resp)
+        assert resp.status_int == expected, (method, path, resp.text)
+
+
+def _poisoned(body, key, poison):
+    """``body`` (a dict) with raw JSON ``poison`` as the value of ``key``
+    in its single inner object (e.g. {"flavor": {...}}), else at the top."""
+    marker = '__poison__'
+    inner = next(iter(body.values())) if len(body) == 1 else None
+    if isinstance(inner, dict):
+        body = {k: dict(v, **{key: marker}) for k, v in body.items()}
+    else:
+        body = dict(body, **{key: marker})
+    return json.dumps(body).replace('"%s"' % marker, poison.decode()
+                                    ).encode()
+
+
+POISONED_BODIES = st.builds(
+    _poisoned,
+    st.one_of(CREATE_BODIES, SPEC_VALUES,
+              SPEC_VALUES.map(lambda s: {'extra_specs': s}), ACTION_BODIES,
+              st.just({'status': 'disabled', 'host': 'c1-host1',
+                       'binary': 'nova-lite-compute'})),
+    st.sampled_from(FLAVOR_KEYS + ['status', 'forced_down', 'x']),
+    st.one_of(NON_FINITE, st.builds(
+        nested, st.sampled_from(['array', 'object']),
+        st.sampled_from([json_body.MAX_DEPTH + 1, 1000, 5000]))))
+
+
+@settings(SETTINGS, max_examples=100)
+@given(method=METHODS, endpoint=st.sampled_from(ENDPOINTS),
+       body=POISONED_BODIES, token=st.sampled_from(['admin:admin',
+                                                    'bob:project-a', None]))
+def test_poisoned_bodies_are_400_on_every_endpoint_and_method(
+        flavor_app, method, endpoint, body, token):
+    """Realistic bodies with one non-finite number or one deep value in
+    them: 400, whatever the method, path or credentials."""
+    _request(flavor_app, method, endpoint[1], '', '2.61', False, token, body,
              'application/json', None)
