@@ -2,7 +2,8 @@
 
 ``Server`` binds when built (so the port is known, and forked workers
 share the socket) and serves in a green thread from ``start()``; ``stop()``
-refuses new connections and ``wait()`` lets requests in progress finish.
+closes its listening socket and ``wait()`` lets requests in progress
+finish.
 It binds without SO_REUSEPORT: a port already in use is a ``CannotListen``
 error, never a second server silently sharing the port.
 
@@ -175,15 +176,16 @@ class Server(object):
         self.pool_size = pool_size
         self._pool = eventlet.GreenPool(pool_size)
         self._server = None
+        self._serving = None
         self.socket = listen(host, port)
         self.host, self.port = self.socket.getsockname()[:2]
         LOG.info('%s listening on %s:%s', name, self.host, self.port)
 
     def start(self):
         eventlet.wsgi.MAX_HEADER_LINE = MAX_HEADER_LINE
-        # A duplicate: eventlet closes the socket it served when stopped.
+        self._serving = self.socket.dup()
         self._server = eventlet.spawn(
-            eventlet.wsgi.server, self.socket.dup(), self.app,
+            eventlet.wsgi.server, self._serving, self.app,
             protocol=HttpProtocol, custom_pool=self._pool,
             log=logging.getLogger('eventlet.wsgi.server'),
             log_format=LOG_FORMAT, url_length_limit=MAX_REQUEST_LINE,
@@ -191,11 +193,13 @@ class Server(object):
             debug=False)
 
     def stop(self):
-        """Accept no new connection; requests in progress go on."""
+        """Stop listening (final); requests in progress go on."""
         LOG.info('Stopping %s', self.name)
         if self._server is not None:
             self._pool.resize(0)
             self._server.kill()
+            self._serving.close()
+        self.socket.close()
 
     def wait(self):
         """Until every request in progress has been answered."""
