@@ -118,7 +118,10 @@ class StatementCounter(object):
     SQLite) is not a query and is left out."""
 
     def __init__(self, **engines):
-        self.engines = engines
+        """engines: name=engine or name=[engines] (a database's writer
+        and reader engines, get_engines())."""
+        self.engines = {name: e if isinstance(e, (list, tuple)) else [e]
+                        for name, e in engines.items()}
         self.counts = dict.fromkeys(engines, 0)
         self.statements = {name: [] for name in engines}
 
@@ -133,7 +136,8 @@ class StatementCounter(object):
     @contextlib.contextmanager
     def counting(self):
         listeners = [(engine, self._listener(name))
-                     for name, engine in self.engines.items()]
+                     for name, engines in self.engines.items()
+                     for engine in engines]
         for engine, fn in listeners:
             sa.event.listen(engine, 'before_cursor_execute', fn)
         try:

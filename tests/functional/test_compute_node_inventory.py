@@ -133,16 +133,16 @@ def test_loading_legacy_nodes_migrates_them_with_identical_fields(
 
 def test_listing_100_nodes_is_one_query_per_database(cells_env, c1):
     h.add_legacy_nodes(c1, 100)
-    counter = h.StatementCounter(cell=main_db.get_engine(c1),
-                                 api=api_db.get_engine())
+    counter = h.StatementCounter(cell=main_db.get_engines(c1),
+                                 api=api_db.get_engines())
     with counter.counting():
         first = objects.ComputeNodeList.get_all(c1)
     # Migrating all 100 on that first load is bulk too: a fixed number of
     # statements, not one per node.
     assert counter.counts['cell'] <= 6, counter.statements['cell']
     assert counter.counts['api'] <= 12, counter.statements['api']
-    counter = h.StatementCounter(cell=main_db.get_engine(c1),
-                                 api=api_db.get_engine())
+    counter = h.StatementCounter(cell=main_db.get_engines(c1),
+                                 api=api_db.get_engines())
     with counter.counting():
         nodes = objects.ComputeNodeList.get_all(c1)
     assert len(nodes) == 100
@@ -161,7 +161,7 @@ def test_repeated_listings_read_again_only_the_providers_that_changed(
     first = h.snapshot(objects.ComputeNodeList.get_all(c1))
 
     def listing():
-        counter = h.StatementCounter(api=api_db.get_engine())
+        counter = h.StatementCounter(api=api_db.get_engines())
         with counter.counting():
             listed = objects.ComputeNodeList.get_all(c1)
         return {n.uuid: n for n in listed}, counter.statements['api']

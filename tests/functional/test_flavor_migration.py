@@ -98,7 +98,7 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(legacy):
     """Set-based copy: no statement per flavor, spec or project."""
     from tests.functional.test_flavor_objects import QueryCounter
     ctxt = legacy.ctxt
-    engines = (api_db.get_engine(), main_db.get_engine())
+    engines = (*api_db.get_engines(), *main_db.get_engines())
     with QueryCounter(*engines) as small:
         assert flavor_migration.migrate_flavors(ctxt, 4) == (4, 4)
     with QueryCounter(*engines) as large:

@@ -374,7 +374,8 @@ def _add_mixed(ctxt, start, stop):
 
 
 def _count_get_all(ctxt, n):
-    with QueryCounter(api_db.get_engine(), main_db.get_engine()) as queries:
+    with QueryCounter(*api_db.get_engines(),
+                      *main_db.get_engines()) as queries:
         flavors = objects.FlavorList.get_all(ctxt)
     assert len(flavors) == n
     assert all(len(f.extra_specs) in (2, 3) and f.projects for f in flavors)
@@ -422,13 +423,15 @@ def test_get_all_without_related_rows_loads_them_on_use(cells_env):
     ctxt = cells_env.ctxt
     _add_mixed(ctxt, 0, 30)
     full = _count_get_all(ctxt, 60)
-    with QueryCounter(api_db.get_engine(), main_db.get_engine()) as queries:
+    with QueryCounter(*api_db.get_engines(),
+                      *main_db.get_engines()) as queries:
         bare = objects.FlavorList.get_all(ctxt, expected_attrs=[])
     # Neither specs nor projects read: two queries fewer per generation.
     assert queries.count == full - 4
     assert not any(f.obj_attr_is_set('extra_specs') or
                    f.obj_attr_is_set('projects') for f in bare)
-    with QueryCounter(api_db.get_engine(), main_db.get_engine()) as queries:
+    with QueryCounter(*api_db.get_engines(),
+                      *main_db.get_engines()) as queries:
         specs_only = objects.FlavorList.get_all(
             ctxt, expected_attrs=['extra_specs'])
     assert queries.count == full - 2

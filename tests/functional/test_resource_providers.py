@@ -26,15 +26,17 @@ def new_uuid():
 def counted():
     """Collect the SQL statements sent to the API DB."""
     statements = []
-    engine = api_db.get_engine()
+    engines = api_db.get_engines()
 
     def record(conn, cursor, statement, *args):
         statements.append(statement)
-    sa.event.listen(engine, 'before_cursor_execute', record)
+    for engine in engines:
+        sa.event.listen(engine, 'before_cursor_execute', record)
     try:
         yield statements
     finally:
-        sa.event.remove(engine, 'before_cursor_execute', record)
+        for engine in engines:
+            sa.event.remove(engine, 'before_cursor_execute', record)
 
 
 def table_rows(table):

@@ -19,8 +19,8 @@ def no_database(monkeypatch):
     """Any database access raises, as in a cell with no API DB (and a
     compute with no DB at all)."""
     for db in (api_db, main_db):
-        monkeypatch.setattr(db, '_configured', False)
-        monkeypatch.setattr(db, '_disabled', True)
+        monkeypatch.setattr(db.DB, '_configured', False)
+        monkeypatch.setattr(db.DB, '_disabled', True)
 
 
 def _flavor(**kw):

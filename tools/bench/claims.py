@@ -99,10 +99,11 @@ def drop_database(url):
 
 
 class StatementCounter(object):
-    def __init__(self, engine):
+    def __init__(self, *engines):
         import sqlalchemy as sa
         self.count = 0
-        sa.event.listen(engine, 'before_cursor_execute', self._seen)
+        for engine in engines:
+            sa.event.listen(engine, 'before_cursor_execute', self._seen)
 
     def _seen(self, *args):
         self.count += 1
@@ -126,7 +127,8 @@ class NovaLite(object):
         api_db.reset()
         self.rp, self.exception = rp, exception
         self.ctx = context.get_admin_context()
-        self.engine = api_db.get_engine()
+        # Writer and (SQLite) reader engines.
+        self.engines = api_db.get_engines()
 
     def create_providers(self, uuids, inventory):
         invs = dict((rc, {'total': total}) for rc, total in inventory.items())
@@ -147,7 +149,8 @@ class NovaLite(object):
         return self.rp.get_usages(self.ctx, [provider])[provider]
 
     def after_fork(self):
-        self.engine.dispose(close=False)
+        for engine in self.engines:
+            engine.dispose(close=False)
 
 
 class Placement(object):
@@ -169,7 +172,7 @@ class Placement(object):
         db_api.configure(conf)
         self.app = deploy.loadapp(conf)
         self.webob = webob
-        self.engine = db_api.get_placement_engine()
+        self.engines = [db_api.get_placement_engine()]
 
     def call(self, method, path, body=None):
         request = self.webob.Request.blank(path, method=method, headers={
@@ -213,7 +216,8 @@ class Placement(object):
                     if v)
 
     def after_fork(self):
-        self.engine.dispose(close=False)
+        for engine in self.engines:
+            engine.dispose(close=False)
 
 
 SYSTEMS = {'nova_lite': NovaLite, 'placement': Placement}
@@ -268,7 +272,7 @@ def run_one(system_name, url, args):
     providers = [str(uuid.uuid4()) for _ in range(args.providers)]
     system.create_providers(providers, INVENTORY)
     setup_s = time.perf_counter() - started
-    counter = StatementCounter(system.engine)
+    counter = StatementCounter(*system.engines)
     latencies, outcomes = [], {}
     wall = time.perf_counter()
     for i in range(args.consumers):

@@ -1,85 +1,24 @@
-"""The API database: one enginefacade context manager from [api_database]."""
-from oslo_db.sqlalchemy import enginefacade
+"""The API database ([api_database]): cell and host mappings, flavors,
+resource providers. Refused in computes and cell conductors (disable())."""
+from nova_lite.db import database
 
-from nova_lite.conf import CONF
+DB = database.Database(
+    'api_database', 'the API database',
+    'API database access is not allowed in this service.')
 
-context_manager = enginefacade.transaction_context()
-_configured = False
-
-
-_disabled = False
-
-
-def disable():
-    """Refuse API DB access in this process (computes, cell conductors)."""
-    global _disabled
-    _disabled = True
-
-
-def available(conf=CONF):
-    """True when this process may use the API database (configured, and
-    not refused as in computes and cell conductors)."""
-    return not _disabled and bool(conf.api_database.connection)
+disable = DB.disable
+available = DB.available
+configure = DB.configure
+get_context_manager = DB.get_context_manager
+get_engine = DB.get_engine
+get_engines = DB.get_engines
+reset = DB.reset
+reader = DB.reader
+writer = DB.writer
 
 
-def configure(conf=CONF):
-    global _configured
-    if _configured:
-        return
-    if _disabled:
-        raise RuntimeError('API database access is not allowed in this '
-                           'service.')
-    if not conf.api_database.connection:
-        raise RuntimeError('[api_database] connection is not set; this '
-                           'service must not touch the API database.')
-    context_manager.configure(**_options(conf.api_database))
-    _configured = True
-
-
-def _options(group):
-    return {'connection': group.connection,
-            'slave_connection': group.slave_connection,
-            'sqlite_fk': True,
-            'mysql_sql_mode': group.mysql_sql_mode,
-            'connection_recycle_time': group.connection_recycle_time,
-            'max_pool_size': group.max_pool_size,
-            'max_overflow': group.max_overflow,
-            'pool_timeout': group.pool_timeout,
-            'max_retries': group.max_retries,
-            'retry_interval': group.retry_interval,
-            'connection_debug': group.connection_debug}
-
-
-def get_engine():
-    configure()
-    return context_manager.writer.get_engine()
-
-
-def reset():
-    """Forget engines (tests, and processes that re-read config)."""
-    global context_manager, _configured
-    context_manager = enginefacade.transaction_context()
-    _configured = False
-
-
-def reader(fn):
-    """Decorate fn(context, ...) to run in an API DB reader transaction."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(context, *args, **kwargs):
-        configure()
-        with context_manager.reader.using(context):
-            return fn(context, *args, **kwargs)
-    return wrapper
-
-
-def writer(fn):
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(context, *args, **kwargs):
-        configure()
-        with context_manager.writer.using(context):
-            return fn(context, *args, **kwargs)
-    return wrapper
+def __getattr__(name):
+    # The current context manager (reset() replaces it).
+    if name == 'context_manager':
+        return DB.get_context_manager()
+    raise AttributeError(name)

@@ -242,7 +242,7 @@ def test_swap_is_zero_from_2_75(app, mixed):
 
 def test_detail_queries_do_not_grow_with_the_flavors(app, mixed):
     def count():
-        with QueryCounter(api_db.get_engine(), main_db.get_engine()) as q:
+        with QueryCounter(*api_db.get_engines(), *main_db.get_engines()) as q:
             body = get(app, '/flavors/detail?is_public=None', v='2.61')
         return q.count, len(body['flavors'])
 

@@ -93,14 +93,15 @@ def test_detail_of_many_nodes_is_a_few_queries_per_cell(legacy_plane,
                                   cells_env.cells['cell1']) as c1:
         h.add_legacy_nodes(c1, 60, start=1000, service_id=plane.compute(
             'c1-host1').id)
-        cell1_engine = main_db.get_engine(c1)
+        cell1_engines = main_db.get_engines(c1)
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell2']) as c2:
         old._context = c2
         old.destroy()
     service_obj.reset_min_version_cache()
     app.get('/v2.1/os-hypervisors/detail', headers=headers('2.53'))
-    counter = h.StatementCounter(api=api_db.get_engine(), cell1=cell1_engine)
+    counter = h.StatementCounter(api=api_db.get_engines(),
+                                 cell1=cell1_engines)
     with counter.counting():
         body = app.get('/v2.1/os-hypervisors/detail',
                        headers=headers('2.53')).json
