@@ -13,6 +13,7 @@ from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
+from nova_lite.conf import CONF
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite import exception
@@ -273,17 +274,25 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         return cls._peer_versions_from_db(context, binary)
 
     def is_up(self, down_time=None):
-        from nova_lite.conf import CONF
+        """Not forced down, and heard from within down_time seconds
+        (default: service_down_time())."""
         if self.forced_down:
             return False
         last = self.last_seen_up or self.updated_at or self.created_at
         if last is None:
             return False
-        down_time = down_time or CONF.service_down_time
+        down_time = down_time or service_down_time()
         # Loaded rows are tz-aware (ovo DateTimeField), utcnow() is naive.
         last = timeutils.normalize_time(last)
         return abs(timeutils.delta_seconds(last, timeutils.utcnow())) \
             <= down_time
+
+
+def service_down_time():
+    """Seconds without a heartbeat before a service counts as down:
+    [DEFAULT] service_down_time, but never under 2.5 report intervals, so
+    that one missed heartbeat never makes a service look down."""
+    return max(CONF.service_down_time, 2.5 * CONF.report_interval)
 
 
 @base.NovaLiteObjectRegistry.register
@@ -437,7 +446,6 @@ def get_auto_version_cap(service, binary=None):
     recorded server binary (default nova-lite-<service>) speaks, across all
     cells when this process can see them, else in its own cell."""
     from nova_lite import context as nova_context
-    from nova_lite.conf import CONF
     binary = binary or 'nova-lite-%s' % service
     ctxt = nova_context.get_admin_context()
     try:
@@ -490,4 +498,3 @@ def check_can_start(context, binary, host, version=SERVICE_VERSION,
                 binary=binary, current=version,
                 oldest_supported=OLDEST_SUPPORTED_SERVICE_VERSION,
                 hosts=', '.join(old))
-
