@@ -155,7 +155,7 @@ def create(context, values, extra_specs=None, projects=None):
         clashes = legacy_flavors.named_or_numbered(
             lctx, values.get('name'), values['flavorid'])
         migrated = api_flavors.flavorids_present(
-            context, [fid for _name, fid in clashes])
+            context, [fid for _name, fid in clashes]) if clashes else ()
         for _name, flavorid in clashes:
             if flavorid not in migrated:
                 api_flavors.raise_exists(values.get('name'),

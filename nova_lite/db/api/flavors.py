@@ -61,7 +61,10 @@ def _create(context, values, extra_specs, projects):
         session.execute(PROJECTS.insert().values(
             flavor_id=flavor_id, project_id=project_id, deleted=0,
             created_at=values['created_at']))
-    return queries.get_one(session, GEN, 'id', flavor_id)
+    # The related rows are those just inserted: only the flavor's own row
+    # (with its column defaults) is read back.
+    row = queries.select_flavors(session, GEN, [FLAVORS.c.id == flavor_id])[0]
+    return dict(row, extra_specs=dict(extra_specs), projects=list(projects))
 
 
 def create(context, values, extra_specs=None, projects=None):
