@@ -14,6 +14,14 @@ from nova_lite.policies import services as sv_policies
 _BY_UUID = av.SERVICE_HYPERVISOR_UUID_IDS
 
 
+def _update_named(ctxt, body, values, **shown):
+    """Set values on the service the body names by host and binary; the
+    legacy answer shows them with ``shown``."""
+    compute_api.service_update_by_host_and_binary(
+        ctxt, body['host'], body['binary'], values)
+    return views.legacy_action(body['host'], body['binary'], **shown)
+
+
 class ServiceController(object):
     """/os-services/{service_id}; before 2.53 the path names an action on
     the service the body names: /os-services/{enable,disable,
@@ -49,20 +57,16 @@ class ServiceController(object):
     @validation.schema(schemas.service_update)
     def enable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
-        compute_api.service_update_by_host_and_binary(
-            ctxt, body['host'], body['binary'],
-            {'disabled': False, 'disabled_reason': None})
-        return views.legacy_action(body['host'], body['binary'],
-                                   status='enabled')
+        return _update_named(ctxt, body,
+                             {'disabled': False, 'disabled_reason': None},
+                             status='enabled')
 
     @wsgi.action('disable', max_version=av.before(_BY_UUID))
     @validation.schema(schemas.service_update)
     def disable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
-        compute_api.service_update_by_host_and_binary(
-            ctxt, body['host'], body['binary'], {'disabled': True})
-        return views.legacy_action(body['host'], body['binary'],
-                                   status='disabled')
+        return _update_named(ctxt, body, {'disabled': True},
+                             status='disabled')
 
     @wsgi.action('disable-log-reason', max_version=av.before(_BY_UUID))
     @validation.schema(schemas.service_update)
@@ -72,11 +76,9 @@ class ServiceController(object):
         if not reason:
             raise exception.InvalidInput(
                 reason='Missing disabled reason field')
-        compute_api.service_update_by_host_and_binary(
-            ctxt, body['host'], body['binary'],
-            {'disabled': True, 'disabled_reason': reason})
-        return views.legacy_action(body['host'], body['binary'],
-                                   status='disabled', disabled_reason=reason)
+        return _update_named(ctxt, body,
+                             {'disabled': True, 'disabled_reason': reason},
+                             status='disabled', disabled_reason=reason)
 
     @wsgi.action('force-down', min_version=av.SERVICE_FORCED_DOWN,
                  max_version=av.before(_BY_UUID))
@@ -84,10 +86,8 @@ class ServiceController(object):
     def force_down(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         forced_down = validation.to_bool(body['forced_down'])
-        compute_api.service_update_by_host_and_binary(
-            ctxt, body['host'], body['binary'], {'forced_down': forced_down})
-        return views.legacy_action(body['host'], body['binary'],
-                                   forced_down=forced_down)
+        return _update_named(ctxt, body, {'forced_down': forced_down},
+                             forced_down=forced_down)
 
     # --- helpers ---------------------------------------------------------
 
