@@ -26,8 +26,9 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import compute_inventory
+from nova_lite.placement import rpcapi as placement_rpcapi
 from nova_lite.scheduler import manager as scheduler_manager
-from nova_lite.scheduler import placement_rpcapi
 from nova_lite import service
 
 LOG = logging.getLogger(__name__)
@@ -172,7 +173,8 @@ class Plane(oslo_service.ServiceBase):
         # As in a deployment, the cell conductor and the computes reach
         # compute-node inventories (API DB) only through the scheduler's
         # placement topic on this cell's transport.
-        placement = placement_rpcapi.PlacementAPI.for_transport(transport)
+        placement = placement_rpcapi.PlacementAPI.for_transport(
+            transport, compute_inventory.placement_auto_cap)
         cell_ctxt.placement_api = placement
 
         def target_this_cell(ctxt):

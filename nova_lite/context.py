@@ -53,7 +53,7 @@ class RequestContext(oslo_context.RequestContext):
         # Set on contexts whose process must reach compute-node
         # inventories over the placement RPC API (the all-in-one's computes
         # and cell conductors); None: decided by the process
-        # (objects.compute_inventory.placement_for).
+        # (nova_lite.placement.router).
         self.placement_api = None
 
     def to_dict(self):

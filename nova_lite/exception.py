@@ -251,6 +251,12 @@ class ResourceProviderGenerationConflict(Conflict):
                '%(expected)s, found %(actual)s. Re-read it and try again.')
 
 
+class ConsumerGenerationConflict(Conflict):
+    msg_fmt = ('Consumer %(consumer)s generation conflict: expected '
+               '%(expected)s, but it is at %(actual)s. Re-read its '
+               'allocations and try again.')
+
+
 class ResourceClassNotFound(NotFound):
     msg_fmt = 'No such resource class %(resource_class)s.'
 

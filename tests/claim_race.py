@@ -5,7 +5,9 @@ process is monkey patched, and forking it would copy its hub), which
 imports nova_lite once and forks the workers, each with its own database
 connections. Once all are ready they claim together, and report one
 outcome per attempt: ('ok', consumer), ('full', consumer) for a clean
-InsufficientResources, or ('error', consumer, repr) for anything else.
+InsufficientResources, ('conflict', consumer) for a clean
+ConsumerGenerationConflict, or ('error', consumer, repr) for anything
+else.
 """
 import json
 import multiprocessing
@@ -14,11 +16,12 @@ import subprocess
 import sys
 
 
-def _worker(api_url, request, consumers, ready, go, results):
+def _worker(api_url, request, consumers, kwargs, ready, go, results):
     from nova_lite.conf import CONF
     from nova_lite import context as nova_context
     from nova_lite import exception
-    from nova_lite.objects import resource_provider as rp
+    from nova_lite.placement import allocations
+    from nova_lite.placement import providers as rp
 
     CONF([], project='nova_lite', default_config_files=[])
     CONF.set_override('connection', api_url, group='api_database')
@@ -28,20 +31,23 @@ def _worker(api_url, request, consumers, ready, go, results):
     go.wait()
     for consumer in consumers:
         try:
-            rp.claim(ctx, consumer, request)
+            allocations.claim(ctx, consumer, request, **kwargs)
             results.put(('ok', consumer))
         except exception.InsufficientResources:
             results.put(('full', consumer))
+        except exception.ConsumerGenerationConflict:
+            results.put(('conflict', consumer))
         except Exception as exc:   # reported, never hidden
             results.put(('error', consumer, repr(exc)))
 
 
-def _run(api_url, request, consumers, workers, timeout):
-    import nova_lite.objects.resource_provider  # noqa: F401 (once, shared)
+def _run(api_url, request, consumers, workers, timeout, kwargs):
+    import nova_lite.placement.allocations  # noqa: F401 (once, shared)
     mp = multiprocessing.get_context('fork')
     ready, go, results = mp.Semaphore(0), mp.Event(), mp.Queue()
     procs = [mp.Process(target=_worker, args=(
-        api_url, request, consumers[i::workers], ready, go, results))
+        api_url, request, consumers[i::workers], kwargs, ready, go,
+        results))
         for i in range(workers)]
     for p in procs:
         p.start()
@@ -58,10 +64,11 @@ def _run(api_url, request, consumers, workers, timeout):
                 p.kill()
 
 
-def race(api_url, request, consumers, workers=8, timeout=240):
-    """Run claim(consumer, request) for every consumer, spread over
-    `workers` processes started together; returns the outcomes."""
-    args = json.dumps([api_url, request, consumers, workers, timeout])
+def race(api_url, request, consumers, workers=8, timeout=240, **kwargs):
+    """Run claim(consumer, request, **kwargs) for every consumer, spread
+    over `workers` processes started together; returns the outcomes."""
+    args = json.dumps([api_url, request, consumers, workers, timeout,
+                       kwargs])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     done = subprocess.run([sys.executable, '-m', 'tests.claim_race', args],
                           cwd=root, capture_output=True, text=True,

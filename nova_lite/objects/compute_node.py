@@ -1,36 +1,18 @@
 """Compute nodes: one per hypervisor node, in the cell of its host.
 
-Where a node's data lives (ComputeNode 1.2, service version 3)
--------------------------------------------------------------
-The compute_nodes row in the node's cell database describes the node. Its
-capacity -- vcpus, memory_mb, local_gb and the cpu/ram/disk allocation
-ratios -- lives in the inventories of the node's resource provider in the
-API database (provider uuid = node uuid), and its usage -- vcpus_used,
-memory_mb_used, local_gb_used -- is each inventory's reserved plus the
-allocations against it; free_ram_mb and free_disk_gb are derived from
-those (nova_lite.objects.compute_inventory has the mapping). Callers see
-the same fields as before.
+The compute_nodes row (cell DB) describes the node; its capacity and
+usage live in its resource provider (API DB), mapped by
+nova_lite.objects.compute_inventory. A node with a provider is read from
+and written to it; one without (rows of older code) uses its columns
+until the gate opens (compute_inventory.NEEDS), after which loading it
+migrates it (_migrate_inventory; nova_lite.online_migrations migrates the
+rest in batches).
 
-A node that has a provider is always read from and written to it. A node
-without one (rows written by older code) keeps using its columns until the
-gate opens -- every nova-lite-api and nova-lite-conductor in every cell at
-service version 3 (compute_inventory.NEEDS; an unreachable cell keeps it
-closed). From then on, loading such a node migrates it
-(``_migrate_inventory``), and ``nova-lite-manage db online_data_migrations``
-(``migrate_compute_node_inventories``) finishes the rest in batches.
-
-Who does what
--------------
-Cell-DB work is in remotable methods (``_get_cell_nodes``,
-``_claim_uuids``, ``_mark_migrated``, ``_create_in_cell``,
-``_save_in_cell``, ``_destroy_in_cell``): a compute runs them on its cell
-conductor. Inventory work goes to ``compute_inventory.placement_for()``:
-in-process where this process holds the API DB, otherwise the scheduler's
-placement RPC topic on the cell's own transport (a compute never opens a
-database, a cell conductor never opens the API DB). The public methods
-(get_*, create, save, destroy) run in the caller and combine the two; a
-cell conductor serving an older compute's remotable call to them runs
-them itself, with the same split.
+Cell-DB work is in remotable methods (a compute runs them on its cell
+conductor); provider work goes through compute_inventory.placement_for():
+in-process where the API DB is held, otherwise the placement RPC topic
+on the cell's transport. A compute never opens a database, a cell
+conductor never opens the API DB.
 """
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
@@ -45,6 +27,8 @@ from nova_lite.db.main import models
 from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite.objects import compute_inventory as ci
+from nova_lite.placement import local as local_placement
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -75,7 +59,7 @@ def _not_migrated():
 
 
 @main_db.reader
-def _get_rows(context, filters, after_id=None, limit=None, pending=False):
+def get_rows(context, filters, after_id=None, limit=None, pending=False):
     """(row dicts, ids of rows flagged migrated): one query."""
     query = sa.select(_TABLE).where(_TABLE.c.deleted == 0)
     for key, value in sorted(filters.items()):
@@ -149,7 +133,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
             primitive.pop('uuid', None)
 
     def _apply(self, data):
-        """Take capacity and usage from provider data (read_providers)."""
+        """Take capacity and usage from provider data (capacity.read)."""
         values = ci.overlay(data)
         for key, value in values.items():
             setattr(self, key, value)
@@ -192,7 +176,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
             .values(uuid=sa.bindparam('new_uuid')),
             [{'node_id': i, 'new_uuid': u} for i, u in proposed])
         found = []
-        for part in ci.chunks([i for i, _ in proposed]):
+        for part in utils.chunks([i for i, _ in proposed]):
             found.extend([i, u] for i, u in context.session.execute(
                 sa.select(_TABLE.c.id, _TABLE.c.uuid).where(
                     _TABLE.c.id.in_(part), _TABLE.c.deleted == 0)))
@@ -207,7 +191,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
     @staticmethod
     @main_db.writer
     def _mark_migrated_in_db(context, ids):
-        for part in ci.chunks(ids):
+        for part in utils.chunks(ids):
             context.session.execute(
                 _TABLE.update().where(_TABLE.c.id.in_(part))
                 .values(inventory_migrated=True))
@@ -310,7 +294,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
             return
         reserved = ci.reserved_from_conf()
         inventories = ci.inventories_for(self, reserved)
-        placement = ci.placement_for(context)
+        placement = ci.placement_for(context, ComputeNode)
         if self.uuid:
             reply = placement.update_compute_provider(
                 context, self.uuid, inventories, ci.used_for(self))
@@ -336,8 +320,8 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
         if not self.uuid:
             return
         try:
-            ci.placement_for(self._context).delete_compute_provider(
-                self._context, self.uuid)
+            placement = ci.placement_for(self._context, ComputeNode)
+            placement.delete_compute_provider(self._context, self.uuid)
         except Exception:
             LOG.exception('Resource provider %s of deleted compute node %s '
                           'was not removed', self.uuid, self.id)
@@ -356,7 +340,7 @@ class ComputeNodeList(base.ObjectListBase, base.NovaLiteObject):
                         pending=False):
         """[ComputeNodeList of the rows as stored, ids of rows flagged
         migrated]. pending: only rows not flagged migrated."""
-        rows, migrated = _get_rows(context, filters, after_id, limit,
+        rows, migrated = get_rows(context, filters, after_id, limit,
                                    pending)
         return [base.obj_make_list(context, cls(context), rows), migrated]
 
@@ -374,7 +358,7 @@ def _load(context, filters):
     usage from their providers: one cell query, one API DB query per 2,000
     nodes (plus, once per process, the gate's service versions if some
     node has no provider yet)."""
-    placement = ci.placement_for(context)
+    placement = ci.placement_for(context, ComputeNode)
     if base._indirection_api(ComputeNodeList, context):
         # A compute: the row comes from its conductor, then is overlaid.
         nodes, migrated = ComputeNodeList._get_cell_nodes(context, filters)
@@ -388,12 +372,13 @@ def _load(context, filters):
     else:
         # Build each object once, from its row with the provider's values
         # merged in (big listings: API, scheduler).
-        rows, migrated = _get_rows(context, filters)
+        rows, migrated = get_rows(context, filters)
         uuids = [r['uuid'] for r in rows if r['uuid']]
         with_gate = len(uuids) < len(rows)
-        if isinstance(placement, ci.LocalPlacement):
+        if isinstance(placement, local_placement.LocalPlacement):
             # In-process: the fields straight from the API DB rows.
-            reply = placement.get_compute_values(context, uuids, with_gate)
+            reply = placement.get_compute_rows(context, uuids,
+                                               ci.values_from_row, with_gate)
             found = reply['values']
             for row in rows:
                 values = found.get(row['uuid'])
@@ -458,7 +443,7 @@ def _migrate_inventory(context, nodes, placement=None, reserved=None):
     already counting it. Nodes whose columns make no valid inventory are
     logged and left on their columns.
     """
-    migrated = _migrate(context, nodes, placement, reserved, with_data=True)
+    migrated = migrate(context, nodes, placement, reserved, with_data=True)
     for node, data in migrated:
         node._apply(data)
     return len(migrated)
@@ -477,11 +462,12 @@ def _set_uuid(source, value):
         source.obj_reset_changes(['uuid'])
 
 
-def _migrate(context, sources, placement, reserved, with_data):
+def migrate(context, sources, placement, reserved, with_data):
     """_migrate_inventory's steps for nodes given as objects or as row
-    dicts (the online migration's batches skip building objects).
+    dicts (the online migration's batches,
+    nova_lite.online_migrations.compute_inventory, skip building objects).
     Returns [(source, provider data or None)] of those now migrated."""
-    placement = placement or ci.placement_for(context)
+    placement = placement or ci.placement_for(context, ComputeNode)
     without_uuid = [s for s in sources if not _get(s, 'uuid')]
     if without_uuid:
         stored = dict(ComputeNode._claim_uuids(
@@ -527,16 +513,16 @@ def migrate_pending(context, max_count):
     bulk on their rows, until max_count are done or none are left.
     Returns (found, done); a node that cannot be migrated is found, not
     done, and never holds up the ones behind it."""
-    placement = ci.placement_for(context)
+    placement = ci.placement_for(context, ComputeNode)
     found = done = 0
     after_id = None
     while done < max_count:
-        rows, _ = _get_rows(context, {}, after_id=after_id,
-                            limit=max_count - done, pending=True)
+        rows, _ = get_rows(context, {}, after_id=after_id,
+                           limit=max_count - done, pending=True)
         if not rows:
             break
         after_id = rows[-1]['id']
         found += len(rows)
-        done += len(_migrate(context, rows, placement, None,
-                             with_data=False))
+        done += len(migrate(context, rows, placement, None,
+                            with_data=False))
     return found, done

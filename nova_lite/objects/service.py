@@ -49,6 +49,14 @@ SERVICE_VERSION_HISTORY = {
                    'migration migrate_compute_node_inventories (needs '
                    'nova-lite-api and nova-lite-conductor >= 3 in every '
                    'cell)'},
+    4: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
+        'enables': 'placement RPC 1.1: claim (optionally moving the '
+                   "consumer's allocations to another consumer), "
+                   'move_allocations, remove_allocations, get_consumer, '
+                   'with consumer generations (API DB consumers table)'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -1,8 +1,8 @@
 """The scheduler: reads compute nodes from every enabled cell, and serves
 placement (compute-node inventories in the API DB) to computes and cell
 conductors over each cell's transport (nova_lite.scheduler.placement)."""
-import oslo_messaging as messaging
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from nova_lite import context as nova_context
 from nova_lite import objects

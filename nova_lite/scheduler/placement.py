@@ -1,54 +1,26 @@
-"""The scheduler's placement RPC endpoint (see placement_rpcapi).
+"""The scheduler's placement RPC servers (nova_lite.placement.manager).
 
 Every scheduler serves the topic on the API transport and on each cell's
 transport, found from the cell mappings at start and again on SIGHUP
 (reset), so computes and cell conductors reach it through the only message
-queue they know. The endpoint runs nova_lite.objects.compute_inventory's
-in-process calls: this process holds the API DB.
+queue they know. This process holds the API DB; the endpoint gets the
+compute-node gate from the ComputeNode mapping.
 """
 import functools
 
-import oslo_messaging as messaging
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from nova_lite import baserpc
 from nova_lite import context as nova_context
-from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
+from nova_lite.placement import manager as placement_manager
+from nova_lite.placement import rpcapi as placement_rpcapi
 from nova_lite import rpc
-from nova_lite.scheduler import placement_rpcapi
 from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
-
-
-class PlacementEndpoint(object):
-    target = messaging.Target(version='1.0')
-
-    def _run(self, fn, *args):
-        try:
-            return fn(*args)
-        except exception.NovaLiteException:
-            # Expected errors (e.g. InvalidInventory) travel back as
-            # themselves, without a traceback in this log.
-            raise messaging.ExpectedException()
-
-    def get_compute_providers(self, context, uuids, with_gate=False):
-        return self._run(compute_inventory.LOCAL.get_compute_providers,
-                         context, uuids, with_gate)
-
-    def create_compute_providers(self, context, providers, with_data=True):
-        return self._run(compute_inventory.LOCAL.create_compute_providers,
-                         context, providers, with_data)
-
-    def update_compute_provider(self, context, uuid, inventories, used):
-        return self._run(compute_inventory.LOCAL.update_compute_provider,
-                         context, uuid, inventories, used)
-
-    def delete_compute_provider(self, context, uuid):
-        return self._run(compute_inventory.LOCAL.delete_compute_provider,
-                         context, uuid)
 
 
 def _label(url):
@@ -62,7 +34,8 @@ class PlacementServers(object):
 
     def __init__(self, host):
         self.host = host
-        self.endpoint = PlacementEndpoint()
+        self.endpoint = placement_manager.PlacementEndpoint(
+            compute_inventory.gate_blocked)
         self._servers = {}   # transport url ('' = API) -> RPC server
 
     def _urls(self, context):

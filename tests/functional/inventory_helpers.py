@@ -12,6 +12,8 @@ from nova_lite.db.api import models as api_models
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite import objects
+from nova_lite.placement import allocations
+from nova_lite.placement import capacity
 
 NODES = main_models.ComputeNode.__table__
 # What a user of the object sees (uuid and timestamps left out: a legacy
@@ -92,13 +94,11 @@ def api_counts():
 
 
 def provider(ctxt, uuid):
-    from nova_lite.objects import compute_inventory
-    return compute_inventory.read_providers(ctxt, [uuid]).get(uuid)
+    return capacity.read(ctxt, [uuid]).get(uuid)
 
 
 def host_usage(ctxt, uuid):
-    from nova_lite.objects import resource_provider
-    return resource_provider.get_allocations(ctxt, uuid).get(uuid, {})
+    return allocations.get_allocations(ctxt, uuid).get(uuid, {})
 
 
 def record_service(cctxt, host, binary, version):

@@ -13,6 +13,10 @@ from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import service as service_obj
+from nova_lite.placement import allocations
+from nova_lite.placement import capacity
+from nova_lite.placement import hosts
+from nova_lite.placement import rpcapi as placement_rpcapi
 from tests.conftest import set_override
 from tests.functional import inventory_helpers as h
 
@@ -85,11 +89,10 @@ def test_save_writes_capacity_to_inventories_not_columns(cells_env, c1):
 
 
 def test_other_consumers_allocations_count_as_usage(cells_env, c1):
-    from nova_lite.objects import resource_provider
     node = _new_node(c1, 0, vcpus_used=0, memory_mb_used=512,
                      local_gb_used=0)
-    resource_provider.claim(cells_env.ctxt, 'instance-1',
-                            {node.uuid: {'VCPU': 2, 'MEMORY_MB': 1024}})
+    allocations.claim(cells_env.ctxt, 'instance-1',
+                      {node.uuid: {'VCPU': 2, 'MEMORY_MB': 1024}})
     loaded = objects.ComputeNode.get_by_uuid(c1, node.uuid)
     assert (loaded.vcpus_used, loaded.memory_mb_used) == (2, 512 + 1024)
     # The hypervisor now measures that instance: the host usage only
@@ -156,7 +159,6 @@ def test_repeated_listings_read_again_only_the_providers_that_changed(
     """Capacity read once is kept per (provider id, generation): a listing
     reads the generations, and the capacity of the providers that moved
     (a claim, a removal, a saved node), which shows at once."""
-    from nova_lite.objects import resource_provider as rp
     nodes = [_new_node(c1, i) for i in range(10)]
     first = h.snapshot(objects.ComputeNodeList.get_all(c1))
 
@@ -171,11 +173,11 @@ def test_repeated_listings_read_again_only_the_providers_that_changed(
     assert len(statements) == 1 and 'inventories' not in statements[0]
     target = nodes[4]
     used = listed[target.uuid].vcpus_used
-    rp.claim(cells_env.ctxt, 'instance-1', {target.uuid: {'VCPU': 2}})
+    allocations.claim(cells_env.ctxt, 'instance-1', {target.uuid: {'VCPU': 2}})
     listed, statements = listing()
     assert listed[target.uuid].vcpus_used == used + 2
     assert len(statements) == 2 and 'inventories' in statements[1]
-    rp.remove_allocations(cells_env.ctxt, 'instance-1')
+    allocations.remove_allocations(cells_env.ctxt, 'instance-1')
     assert listing()[0][target.uuid].vcpus_used == used
     target.vcpus = 40
     target.save()
@@ -185,7 +187,7 @@ def test_repeated_listings_read_again_only_the_providers_that_changed(
         h.snapshot(n for n in objects.ComputeNodeList.get_all(c1)
                    if n.uuid != target.uuid)
     # What a process that never read them sees.
-    compute_inventory._CAPACITY_ROWS.clear()
+    capacity.clear_cache()
     assert h.snapshot(objects.ComputeNodeList.get_all(c1)) == \
         h.snapshot(listed.values())
 
@@ -327,35 +329,45 @@ def test_destroy_removes_the_provider(cells_env, c1):
 
 
 def test_placement_rpc_cap(cells_env, c1):
-    from nova_lite.scheduler import placement_rpcapi
-    cap = placement_rpcapi.PlacementAPI._cap
+    cap = placement_rpcapi.PlacementAPI(
+        auto_cap=compute_inventory.placement_auto_cap)._cap
     assert cap() is None
     set_override('placement', '1.0', group='upgrade_levels')
     assert cap() == '1.0'
     set_override('placement', 'auto', group='upgrade_levels')
-    assert cap() == '1.0'   # no scheduler recorded: the newest
+    assert cap() == '1.1'   # no scheduler recorded: the newest
     service_obj.reset_min_version_cache()
-    h.record_service(c1, 'old-scheduler', 'nova-lite-scheduler', 2)
+    h.record_service(c1, 'old-scheduler', 'nova-lite-scheduler', 3)
+    assert cap() == '1.0'
+    # Capped below 1.1, the allocation calls are refused before sending.
+    api = placement_rpcapi.PlacementAPI(
+        auto_cap=compute_inventory.placement_auto_cap)
+    with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
+        api.claim(c1, 'instance-1', {'p': {'VCPU': 1}})
+    assert 'claim needs 1.1' in str(err.value)
+    service_obj.reset_min_version_cache()
+    h.record_service(c1, 'older-scheduler', 'nova-lite-scheduler', 2)
     with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
         cap()
     assert 'does not serve it yet' in str(err.value)
 
 
 def test_bulk_load_values_match_the_rpc_shape(cells_env, c1):
-    # In-process loads (API, scheduler) merge read_capacity_values; computes
-    # get read_capacity over the placement RPC and overlay() it. Both must
+    # In-process loads (API, scheduler) merge values_from_row of capacity
+    # rows; computes get hosts.read_hosts over the placement RPC and
+    # overlay() it. Both must
     # give a node the same fields: other consumers' allocations, a node
     # without DISK_GB (shared storage), an unknown uuid.
-    from nova_lite.objects import resource_provider
     plain = _new_node(c1, 0)
     shared = _new_node(c1, 1, stats=json.dumps(
         {compute_inventory.SHARED_EPHEMERAL_STORAGE: 'true'}))
-    resource_provider.claim(cells_env.ctxt, 'instance-1',
-                            {plain.uuid: {'VCPU': 2, 'MEMORY_MB': 1024,
-                                          'DISK_GB': 5}})
+    allocations.claim(cells_env.ctxt, 'instance-1',
+                      {plain.uuid: {'VCPU': 2, 'MEMORY_MB': 1024,
+                                    'DISK_GB': 5}})
     uuids = [plain.uuid, shared.uuid, '00000000-0000-0000-0000-000000000009']
-    values = compute_inventory.read_capacity_values(cells_env.ctxt, uuids)
-    rpc = compute_inventory.read_capacity(cells_env.ctxt, uuids)
+    values = capacity.read_rows(cells_env.ctxt, uuids, hosts.HOST_CLASSES,
+                                compute_inventory.values_from_row)
+    rpc = hosts.read_hosts(cells_env.ctxt, uuids)
     assert values == {u: compute_inventory.overlay(d)
                       for u, d in rpc.items()}
     assert sorted(values) == sorted([plain.uuid, shared.uuid])

@@ -30,8 +30,8 @@ sys.path.insert(0, %(root)r)
 import tests.conftest  # eventlet, config, objects
 from nova_lite.conf import CONF
 from nova_lite import context, objects
-from nova_lite.objects import compute_inventory as ci
 from nova_lite.objects import compute_node as cn
+from nova_lite.placement import hosts
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
 
@@ -46,7 +46,7 @@ if point == 'after-uuid':           # step 1 committed, step 2 not begun
         die()
     cn.ComputeNode._claim_uuids_in_db = staticmethod(claim_then_die)
 elif point == 'inside-step-2':      # providers and inventories inserted,
-    ci._host_usage_rows = die       # usage next, nothing committed
+    hosts._host_usage_rows = die    # usage next, nothing committed
 elif point == 'after-provider':     # step 2 committed, step 3 not begun
     cn.ComputeNode._mark_migrated_in_db = staticmethod(die)
 objects.ComputeNodeList.get_all(context.get_admin_context())

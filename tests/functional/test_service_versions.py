@@ -152,10 +152,10 @@ def test_history_matches_current_rpc_and_object_versions():
     from nova_lite.compute import manager as compute_manager
     assert compute_manager.ComputeManager.target.version == \
         current['compute_rpc']
-    from nova_lite.scheduler import placement
-    from nova_lite.scheduler import placement_rpcapi
+    from nova_lite.placement import manager as placement_manager
+    from nova_lite.placement import rpcapi as placement_rpcapi
     assert current['placement_rpc'] == placement_rpcapi.PlacementAPI.VERSION
-    assert placement.PlacementEndpoint.target.version == \
+    assert placement_manager.PlacementEndpoint.target.version == \
         current['placement_rpc']
     # Placement is served from service version 3 on.
     assert [service_obj.rpc_version_for('placement', v) for v in (1, 2, 3)] \

@@ -8,9 +8,11 @@ from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db import migration
 from nova_lite import exception
-from nova_lite.objects import resource_provider as rp
+from nova_lite.placement import allocations
+from nova_lite.placement import providers as rp
 from tests import claim_race
 from tests.conftest import set_override
+from tests import placement_helpers as helpers
 
 HOST = '11111111-1111-4111-8111-111111111111'
 DISKS = '22222222-2222-4222-8222-222222222222'
@@ -58,9 +60,9 @@ def test_concurrent_claims_never_overcommit_nor_get_lost(api_url):
         held.setdefault(row['consumer_id'], []).append(row)
     assert sorted(held) == winners
     assert all(len(r) == 3 for r in held.values())
-    assert rp.get_usages(ctx, [HOST, DISKS]) == {
+    assert helpers.get_usages(ctx, [HOST, DISKS]) == {
         HOST: {'VCPU': 10, 'MEMORY_MB': 5120}, DISKS: {'DISK_GB': 190}}
-    found = rp.get_inventories(ctx, [HOST, DISKS])
+    found = helpers.get_inventories(ctx, [HOST, DISKS])
     # Every success bumped both generations exactly once.
     assert found[HOST]['generation'] == found[DISKS]['generation'] == 10
 
@@ -78,9 +80,28 @@ def test_racing_for_a_provider_with_room_for_ten(api_url):
     kinds = [o[0] for o in outcomes]
     assert (kinds.count('ok'), kinds.count('full'), kinds.count('error')) \
         == (10, 70, 0), outcomes
-    assert rp.get_usages(ctx, [HOST])[HOST] == {
+    assert helpers.get_usages(ctx, [HOST])[HOST] == {
         'VCPU': 20, 'MEMORY_MB': 20480, 'DISK_GB': 200}
     assert len(allocation_rows()) == 30
+
+
+def test_concurrent_writers_for_one_consumer_are_serialised(api_url):
+    """Consumer generations under real concurrency: 8 processes write the
+    same consumer's allocations, first all expecting it new, then all
+    passing generation 1. Each time exactly one wins and the others get a
+    clean ConsumerGenerationConflict."""
+    ctx = nova_context.get_admin_context()
+    rp.create_provider(ctx, HOST, 'host', {'VCPU': {'total': 64}})
+    for expected, kinds in ((None, 'new'), (1, 'existing')):
+        outcomes = claim_race.race(api_url, {HOST: {'VCPU': 1}},
+                                   ['vm'] * 16, workers=8,
+                                   consumer_generation=expected)
+        assert sorted(o[0] for o in outcomes) == \
+            ['conflict'] * 15 + ['ok'], (kinds, outcomes)
+    assert allocations.get_consumer(ctx, 'vm') == {
+        'allocations': {HOST: {'VCPU': 1}}, 'generation': 2,
+        'project_id': None, 'user_id': None}
+    assert helpers.get_usages(ctx, [HOST])[HOST] == {'VCPU': 1}
 
 
 def test_ratios_read_back_as_written_and_rewrites_are_noops(api_url):
@@ -91,10 +112,10 @@ def test_ratios_read_back_as_written_and_rewrites_are_noops(api_url):
     invs = {'VCPU': {'total': 10, 'allocation_ratio': 1.1},
             'MEMORY_MB': {'total': 4096, 'allocation_ratio': 1.5}}
     rp.create_provider(ctx, HOST, 'host', invs)
-    found = rp.get_inventories(ctx, [HOST])[HOST]
+    found = helpers.get_inventories(ctx, [HOST])[HOST]
     assert found['inventories']['VCPU']['allocation_ratio'] == 1.1
     assert rp.set_inventories(ctx, HOST, invs) == found['generation']
-    rp.claim(ctx, 'vm1', {HOST: {'VCPU': 6}})
-    rp.claim(ctx, 'vm2', {HOST: {'VCPU': 5}})      # int(10 * 1.1) = 11
+    allocations.claim(ctx, 'vm1', {HOST: {'VCPU': 6}})
+    allocations.claim(ctx, 'vm2', {HOST: {'VCPU': 5}})  # int(10 * 1.1) = 11
     with pytest.raises(exception.InsufficientResources):
-        rp.claim(ctx, 'vm3', {HOST: {'VCPU': 1}})
+        allocations.claim(ctx, 'vm3', {HOST: {'VCPU': 1}})

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Claims: nova_lite's resource_provider.claim() against OpenStack
+"""Claims: nova_lite.placement.allocations.claim() against OpenStack
 Placement, same workload, same run, same database server (issue 6, item 6).
 
     python tools/bench/claims.py [--providers 1000] [--consumers 2000]
@@ -120,12 +120,15 @@ class NovaLite(object):
         from nova_lite.db.api import api as api_db
         from nova_lite.db import migration
         from nova_lite import exception
-        from nova_lite.objects import resource_provider as rp
+        from nova_lite.placement import allocations
+        from nova_lite.placement import capacity
+        from nova_lite.placement import providers
         CONF([], project='nova_lite', default_config_files=[])
         migration.db_sync('api', url)
         CONF.set_override('connection', url, group='api_database')
         api_db.reset()
-        self.rp, self.exception = rp, exception
+        self.providers, self.allocations = providers, allocations
+        self.capacity, self.exception = capacity, exception
         self.ctx = context.get_admin_context()
         # Writer and (SQLite) reader engines.
         self.engines = api_db.get_engines()
@@ -133,12 +136,12 @@ class NovaLite(object):
     def create_providers(self, uuids, inventory):
         invs = dict((rc, {'total': total}) for rc, total in inventory.items())
         for i in range(0, len(uuids), 500):
-            self.rp.create_providers(self.ctx, [
+            self.providers.create_providers(self.ctx, [
                 (u, 'node-%s' % u[:8], invs) for u in uuids[i:i + 500]])
 
     def claim(self, consumer, provider, resources):
         try:
-            self.rp.claim(self.ctx, consumer, {provider: resources})
+            self.allocations.claim(self.ctx, consumer, {provider: resources})
             return 'ok'
         except self.exception.InsufficientResources:
             return 'full'
@@ -146,7 +149,7 @@ class NovaLite(object):
             return 'error: %r' % exc
 
     def usage(self, provider):
-        return self.rp.get_usages(self.ctx, [provider])[provider]
+        return self.capacity.read(self.ctx, [provider])[provider]['usages']
 
     def after_fork(self):
         for engine in self.engines:

@@ -51,13 +51,14 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite.db import migration
 from nova_lite import objects
-from nova_lite.objects import compute_inventory
 from nova_lite.objects import compute_node
-from nova_lite.objects import resource_provider
 from nova_lite.objects import service as service_obj
 from nova_lite.online_migrations import compute_inventory as inventory_migration  # noqa: E501
 from nova_lite.online_migrations import registry
 from nova_lite.online_migrations import runner
+from nova_lite.placement import capacity
+from nova_lite.placement import providers as placement_providers
+from nova_lite import utils
 
 from benchlib import Backend  # noqa: E402  (tools/bench on sys.path)
 NODES = main_models.ComputeNode.__table__
@@ -131,7 +132,7 @@ class Deployment(object):
             engine.dispose()
         self.n_nodes = per_cell * n_cells
         # Standard resource classes exist once the API DB is in use.
-        resource_provider.resource_class_ids(self.ctxt)
+        placement_providers.resource_class_ids(self.ctxt)
 
     def cell_contexts(self, cells=None):
         for cell in cells or self.cells:
@@ -193,7 +194,7 @@ def migrate(dep, batch):
 
 def floor_copy(dep):
     """The same data moved with raw SQL, no objects, no crash ordering."""
-    class_ids = resource_provider.resource_class_ids(
+    class_ids = placement_providers.resource_class_ids(
         dep.ctxt, ['VCPU', 'MEMORY_MB', 'DISK_GB'])
     api_engine = sa.create_engine(dep.api_url, poolclass=sa.pool.NullPool)
     columns = [NODES.c.id, NODES.c.hypervisor_hostname, NODES.c.vcpus,
@@ -215,7 +216,7 @@ def floor_copy(dep):
                 {'uuid': uuids[r.id], 'name': r.hypervisor_hostname,
                  'generation': 0, 'created_at': now} for r in rows])
             ids = {}
-            for part in compute_inventory.chunks(list(uuids.values())):
+            for part in utils.chunks(list(uuids.values())):
                 ids.update(conn.execute(sa.select(RP.c.uuid, RP.c.id).where(
                     RP.c.uuid.in_(part))).all())
             inventories, allocations = [], []
@@ -274,7 +275,7 @@ def bench_load(backend, args):
                              ('after_cold', migrated)):
             if label == 'after_cold':
                 # As a process's first listing: no capacity read before.
-                compute_inventory._CAPACITY_ROWS.clear()
+                capacity.clear_cache()
             start, start_cpu = time.perf_counter(), time.process_time()
             dep.load_all(cells)
             runs[label].append(time.perf_counter() - start)

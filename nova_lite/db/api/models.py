@@ -175,3 +175,18 @@ class Allocation(BASE, models.ModelBase):
     consumer_id = sa.Column(sa.String(36), nullable=False)
     resource_class_id = sa.Column(sa.Integer, nullable=False)
     used = sa.Column(sa.Integer, nullable=False)
+
+
+class Consumer(BASE, _Base):
+    """Whoever holds allocations (an instance, a migration), with a
+    generation that moves on every change of its allocations (Placement
+    1.28: concurrent writers for one consumer are serialised by it)."""
+    __tablename__ = 'consumers'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_consumers0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    project_id = sa.Column(sa.String(255))
+    user_id = sa.Column(sa.String(255))
+    generation = sa.Column(sa.Integer, nullable=False, default=0)

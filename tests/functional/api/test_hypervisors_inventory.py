@@ -6,8 +6,8 @@ import webtest
 from nova_lite.api import app as api_app
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
-from nova_lite.objects import resource_provider
 from nova_lite.objects import service as service_obj
+from nova_lite.placement import allocations
 from nova_lite import policy
 from tests.conftest import set_override
 from tests.functional.api.fixtures import Plane, headers
@@ -69,8 +69,8 @@ def test_detail_and_show_are_identical_before_and_after_migration(
     assert after == before
     # And now it is the inventories and allocations that speak.
     node = plane.nodes['c1-host2']
-    resource_provider.claim(cells_env.ctxt, 'some-instance',
-                            {node.uuid: {'VCPU': 2, 'MEMORY_MB': 1024}})
+    allocations.claim(cells_env.ctxt, 'some-instance',
+                      {node.uuid: {'VCPU': 2, 'MEMORY_MB': 1024}})
     hyp = app.get('/v2.1/os-hypervisors/%s' % node.uuid,
                   headers=headers('2.53')).json['hypervisor']
     assert (hyp['vcpus_used'], hyp['memory_mb_used'], hyp['free_ram_mb'])\

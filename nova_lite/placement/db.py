@@ -1,16 +1,16 @@
-"""API DB write transactions that can be retried, for code that checks
-state in Python and then writes it under optimistic concurrency (resource
-providers).
+"""API DB transactions for placement writes, and their retries.
 
-writing(ctx): an enginefacade writer transaction. On SQLite it starts
-with BEGIN IMMEDIATE: a deferred transaction that reads first and then
-writes gets "database is locked" at once (without waiting for the busy
-timeout) when another connection is writing; IMMEDIATE takes the write
-lock up front, so it waits for it instead.
+writing(ctx): an enginefacade writer transaction that, on SQLite, takes
+the write lock with its first statement (BEGIN IMMEDIATE), so that a
+transaction reading before it writes waits for a concurrent writer
+instead of failing at once with "database is locked".
 
-retrying(fn): runs fn() again on transient failures -- a generation that
-moved (GenerationChanged), deadlocks, lock waits, "database is locked" --
-with jittered exponential backoff.
+retrying(fn, retries): runs fn() in fresh transactions while a generation
+it checked moved (GenerationChanged), with jittered backoff; each attempt
+goes through transient_retry (oslo_db.api.wrap_db_retry: deadlocks, lost
+connections, SQLite's "database is locked" after its busy timeout).
+Neither may run inside an open API DB transaction: they retry whole
+transactions.
 """
 import contextlib
 import random
@@ -18,15 +18,18 @@ import threading
 import time
 import weakref
 
+from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite import utils
 
-RETRY_SLEEP_MAX = 0.05    # seconds
-IN_CHUNK = utils.IN_CHUNK
+RETRY_SLEEP_MAX = 0.05    # seconds, between generation-conflict retries
 ROWS_PER_INSERT = 200     # rows per multi-row INSERT (bound-parameter limits)
+DB_RETRIES = 20           # transient database failures, per attempt
+
+chunks = utils.chunks
 
 _immediate = threading.local()     # green-local under eventlet
 _immediate_engines = weakref.WeakSet()
@@ -36,7 +39,15 @@ class GenerationChanged(Exception):
     """Someone changed what this transaction checked: start it again."""
 
 
-chunks = utils.chunks
+def _sqlite_locked(exc):
+    return (isinstance(exc, (db_exc.DBError, sa.exc.OperationalError))
+            and 'database is locked' in str(exc))
+
+
+transient_retry = oslo_db_api.wrap_db_retry(
+    max_retries=DB_RETRIES, retry_interval=0.01, inc_retry_interval=True,
+    max_retry_interval=0.5, retry_on_deadlock=True, retry_on_disconnect=True,
+    exception_checker=_sqlite_locked, jitter=True)
 
 
 def _begin_immediate(conn):
@@ -87,29 +98,21 @@ def reading(ctx):
         yield session
 
 
-def transient(exc):
-    """True for failures a fresh attempt can cure."""
-    if isinstance(exc, (GenerationChanged, db_exc.DBDeadlock)):
-        return True
-    return (isinstance(exc, (db_exc.DBError, sa.exc.OperationalError))
-            and 'database is locked' in str(exc))
-
-
 def retrying(fn, retries, on_conflict=None):
-    """fn() until it does not fail transiently; after `retries` retries,
-    raise on_conflict() (or the last error)."""
-    for attempt in range(retries + 1):
+    """fn() until no generation it checked moved; after `retries` retries,
+    raise on_conflict() (or GenerationChanged). Transient database
+    failures are retried inside each attempt (transient_retry)."""
+    attempt = transient_retry(fn)
+    for count in range(retries + 1):
         try:
-            return fn()
-        except Exception as exc:
-            if not transient(exc):
-                raise
-            if attempt == retries:
+            return attempt()
+        except GenerationChanged as exc:
+            if count == retries:
                 if on_conflict is not None:
                     raise on_conflict() from exc
                 raise
         time.sleep(random.uniform(0, min(RETRY_SLEEP_MAX,
-                                         0.001 * 2 ** attempt)))
+                                         0.001 * 2 ** count)))
 
 
 def duplicates_retry(fn):

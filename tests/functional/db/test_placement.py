@@ -1,4 +1,5 @@
-"""Resource providers, inventories and claims on the API DB (SQLite)."""
+"""nova_lite.placement: providers, inventories, capacity reads and claims
+on the API DB (SQLite)."""
 import contextlib
 import uuid as uuid_lib
 
@@ -8,9 +9,12 @@ import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
-from nova_lite.objects import resource_class
-from nova_lite.objects import resource_provider as rp
+from nova_lite.placement import allocations
+from nova_lite.placement import capacity
+from nova_lite.placement import providers as rp
+from nova_lite.placement import resource_class
 from tests import claim_race
+from tests import placement_helpers as helpers
 
 INVS = {'VCPU': {'total': 8, 'allocation_ratio': 4.0},
         'MEMORY_MB': {'total': 16384, 'reserved': 512},
@@ -42,6 +46,10 @@ def counted():
 def table_rows(table):
     with api_db.get_engine().connect() as conn:
         return [dict(r._mapping) for r in conn.execute(sa.select(table))]
+
+
+def generation_of(ctx, uuid):
+    return capacity.read(ctx, [uuid])[uuid]['generation']
 
 
 @pytest.fixture
@@ -93,7 +101,7 @@ def test_unknown_non_custom_class_is_refused(ctx, name):
 # --- providers and inventories -----------------------------------------------
 
 def test_create_provider_fills_defaults(ctx, provider):
-    found = rp.get_inventories(ctx, [provider, new_uuid()])
+    found = helpers.get_inventories(ctx, [provider, new_uuid()])
     assert list(found) == [provider]
     assert found[provider]['generation'] == 0
     assert found[provider]['inventories'] == {
@@ -132,7 +140,7 @@ def test_invalid_inventory_is_refused_before_writing(ctx, record, reason):
         rp.create_provider(ctx, uuid, 'n', {'VCPU': {'total': 2},
                                             'DISK_GB': record})
     assert reason in str(err.value) and 'DISK_GB' in str(err.value)
-    assert rp.get_inventories(ctx, [uuid]) == {}
+    assert helpers.get_inventories(ctx, [uuid]) == {}
 
 
 def test_create_providers_in_bulk_skips_existing(ctx, provider):
@@ -145,7 +153,7 @@ def test_create_providers_in_bulk_skips_existing(ctx, provider):
     # select existing, insert providers, read their ids, insert inventories
     # (+ BEGIN): constant, not per provider.
     assert len(statements) <= 8, statements
-    found = rp.get_inventories(ctx, [u for u, _, _ in items])
+    found = helpers.get_inventories(ctx, [u for u, _, _ in items])
     assert [found[u]['inventories']['VCPU']['total'] for u, _, _ in items] \
         == list(range(1, 301))
     again = rp.create_providers(ctx, items[:2])
@@ -174,7 +182,7 @@ def test_set_inventories_writes_changed_rows_and_bumps_generation(
     assert after[ids['VCPU']]['id'] == before[ids['VCPU']]['id']
     assert after[ids['VCPU']]['total'] == 16
     assert ids['DISK_GB'] not in after
-    found = rp.get_inventories(ctx, [provider])[provider]
+    found = helpers.get_inventories(ctx, [provider])[provider]
     assert found['generation'] == 1
     assert set(found['inventories']) == {'VCPU', 'MEMORY_MB', 'CUSTOM_GPU'}
 
@@ -192,7 +200,7 @@ def test_set_inventories_with_stale_generation_conflicts(ctx, provider):
     with pytest.raises(exception.ResourceProviderGenerationConflict):
         rp.set_inventories(ctx, provider, {'VCPU': {'total': 2}},
                            generation=0)
-    assert rp.get_inventories(ctx, [provider])[provider] == {
+    assert helpers.get_inventories(ctx, [provider])[provider] == {
         'generation': 1, 'inventories': {'VCPU': {
             'total': 4, 'reserved': 0, 'min_unit': 1, 'max_unit': 4,
             'step_size': 1, 'allocation_ratio': 1.0}}}
@@ -202,35 +210,35 @@ def test_set_invalid_inventories_writes_nothing(ctx, provider):
     with pytest.raises(exception.InvalidInventory):
         rp.set_inventories(ctx, provider, dict(INVS, VCPU={
             'total': 8, 'allocation_ratio': -2.0}))
-    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == 0
-    assert rp.get_inventories(ctx, [provider])[provider]['inventories'][
+    assert generation_of(ctx, provider) == 0
+    assert helpers.get_inventories(ctx, [provider])[provider]['inventories'][
         'VCPU']['allocation_ratio'] == 4.0
 
 
 def test_removing_inventory_in_use_is_refused(ctx, provider):
-    rp.claim(ctx, 'c1', {provider: {'DISK_GB': 10}})
+    allocations.claim(ctx, 'c1', {provider: {'DISK_GB': 10}})
     without_disk = dict(INVS)
     del without_disk['DISK_GB']
     with pytest.raises(exception.InventoryInUse):
         rp.set_inventories(ctx, provider, without_disk)
-    assert 'DISK_GB' in rp.get_inventories(ctx, [provider])[provider][
+    assert 'DISK_GB' in helpers.get_inventories(ctx, [provider])[provider][
         'inventories']
-    rp.remove_allocations(ctx, 'c1')
+    allocations.remove_allocations(ctx, 'c1')
     # Generations: 1 after the claim, 2 after the removal, 3 now.
     assert rp.set_inventories(ctx, provider, without_disk) == 3
 
 
 def test_every_change_of_allocations_moves_the_generation(ctx, provider):
     """Readers cache capacity per (provider id, generation)
-    (compute_inventory._read_capacity): removals move it too."""
-    generation = rp.get_inventories(ctx, [provider])[provider]['generation']
-    assert rp.claim(ctx, 'c1', {provider: {'VCPU': 1}}) == {
+    (placement.capacity): removals move it too."""
+    generation = generation_of(ctx, provider)
+    assert allocations.claim(ctx, 'c1', {provider: {'VCPU': 1}}) == {
         provider: generation + 1}
-    rp.remove_allocations(ctx, 'c1')
-    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == \
+    allocations.remove_allocations(ctx, 'c1')
+    assert generation_of(ctx, provider) == \
         generation + 2
-    rp.remove_allocations(ctx, 'c1')  # nothing held: nothing moves
-    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == \
+    allocations.remove_allocations(ctx, 'c1')  # nothing held: nothing moves
+    assert generation_of(ctx, provider) == \
         generation + 2
 
 
@@ -240,27 +248,37 @@ def test_set_inventories_of_unknown_provider_is_not_found(ctx):
 
 
 def test_reads_for_100_providers_are_one_query_each(ctx):
+    """capacity.read is the one reader: inventories and usages of 100
+    providers in one capacity query (after one for their classes); read
+    again, only their generations are looked up."""
     items = [(new_uuid(), 'n', INVS) for _ in range(100)]
     rp.create_providers(ctx, items)
     uuids = [u for u, _, _ in items]
     for u in uuids[:50]:
-        rp.claim(ctx, u, {u: FLAVOR})
+        allocations.claim(ctx, u, {u: FLAVOR})
+    capacity.clear_cache()
     with counted() as statements:
-        inventories = rp.get_inventories(ctx, uuids)
-        usages = rp.get_usages(ctx, uuids)
+        found = capacity.read(ctx, uuids)
     selects = [s for s in statements if s.startswith('SELECT')]
     assert len(selects) == 2, statements
-    assert len(inventories) == 100
-    assert usages[uuids[0]] == FLAVOR and usages[uuids[-1]] == {}
+    assert len(found) == 100
+    assert found[uuids[0]]['usages'] == FLAVOR
+    assert found[uuids[-1]]['usages'] == {}
+    assert found[uuids[-1]]['inventories'] == rp.validate_inventories(INVS)
+    with counted() as statements:
+        assert capacity.read(ctx, uuids) == found
+    selects = [s for s in statements if s.startswith('SELECT')]
+    assert len(selects) == 2, statements
+    assert 'sum(' not in ' '.join(statements).lower()
 
 
 def test_delete_provider(ctx, provider):
-    rp.claim(ctx, 'c1', {provider: {'VCPU': 1}})
+    allocations.claim(ctx, 'c1', {provider: {'VCPU': 1}})
     with pytest.raises(exception.ResourceProviderInUse):
         rp.delete_provider(ctx, provider)
-    assert rp.get_inventories(ctx, [provider])
+    assert helpers.get_inventories(ctx, [provider])
     rp.delete_provider(ctx, provider, force=True)
-    assert rp.get_inventories(ctx, [provider]) == {}
+    assert helpers.get_inventories(ctx, [provider]) == {}
     assert table_rows(rp.INV) == [] and table_rows(rp.ALLOC) == []
     with pytest.raises(exception.ResourceProviderNotFound):
         rp.delete_provider(ctx, provider)
@@ -270,38 +288,39 @@ def test_delete_provider(ctx, provider):
 
 def test_claim_fits_and_records_allocations(ctx, provider):
     with counted() as statements:
-        generations = rp.claim(ctx, 'vm-1', {provider: FLAVOR})
+        generations = allocations.claim(ctx, 'vm-1', {provider: FLAVOR})
     assert generations == {provider: 1}
-    # BEGIN IMMEDIATE, one read, one guarded UPDATE, one INSERT.
+    # BEGIN IMMEDIATE, one read, one guarded UPDATE, one INSERT of the
+    # allocations, one of the (new) consumer.
     assert [s.split()[0] for s in statements] == [
-        'BEGIN', 'SELECT', 'UPDATE', 'INSERT'], statements
+        'BEGIN', 'SELECT', 'UPDATE', 'INSERT', 'INSERT'], statements
     assert statements[0] == 'BEGIN IMMEDIATE'
-    assert rp.get_allocations(ctx, 'vm-1') == {provider: FLAVOR}
-    assert rp.get_usages(ctx, [provider]) == {provider: FLAVOR}
-    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == 1
+    assert allocations.get_allocations(ctx, 'vm-1') == {provider: FLAVOR}
+    assert helpers.get_usages(ctx, [provider]) == {provider: FLAVOR}
+    assert generation_of(ctx, provider) == 1
 
 
 def test_capacity_counts_ratio_and_reserved(ctx, provider):
     # VCPU capacity (8 - 0) * 4.0 = 32; MEMORY_MB 16384 - 512 = 15872.
     for i in range(16):
-        rp.claim(ctx, 'vm-%d' % i, {provider: {'VCPU': 2}})
+        allocations.claim(ctx, 'vm-%d' % i, {provider: {'VCPU': 2}})
     with pytest.raises(exception.InsufficientResources) as err:
-        rp.claim(ctx, 'vm-x', {provider: {'VCPU': 1}})
+        allocations.claim(ctx, 'vm-x', {provider: {'VCPU': 1}})
     assert err.value.code == 409
     assert 'only 0 of capacity 32 free' in str(err.value)
-    rp.claim(ctx, 'm1', {provider: {'MEMORY_MB': 15000}})
+    allocations.claim(ctx, 'm1', {provider: {'MEMORY_MB': 15000}})
     with pytest.raises(exception.InsufficientResources):
-        rp.claim(ctx, 'm2', {provider: {'MEMORY_MB': 873}})
-    rp.claim(ctx, 'm2', {provider: {'MEMORY_MB': 872}})
+        allocations.claim(ctx, 'm2', {provider: {'MEMORY_MB': 873}})
+    allocations.claim(ctx, 'm2', {provider: {'MEMORY_MB': 872}})
 
 
 @pytest.mark.parametrize('amount,reason', [
     (55, 'above max_unit 50'), (7, 'not a multiple of step_size 5')])
 def test_claim_enforces_unit_constraints(ctx, provider, amount, reason):
     with pytest.raises(exception.InsufficientResources) as err:
-        rp.claim(ctx, 'vm', {provider: {'DISK_GB': amount}})
+        allocations.claim(ctx, 'vm', {provider: {'DISK_GB': amount}})
     assert reason in str(err.value)
-    assert rp.get_allocations(ctx, 'vm') == {}
+    assert allocations.get_allocations(ctx, 'vm') == {}
 
 
 def test_claim_enforces_min_unit(ctx):
@@ -309,14 +328,14 @@ def test_claim_enforces_min_unit(ctx):
     rp.create_provider(ctx, uuid, 'n', {'MEMORY_MB': {
         'total': 4096, 'min_unit': 256}})
     with pytest.raises(exception.InsufficientResources) as err:
-        rp.claim(ctx, 'vm', {uuid: {'MEMORY_MB': 128}})
+        allocations.claim(ctx, 'vm', {uuid: {'MEMORY_MB': 128}})
     assert 'below min_unit 256' in str(err.value)
-    rp.claim(ctx, 'vm', {uuid: {'MEMORY_MB': 256}})
+    allocations.claim(ctx, 'vm', {uuid: {'MEMORY_MB': 256}})
 
 
 def test_claim_of_class_without_inventory_is_refused(ctx, provider):
     with pytest.raises(exception.InsufficientResources) as err:
-        rp.claim(ctx, 'vm', {provider: {'VGPU': 1}})
+        allocations.claim(ctx, 'vm', {provider: {'VGPU': 1}})
     assert 'no VGPU inventory' in str(err.value)
 
 
@@ -324,37 +343,39 @@ def test_claim_across_providers_is_all_or_nothing(ctx, provider):
     small = new_uuid()
     rp.create_provider(ctx, small, 'small', {'DISK_GB': {'total': 10}})
     with pytest.raises(exception.InsufficientResources):
-        rp.claim(ctx, 'vm', {provider: FLAVOR, small: {'DISK_GB': 20}})
+        allocations.claim(ctx, 'vm', {provider: FLAVOR,
+                                      small: {'DISK_GB': 20}})
     assert table_rows(rp.ALLOC) == []
-    assert rp.get_inventories(ctx, [provider])[provider]['generation'] == 0
-    assert rp.claim(ctx, 'vm', {provider: FLAVOR,
+    assert generation_of(ctx, provider) == 0
+    assert allocations.claim(ctx, 'vm', {provider: FLAVOR,
                                 small: {'DISK_GB': 10}}) == {
         provider: 1, small: 1}
-    assert rp.get_allocations(ctx, 'vm') == {provider: FLAVOR,
+    assert allocations.get_allocations(ctx, 'vm') == {provider: FLAVOR,
                                              small: {'DISK_GB': 10}}
 
 
 def test_removing_allocations_frees_capacity(ctx, provider):
-    rp.claim(ctx, 'a', {provider: {'DISK_GB': 50}})
-    rp.claim(ctx, 'b', {provider: {'DISK_GB': 50}})
+    allocations.claim(ctx, 'a', {provider: {'DISK_GB': 50}})
+    allocations.claim(ctx, 'b', {provider: {'DISK_GB': 50}})
     with pytest.raises(exception.InsufficientResources):
-        rp.claim(ctx, 'c', {provider: {'DISK_GB': 5}})
-    assert rp.remove_allocations(ctx, 'a') == 1
-    assert rp.remove_allocations(ctx, 'a') == 0
-    rp.claim(ctx, 'c', {provider: {'DISK_GB': 50}})
-    assert rp.get_usages(ctx, [provider]) == {provider: {'DISK_GB': 100}}
+        allocations.claim(ctx, 'c', {provider: {'DISK_GB': 5}})
+    assert allocations.remove_allocations(ctx, 'a') == 1
+    assert allocations.remove_allocations(ctx, 'a') == 0
+    allocations.claim(ctx, 'c', {provider: {'DISK_GB': 50}})
+    assert helpers.get_usages(ctx, [provider]) == {provider: {'DISK_GB': 100}}
 
 
 def test_claim_replaces_what_the_consumer_held(ctx, provider):
     other = new_uuid()
     rp.create_provider(ctx, other, 'other', INVS)
-    rp.claim(ctx, 'vm', {provider: {'DISK_GB': 50}, other: {'VCPU': 1}})
-    rp.claim(ctx, 'filler', {provider: {'DISK_GB': 50}})
+    allocations.claim(ctx, 'vm', {provider: {'DISK_GB': 50},
+                                  other: {'VCPU': 1}})
+    allocations.claim(ctx, 'filler', {provider: {'DISK_GB': 50}})
     # The consumer's own 50 GB is released by its new claim, so it fits.
-    rp.claim(ctx, 'vm', {provider: {'DISK_GB': 50, 'VCPU': 2}})
-    assert rp.get_allocations(ctx, 'vm') == {
+    allocations.claim(ctx, 'vm', {provider: {'DISK_GB': 50, 'VCPU': 2}})
+    assert allocations.get_allocations(ctx, 'vm') == {
         provider: {'DISK_GB': 50, 'VCPU': 2}}
-    assert rp.get_usages(ctx, [other]) == {other: {}}
+    assert helpers.get_usages(ctx, [other]) == {other: {}}
 
 
 @pytest.mark.parametrize('request_', [
@@ -362,14 +383,14 @@ def test_claim_replaces_what_the_consumer_held(ctx, provider):
     {'x': {'VCPU': True}}, []])
 def test_malformed_claim_is_invalid_input(ctx, request_):
     with pytest.raises(exception.InvalidInput):
-        rp.claim(ctx, 'vm', request_)
+        allocations.claim(ctx, 'vm', request_)
 
 
 def test_claim_on_unknown_provider_or_class(ctx, provider):
     with pytest.raises(exception.ResourceProviderNotFound):
-        rp.claim(ctx, 'vm', {new_uuid(): {'VCPU': 1}})
+        allocations.claim(ctx, 'vm', {new_uuid(): {'VCPU': 1}})
     with pytest.raises(exception.ResourceClassNotFound):
-        rp.claim(ctx, 'vm', {provider: {'CUSTOM_NOPE': 1}})
+        allocations.claim(ctx, 'vm', {provider: {'CUSTOM_NOPE': 1}})
     assert 'CUSTOM_NOPE' not in rp.resource_class_ids(ctx)
     assert table_rows(rp.ALLOC) == []
 
@@ -389,5 +410,5 @@ def test_concurrent_claims_on_sqlite_neither_overcommit_nor_fail(
     rows = table_rows(rp.ALLOC)
     assert sorted(r['consumer_id'] for r in rows
                   if r['resource_class_id'] == 1) == winners
-    assert rp.get_usages(ctx, [provider])[provider] == {
+    assert helpers.get_usages(ctx, [provider])[provider] == {
         'VCPU': 32, 'MEMORY_MB': 16 * 128}

@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
-from nova_lite.db.api import retrying
 from nova_lite import exception
+from nova_lite.placement import db as placement_db
 
 RC = api_models.ResourceClass.__table__
 CUSTOM_ID_BASE = 10000
@@ -28,7 +28,7 @@ def is_valid_name(name):
 
 
 def _load(ctx):
-    with retrying.reading(ctx) as session:
+    with placement_db.reading(ctx) as session:
         return dict((name, rc_id) for rc_id, name in
                     session.execute(sa.select(RC.c.id, RC.c.name)))
 
@@ -37,7 +37,7 @@ def _add(ctx, rows):
     """Insert {id, name} rows (id None: next custom ids) that are not
     there yet."""
     def once():
-        with retrying.writing(ctx) as session:
+        with placement_db.writing(ctx) as session:
             present = set(n for (n,) in session.execute(
                 sa.select(RC.c.name).where(
                     RC.c.name.in_([r['name'] for r in rows]))))
@@ -50,8 +50,8 @@ def _add(ctx, rows):
                 first = max(CUSTOM_ID_BASE, (top or 0) + 1)
                 for i, row in enumerate(todo):
                     row['id'] = first + i
-            retrying.insert_rows(session, RC, todo)
-    retrying.retrying(retrying.duplicates_retry(once), 10)
+            placement_db.insert_rows(session, RC, todo)
+    placement_db.retrying(placement_db.duplicates_retry(once), 10)
 
 
 def all_classes(ctx, refresh=False):

@@ -3,30 +3,40 @@
 The scheduler holds the API DB for placement data and serves this topic on
 the API transport and on every cell's transport, so that a compute (which
 only knows its own cell's message queue and never opens a database) and a
-cell conductor (no [api_database]) can read and write compute-node
-inventories without touching the API DB themselves.
+cell conductor (no [api_database]) can use placement without touching the
+API DB themselves.
 
 API version history:
     1.0 - Initial: get_compute_providers(uuids, with_gate),
           create_compute_providers(providers, with_data),
           update_compute_provider(uuid, inventories, used),
           delete_compute_provider(uuid).
+    1.1 - Allocations with consumer generations: claim(consumer_id,
+          request, consumer_generation, project_id, user_id, move_to,
+          move_to_generation), move_allocations(source, target,
+          source_generation, target_generation, project_id, user_id),
+          remove_allocations(consumer_id, consumer_generation),
+          get_consumer(consumer_id). An unchecked generation is sent as
+          an absent argument.
 
-Cap: [upgrade_levels] placement. "auto" derives it from the oldest
-nova-lite-scheduler where this process sees every cell's services (a
-scheduler older than service version 3 serves no placement topic at all);
+Cap: [upgrade_levels] placement. "auto" asks the auto_cap the client was
+made with (the oldest nova-lite-scheduler's version where this process
+sees every cell's services; None: it serves no placement topic at all);
 computes and cell conductors cannot see them and send uncapped, relying on
 the documented upgrade order (schedulers before computes).
 """
 import oslo_messaging as messaging
 
+from nova_lite import baserpc
 from nova_lite.conf import CONF
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
+from nova_lite.placement import allocations
 from nova_lite import rpc
 
 TOPIC = 'placement'
 SERVER_BINARY = 'nova-lite-scheduler'
+UNCHECKED = allocations.UNCHECKED
 
 
 class PlacementUnavailable(exception.NovaLiteException):
@@ -34,21 +44,27 @@ class PlacementUnavailable(exception.NovaLiteException):
 
 
 class PlacementAPI(object):
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     _by_transport = {}
 
     @classmethod
-    def for_transport(cls, transport):
+    def for_transport(cls, transport, auto_cap=None):
         """One client per transport (cached: clients are cheap to keep)."""
         api = cls._by_transport.get(id(transport))
         if api is None or api.transport is not transport:
-            api = cls(transport)
+            api = cls(transport, auto_cap)
             cls._by_transport[id(transport)] = api
+        elif auto_cap is not None:
+            api.auto_cap = auto_cap
         return api
 
-    def __init__(self, transport=None):
+    def __init__(self, transport=None, auto_cap=None):
+        """auto_cap() -> the cap for [upgrade_levels] placement = auto, or
+        None when no placement server speaks any version (not given:
+        "auto" sends uncapped)."""
         self.transport = transport
+        self.auto_cap = auto_cap
         self._clients = {}
         self._ready = False
 
@@ -59,23 +75,19 @@ class PlacementAPI(object):
         with short timeouts first, for at most rpc_response_timeout."""
         if self._ready:
             return
-        from nova_lite import baserpc
         baserpc.BaseAPI(TOPIC, transport=self.transport).wait_until_ready(
             context, timeout=CONF.rpc_response_timeout_seconds)
         self._ready = True
 
-    @staticmethod
-    def _cap():
+    def _cap(self):
         level = CONF.upgrade_levels.placement
         if not level:
             return None
         if level != 'auto':
             return level
-        if not api_db.available():
+        if not api_db.available() or self.auto_cap is None:
             return None
-        from nova_lite.objects import service as service_obj
-        cap = service_obj.get_auto_version_cap('placement',
-                                               binary=SERVER_BINARY)
+        cap = self.auto_cap()
         if cap is None:
             raise PlacementUnavailable(
                 reason='the oldest %s does not serve it yet (service '
@@ -111,3 +123,38 @@ class PlacementAPI(object):
 
     def delete_compute_provider(self, context, uuid):
         return self._call(context, 'delete_compute_provider', uuid=uuid)
+
+    def claim(self, context, consumer_id, request,
+              consumer_generation=UNCHECKED, project_id=None, user_id=None,
+              move_to=None,
+              move_to_generation=UNCHECKED):
+        return self._call(context, 'claim', version='1.1', **_checked(
+            consumer_id=consumer_id, request=request,
+            consumer_generation=consumer_generation, project_id=project_id,
+            user_id=user_id, move_to=move_to,
+            move_to_generation=move_to_generation))
+
+    def move_allocations(self, context, source, target,
+                         source_generation=UNCHECKED,
+                         target_generation=UNCHECKED, project_id=None,
+                         user_id=None):
+        return self._call(context, 'move_allocations', version='1.1',
+                          **_checked(source=source, target=target,
+                                     source_generation=source_generation,
+                                     target_generation=target_generation,
+                                     project_id=project_id, user_id=user_id))
+
+    def remove_allocations(self, context, consumer_id,
+                           consumer_generation=UNCHECKED):
+        return self._call(context, 'remove_allocations', version='1.1',
+                          **_checked(consumer_id=consumer_id,
+                                     consumer_generation=consumer_generation))
+
+    def get_consumer(self, context, consumer_id):
+        return self._call(context, 'get_consumer', version='1.1',
+                          consumer_id=consumer_id)
+
+
+def _checked(**kwargs):
+    """kwargs without the generations left unchecked (absent on the wire)."""
+    return dict((k, v) for k, v in kwargs.items() if v is not UNCHECKED)

@@ -1,27 +1,11 @@
-"""Resource providers, their inventories, and allocations (claims).
+"""Resource providers and their inventories.
 
-Plain functions over the API DB (enginefacade), in bulk: one query per
-call (per 500 uuids), never one per provider.
-
-Concurrency: every change that can *raise* usage or change capacity
-bumps the provider's generation with a guarded
-``UPDATE ... WHERE generation = :seen``. A claim reads inventories and
-usages of the requested providers in one statement, checks them in
-Python, then bumps all their generations in one guarded UPDATE and
-inserts the allocations in one multi-row INSERT, in one transaction; if
-any generation moved, it rolls back and starts again. So two claims can
-never both pass the check against the same usage. Removing allocations
-only lowers usage, which cannot invalidate anyone's check, so it bumps
-generations unguarded (bump_consumer_providers): still, every change of
-a provider's inventories or allocations moves its generation, which lets
-readers keep what they read per (provider id, generation)
-(compute_inventory's capacity cache). SQLite specifics and the retry
-policy: nova_lite.db.api.retrying.
-
-A claim for a consumer that already holds allocations replaces them (as
-Placement's PUT /allocations does). Two concurrent claims for the *same*
-consumer are not serialised against each other (Placement uses consumer
-generations for that); callers claim a consumer from one place.
+Plain functions over the API DB, in bulk: one query per call (per 500
+uuids), never one per provider. Every change of a provider's inventories
+bumps its generation with a guarded ``UPDATE ... WHERE generation =
+:seen`` (bump_generations), so a claim that checked the old inventories
+cannot commit against the new ones; readers (capacity) keep what they
+read per (provider id, generation).
 """
 import math
 
@@ -30,26 +14,26 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_lite.db.api import models as api_models
-from nova_lite.db.api import retrying
 from nova_lite import exception
-from nova_lite.objects import resource_class
+from nova_lite.placement import db as placement_db
+from nova_lite.placement import resource_class
 
-# The public API of this module includes these two.
 resource_class_ids = resource_class.resource_class_ids
-chunks = retrying.chunks
+chunks = placement_db.chunks
 
 RP = api_models.ResourceProvider.__table__
 RC = api_models.ResourceClass.__table__
 INV = api_models.Inventory.__table__
 ALLOC = api_models.Allocation.__table__
+CONSUMER = api_models.Consumer.__table__
 
 INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
                     'allocation_ratio')
 MAX_INT = 2 ** 31 - 1
-CLAIM_RETRIES = 50
+WRITE_RETRIES = 50
 
 
-def _bump_generations(session, seen):
+def bump_generations(session, seen):
     """Guarded bump of {provider_id: generation seen}; raises
     GenerationChanged unless every provider still had that generation."""
     if not seen:
@@ -60,21 +44,12 @@ def _bump_generations(session, seen):
         RP.update().where(match).values(generation=RP.c.generation + 1,
                                         updated_at=timeutils.utcnow()))
     if result.rowcount != len(seen):
-        raise retrying.GenerationChanged()
-
-
-def bump_consumer_providers(session, consumer_id):
-    """Unguarded bump of the generations of the providers consumer_id has
-    allocations on: run before deleting its allocations."""
-    held = sa.select(ALLOC.c.resource_provider_id).where(
-        ALLOC.c.consumer_id == consumer_id)
-    session.execute(RP.update().where(RP.c.id.in_(held)).values(
-        generation=RP.c.generation + 1, updated_at=timeutils.utcnow()))
+        raise placement_db.GenerationChanged()
 
 
 # --- inventories: validation -------------------------------------------------
 
-def _is_int(value):
+def is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -97,7 +72,7 @@ def _validate_one(rc_name, record):
     inv.update(record)
     inv.setdefault('max_unit', inv['total'])
     for field in INVENTORY_FIELDS[:-1]:
-        if not _is_int(inv[field]):
+        if not is_int(inv[field]):
             raise bad('%s must be an integer, not %r' % (field, inv[field]))
         if inv[field] > MAX_INT:
             raise bad('%s must be at most %d' % (field, MAX_INT))
@@ -138,7 +113,7 @@ def capacity(inv):
     return int((inv['total'] - inv['reserved']) * inv['allocation_ratio'])
 
 
-def _record(row):
+def record(row):
     """An inventory record (dict of INVENTORY_FIELDS) from a result row."""
     return dict((f, getattr(row, f)) for f in INVENTORY_FIELDS)
 
@@ -166,15 +141,15 @@ def create_provider(ctx, uuid, name, inventories):
 
     def once():
         try:
-            with retrying.writing(ctx) as session:
+            with placement_db.writing(ctx) as session:
                 result = session.execute(RP.insert().values(
                     uuid=uuid, name=name, generation=0,
                     created_at=timeutils.utcnow()))
-                retrying.insert_rows(session, INV, _inventory_rows(
+                placement_db.insert_rows(session, INV, _inventory_rows(
                     result.inserted_primary_key[0], inventories, class_ids))
         except db_exc.DBDuplicateEntry:
             raise exception.ResourceProviderExists(uuid=uuid)
-    retrying.retrying(once, CLAIM_RETRIES)
+    placement_db.retrying(once, WRITE_RETRIES)
     return 0
 
 
@@ -222,13 +197,13 @@ def create_providers(ctx, providers):
         ctx, set(n for _, invs in wanted.values() for n in invs))
 
     def once():
-        with retrying.writing(ctx) as session:
+        with placement_db.writing(ctx) as session:
             new, existing, _ids = insert_missing_providers(
                 session, wanted, class_ids)
             return {'created': new,
                     'existing': [u for u in wanted if u in existing]}
     # A concurrent creator of one of them wins: re-read, skip it.
-    return retrying.retrying(retrying.duplicates_retry(once), 10)
+    return placement_db.retrying(placement_db.duplicates_retry(once), 10)
 
 
 def delete_provider(ctx, uuid, force=False):
@@ -236,7 +211,7 @@ def delete_provider(ctx, uuid, force=False):
     while it has allocations (force=True deletes them too),
     ResourceProviderNotFound."""
     def once():
-        with retrying.writing(ctx) as session:
+        with placement_db.writing(ctx) as session:
             # Lock the row first: a claim racing us must wait, then finds
             # the generation moved, retries and finds no provider.
             if not session.execute(RP.update().where(RP.c.uuid == uuid).values(
@@ -249,59 +224,19 @@ def delete_provider(ctx, uuid, force=False):
             if in_use and not force:
                 raise exception.ResourceProviderInUse(uuid=uuid)
             if in_use:
+                # Their consumers' allocations change: move their
+                # generations too.
+                session.execute(CONSUMER.update().where(
+                    CONSUMER.c.uuid.in_(sa.select(ALLOC.c.consumer_id).where(
+                        ALLOC.c.resource_provider_id == provider_id)))
+                    .values(generation=CONSUMER.c.generation + 1,
+                            updated_at=timeutils.utcnow()))
                 session.execute(ALLOC.delete().where(
                     ALLOC.c.resource_provider_id == provider_id))
             session.execute(INV.delete().where(
                 INV.c.resource_provider_id == provider_id))
             session.execute(RP.delete().where(RP.c.id == provider_id))
-    retrying.retrying(once, CLAIM_RETRIES)
-
-
-def get_inventories(ctx, uuids):
-    """{uuid: {'generation': g, 'inventories': {rc_name: record}}} for the
-    providers that exist (one query per 500 uuids)."""
-    found = {}
-    rows = []
-    with retrying.reading(ctx) as session:
-        for part in chunks(set(uuids)):
-            rows.extend(session.execute(
-                sa.select(RP.c.uuid, RP.c.generation, INV.c.resource_class_id,
-                          *[INV.c[f] for f in INVENTORY_FIELDS])
-                .select_from(RP.outerjoin(
-                    INV, INV.c.resource_provider_id == RP.c.id))
-                .where(RP.c.uuid.in_(part))))
-    names = resource_class.names_by_id(ctx, set(
-        r.resource_class_id for r in rows if r.resource_class_id is not None))
-    for row in rows:
-        entry = found.setdefault(row.uuid, {'generation': row.generation,
-                                            'inventories': {}})
-        if row.resource_class_id is not None:
-            entry['inventories'][names[row.resource_class_id]] = _record(
-                row)
-    return found
-
-
-def get_usages(ctx, uuids):
-    """{uuid: {rc_name: used}} for the providers that exist (those without
-    allocations map to {}); one query per 500 uuids."""
-    rows = []
-    with retrying.reading(ctx) as session:
-        for part in chunks(set(uuids)):
-            rows.extend(session.execute(
-                sa.select(RP.c.uuid, ALLOC.c.resource_class_id,
-                          sa.func.sum(ALLOC.c.used))
-                .select_from(RP.outerjoin(
-                    ALLOC, ALLOC.c.resource_provider_id == RP.c.id))
-                .where(RP.c.uuid.in_(part))
-                .group_by(RP.c.uuid, ALLOC.c.resource_class_id)))
-    names = resource_class.names_by_id(
-        ctx, set(r[1] for r in rows if r[1] is not None))
-    usages = {}
-    for uuid, rc_id, used in rows:
-        entry = usages.setdefault(uuid, {})
-        if rc_id is not None:
-            entry[names[rc_id]] = int(used)
-    return usages
+    placement_db.retrying(once, WRITE_RETRIES)
 
 
 def set_inventories(ctx, uuid, inventories, generation=None):
@@ -316,7 +251,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
     class_ids = resource_class_ids(ctx, wanted)
 
     def once():
-        with retrying.writing(ctx) as session:
+        with placement_db.writing(ctx) as session:
             rows = session.execute(
                 sa.select(RP.c.id, RP.c.generation, INV.c.id.label('inv_id'),
                           INV.c.resource_class_id,
@@ -337,7 +272,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
             removed = [i for i in have if i not in wanted_by_id]
             added = [i for i in wanted_by_id if i not in have]
             changed = [i for i in wanted_by_id if i in have and not _same(
-                wanted_by_id[i], _record(have[i]))]
+                wanted_by_id[i], record(have[i]))]
             if not (removed or added or changed):
                 return current
             if removed:
@@ -351,8 +286,8 @@ def set_inventories(ctx, uuid, inventories, generation=None):
                         uuid=uuid, resource_classes=', '.join(
                             sorted(names[i] for i in busy)))
             try:
-                _bump_generations(session, {provider_id: current})
-            except retrying.GenerationChanged:
+                bump_generations(session, {provider_id: current})
+            except placement_db.GenerationChanged:
                 if generation is None:
                     raise    # retried against the new state
                 raise exception.ResourceProviderGenerationConflict(
@@ -370,7 +305,7 @@ def set_inventories(ctx, uuid, inventories, generation=None):
                     [dict([('inv_id', have[i].inv_id)] +
                           [('v_' + f, wanted_by_id[i][f])
                            for f in INVENTORY_FIELDS]) for i in changed])
-            retrying.insert_rows(session, INV, [
+            placement_db.insert_rows(session, INV, [
                 dict(wanted_by_id[i], resource_provider_id=provider_id,
                      resource_class_id=i) for i in added])
             return current + 1
@@ -378,148 +313,4 @@ def set_inventories(ctx, uuid, inventories, generation=None):
     def conflict():
         return exception.ResourceProviderGenerationConflict(
             uuid=uuid, expected='-', actual='changed concurrently')
-    return retrying.retrying(once, CLAIM_RETRIES, on_conflict=conflict)
-
-
-# --- allocations -------------------------------------------------------------
-
-def _validate_request(consumer_id, request):
-    if not isinstance(consumer_id, str) or not 0 < len(consumer_id) <= 36:
-        raise exception.InvalidInput(reason='consumer_id must be a string of '
-                                            '1 to 36 characters')
-    if not isinstance(request, dict) or not request:
-        raise exception.InvalidInput(reason='a claim needs at least one '
-                                            'provider')
-    for uuid, resources in request.items():
-        if not isinstance(resources, dict) or not resources:
-            raise exception.InvalidInput(
-                reason='no resources requested from provider %s' % uuid)
-        for name, amount in resources.items():
-            if not _is_int(amount) or not 1 <= amount <= MAX_INT:
-                raise exception.InvalidInput(
-                    reason='%s amount on provider %s must be a positive '
-                           'integer, not %r' % (name, uuid, amount))
-
-
-def _check_fits(uuid, rc_name, amount, inv, used):
-    def refuse(reason):
-        return exception.InsufficientResources(
-            amount=amount, resource_class=rc_name, provider=uuid,
-            reason=reason)
-    if inv is None:
-        raise refuse('the provider has no %s inventory' % rc_name)
-    if amount < inv['min_unit']:
-        raise refuse('below min_unit %d' % inv['min_unit'])
-    if amount > inv['max_unit']:
-        raise refuse('above max_unit %d' % inv['max_unit'])
-    if amount % inv['step_size']:
-        raise refuse('not a multiple of step_size %d' % inv['step_size'])
-    free = capacity(inv) - used
-    if amount > free:
-        raise refuse('only %d of capacity %d free' % (max(free, 0),
-                                                      capacity(inv)))
-
-
-# Inventories and usage of the requested classes on the requested
-# providers, and whether the consumer already holds anything: one read.
-_USED = sa.select(sa.func.coalesce(sa.func.sum(ALLOC.c.used), 0)).where(
-    ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
-    ALLOC.c.resource_class_id == INV.c.resource_class_id).scalar_subquery()
-_CLAIM_READ = sa.select(
-    RP.c.id, RP.c.uuid, RP.c.generation, INV.c.resource_class_id,
-    *[INV.c[f] for f in INVENTORY_FIELDS], _USED.label('used'),
-    sa.exists().where(
-        ALLOC.c.consumer_id == sa.bindparam('consumer_id')).label('holds'),
-).select_from(RP.outerjoin(INV, sa.and_(
-    INV.c.resource_provider_id == RP.c.id,
-    INV.c.resource_class_id.in_(sa.bindparam('class_ids', expanding=True)))),
-).where(RP.c.uuid.in_(sa.bindparam('uuids', expanding=True)))
-
-
-def _claim_once(ctx, consumer_id, request, class_ids):
-    with retrying.writing(ctx) as session:
-        rows = session.execute(_CLAIM_READ, {
-            'consumer_id': consumer_id, 'uuids': list(request),
-            'class_ids': list(set(class_ids.values()))}).all()
-        providers, inventory, usage = {}, {}, {}
-        for row in rows:
-            providers[row.uuid] = (row.id, row.generation)
-            if row.resource_class_id is not None:
-                key = (row.id, row.resource_class_id)
-                inventory[key] = _record(row)
-                usage[key] = int(row.used)
-        missing = sorted(set(request) - set(providers))
-        if missing:
-            raise exception.ResourceProviderNotFound(uuid=', '.join(missing))
-        replacing = bool(rows) and rows[0].holds
-        if replacing:    # the consumer's current allocations are released
-            for pid, rc_id, amount in session.execute(
-                    sa.select(ALLOC.c.resource_provider_id,
-                              ALLOC.c.resource_class_id, ALLOC.c.used)
-                    .where(ALLOC.c.consumer_id == consumer_id)):
-                if (pid, rc_id) in usage:
-                    usage[(pid, rc_id)] -= amount
-        allocations = []
-        for uuid, resources in sorted(request.items()):
-            pid = providers[uuid][0]
-            for name, amount in sorted(resources.items()):
-                key = (pid, class_ids[name])
-                _check_fits(uuid, name, amount, inventory.get(key),
-                            usage.get(key, 0))
-                allocations.append({'resource_provider_id': pid,
-                                    'resource_class_id': class_ids[name],
-                                    'consumer_id': consumer_id,
-                                    'used': amount})
-        _bump_generations(session, dict(providers.values()))
-        if replacing:
-            session.execute(ALLOC.delete().where(
-                ALLOC.c.consumer_id == consumer_id))
-        retrying.insert_rows(session, ALLOC, allocations)
-        return dict((uuid, gen + 1) for uuid, (_, gen) in providers.items())
-
-
-def claim(ctx, consumer_id, request, max_retries=CLAIM_RETRIES):
-    """Atomically allocate {provider_uuid: {rc_name: amount}} to consumer
-    (replacing what it held). Returns {provider_uuid: new generation}.
-
-    Raises InsufficientResources (nothing written) when a resource does
-    not fit: capacity (total - reserved) * allocation_ratio, min_unit,
-    max_unit, step_size; ResourceProviderNotFound, ResourceClassNotFound,
-    InvalidInput. Must not run inside an open API DB transaction (it
-    retries whole transactions)."""
-    _validate_request(consumer_id, request)
-    class_ids = resource_class_ids(
-        ctx, set(n for r in request.values() for n in r), create=False)
-
-    def conflict():
-        return exception.ResourceProviderGenerationConflict(
-            uuid=', '.join(sorted(request)), expected='-',
-            actual='changed concurrently %d times' % (max_retries + 1))
-    return retrying.retrying(lambda: _claim_once(ctx, consumer_id, request,
-                                         class_ids),
-                     max_retries, on_conflict=conflict)
-
-
-def remove_allocations(ctx, consumer_id):
-    """Delete every allocation of consumer; returns how many rows went."""
-    def once():
-        with retrying.writing(ctx) as session:
-            bump_consumer_providers(session, consumer_id)
-            return session.execute(ALLOC.delete().where(
-                ALLOC.c.consumer_id == consumer_id)).rowcount
-    return retrying.retrying(once, CLAIM_RETRIES)
-
-
-def get_allocations(ctx, consumer_id):
-    """{provider_uuid: {rc_name: used}} held by consumer (one query)."""
-    with retrying.reading(ctx) as session:
-        rows = session.execute(
-            sa.select(RP.c.uuid, ALLOC.c.resource_class_id, ALLOC.c.used)
-            .select_from(ALLOC.join(
-                RP, RP.c.id == ALLOC.c.resource_provider_id))
-            .where(ALLOC.c.consumer_id == consumer_id)).all()
-    names = resource_class.names_by_id(ctx, set(r[1] for r in rows))
-    found = {}
-    for uuid, rc_id, used in rows:
-        found.setdefault(uuid, {})[names[rc_id]] = used
-    return found
+    return placement_db.retrying(once, WRITE_RETRIES, on_conflict=conflict)
