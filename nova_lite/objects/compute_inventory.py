@@ -259,12 +259,9 @@ _ROW_FIELDS = tuple((capacity.class_offset(i), fields)
 
 
 def values_from_row(row):
-    """overlay() of a capacity row of HOST_CLASSES, built straight from it.
-
-    One flat dict of numbers per node, not nested dicts: CPython's cyclic
-    GC does not track a dict that holds only numbers, so thousands of them
-    alive while node objects are built add nothing to its long-lived count
-    (tools/bench/inventory_migration.py)."""
+    """overlay() of a capacity row of HOST_CLASSES, built straight from it
+    as one flat dict of numbers (untracked by the cyclic GC: see
+    tools/bench/inventory_migration.py)."""
     values = {}
     for start, (total_f, ratio_f, used_f) in _ROW_FIELDS:
         total = row[start + _TOTAL]

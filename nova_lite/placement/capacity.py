@@ -37,7 +37,8 @@ def class_offset(index):
     return 1 + WIDTH * index
 
 
-CAPACITY_CHUNK = 2000    # providers per query (see tools/bench/README.md)
+# Providers per capacity query (tools/bench/inventory_migration.py).
+CAPACITY_CHUNK = 2000
 
 # {(API DB url, class ids): {uuid: ((provider id, generation), row)}}
 _CACHE = {}

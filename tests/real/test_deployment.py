@@ -254,7 +254,7 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
             host='old-conductor', binary='nova-lite-conductor',
             topic='conductor', report_count=0, disabled=False,
             forced_down=False, deleted=0,
-            version=service_obj.SERVICE_VERSION - 1,
+            version=2,
             uuid='00000000-0000-4000-8000-00000000c0d1'))
         conn.execute(nodes.insert().values(
             uuid=node_uuid, host='legacy-host',
