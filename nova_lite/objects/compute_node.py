@@ -49,10 +49,6 @@ def _to_dict(row):
     return {c: getattr(row, c) for c in _COLUMNS}
 
 
-def _active(query):
-    return query.filter(models.ComputeNode.deleted == 0)
-
-
 def _not_migrated():
     col = _TABLE.c.inventory_migrated
     return sa.or_(_TABLE.c.uuid.is_(None), col.is_(None), col == sa.false())
@@ -505,24 +501,3 @@ def migrate(context, sources, placement, reserved, with_data):
         ComputeNode._mark_migrated(context,
                                    [_get(s, 'id') for s, _ in migrated])
     return migrated
-
-
-def migrate_pending(context, max_count):
-    """The online migration's work in one cell (context targeted at it; it
-    runs where the databases are): nodes not flagged migrated, by id, in
-    bulk on their rows, until max_count are done or none are left.
-    Returns (found, done); a node that cannot be migrated is found, not
-    done, and never holds up the ones behind it."""
-    placement = ci.placement_for(context, ComputeNode)
-    found = done = 0
-    after_id = None
-    while done < max_count:
-        rows, _ = get_rows(context, {}, after_id=after_id,
-                           limit=max_count - done, pending=True)
-        if not rows:
-            break
-        after_id = rows[-1]['id']
-        found += len(rows)
-        done += len(migrate(context, rows, placement, None,
-                            with_data=False))
-    return found, done

@@ -12,6 +12,7 @@ from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.objects import cell_mapping
+from nova_lite.objects import compute_inventory
 from nova_lite.objects import compute_node
 from nova_lite.online_migrations import registry
 
@@ -58,9 +59,10 @@ def _count_unmigrated_nodes(cctxt):
                    pending=_compute_nodes_pending)
 def migrate_compute_node_inventories(context, max_count):
     """Give every compute node without one a resource provider with its
-    inventories and host usage (ComputeNode._migrate_inventory: uuid in the
-    cell DB, then provider + inventories + usage in one API DB transaction,
-    then the cell's inventory_migrated hint). Returns (found, done).
+    inventories and host usage (compute_node.migrate, the steps of
+    ComputeNode._migrate_inventory: uuid in the cell DB, then provider +
+    inventories + usage in one API DB transaction, then the cell's
+    inventory_migrated hint). Returns (found, done).
 
     Walks the cells in turn and each cell's unflagged nodes by id, in bulk
     (one cell query, one uuid UPDATE, one API DB transaction and one flag
@@ -74,8 +76,31 @@ def migrate_compute_node_inventories(context, max_count):
         if cell.is_cell0() or done >= max_count:
             continue
         with nova_context.target_cell(context, cell) as cctxt:
-            cell_found, cell_done = compute_node.migrate_pending(
+            cell_found, cell_done = migrate_pending(
                 cctxt, max_count - done)
         found += cell_found
         done += cell_done
+    return found, done
+
+
+def migrate_pending(context, max_count):
+    """The migration's work in one cell (context targeted at it): nodes not
+    flagged migrated, by id, in bulk on their rows (no objects built),
+    until max_count are done or none are left. Returns (found, done); a
+    node that cannot be migrated is found, not done, and never holds up
+    the ones behind it."""
+    placement = compute_inventory.placement_for(context,
+                                                compute_node.ComputeNode)
+    found = done = 0
+    after_id = None
+    while done < max_count:
+        rows, _ = compute_node.get_rows(context, {}, after_id=after_id,
+                                        limit=max_count - done,
+                                        pending=True)
+        if not rows:
+            break
+        after_id = rows[-1]['id']
+        found += len(rows)
+        done += len(compute_node.migrate(context, rows, placement, None,
+                                         with_data=False))
     return found, done

@@ -69,7 +69,6 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite.db import migration
 from nova_lite import objects
-from nova_lite.objects import compute_node
 from nova_lite.objects import service as service_obj
 from nova_lite.online_migrations import compute_inventory as inventory_migration  # noqa: E501
 from nova_lite.online_migrations import registry
@@ -282,7 +281,7 @@ def bench_load(backend, args):
     dep = Deployment(backend, args.nodes, args.cells, copies=2)
     legacy, migrated = dep.cells[:args.cells], dep.cells[args.cells:]
     for cctxt in dep.cell_contexts(migrated):
-        compute_node.migrate_pending(cctxt, dep.n_nodes)
+        inventory_migration.migrate_pending(cctxt, dep.n_nodes)
     gate = dep.hold_gate()
     assert dep.load_all(legacy) == dep.load_all(migrated)
     assert dep.counts()[0] == dep.n_nodes   # the legacy copy stayed
