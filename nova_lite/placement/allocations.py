@@ -195,7 +195,7 @@ def bump_holders_providers(session, consumer_ids, skip=()):
 
 
 def _hand_over(session, source, target, skip=()):
-    """target's allocations become source's (target's own ones go)."""
+    """source's allocations become target's (target's own ones go)."""
     bump_holders_providers(session, [source, target], skip)
     session.execute(ALLOC.delete().where(ALLOC.c.consumer_id == target))
     session.execute(ALLOC.update().where(ALLOC.c.consumer_id == source)
