@@ -232,7 +232,7 @@ class CellsNotResponding(NovaLiteException):
     msg_fmt = 'Cells did not respond: %(cells)s'
 
 
-# --- resource providers, inventories and allocations --------------------------
+# --- resource providers, inventories and allocations ------------------------
 
 class ResourceProviderNotFound(NotFound):
     msg_fmt = 'Resource provider %(uuid)s could not be found.'
