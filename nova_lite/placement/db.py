@@ -1,9 +1,8 @@
 """API DB transactions for placement writes, and their retries.
 
-writing(ctx): an enginefacade writer transaction that, on SQLite, takes
-the write lock with its first statement (BEGIN IMMEDIATE), so that a
-transaction reading before it writes waits for a concurrent writer
-instead of failing at once with "database is locked".
+writing(ctx)/reading(ctx): API DB enginefacade writer/reader
+transactions (on a SQLite file a writer holds the write lock from its
+first statement: nova_lite.db.sqlite).
 
 retrying(fn, retries): runs fn() in fresh transactions while a generation
 it checked moved (GenerationChanged), with jittered backoff; each attempt
@@ -14,9 +13,7 @@ transactions.
 """
 import contextlib
 import random
-import threading
 import time
-import weakref
 
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
@@ -30,9 +27,6 @@ ROWS_PER_INSERT = 200     # rows per multi-row INSERT (bound-parameter limits)
 DB_RETRIES = 20           # transient database failures, per attempt
 
 chunks = utils.chunks
-
-_immediate = threading.local()     # green-local under eventlet
-_immediate_engines = weakref.WeakSet()
 
 
 class GenerationChanged(Exception):
@@ -50,44 +44,11 @@ transient_retry = oslo_db_api.wrap_db_retry(
     exception_checker=_sqlite_locked, jitter=True)
 
 
-def _begin_immediate(conn):
-    # Runs before oslo.db's own "begin" listener, which then sees
-    # in_transaction and does not emit its deferred BEGIN.
-    if (getattr(_immediate, 'wanted', False)
-            and 'in_transaction' not in conn.info):
-        conn.execute(sa.text('BEGIN IMMEDIATE'))
-        conn.info['in_transaction'] = True
-
-
-def _listen_first(engine, name, fn):
-    # listen(insert=True) is ignored for engine events (SQLAlchemy 2.x):
-    # take the others off and put them back after fn.
-    others = list(getattr(engine.dispatch, name))
-    for other in others:
-        sa.event.remove(engine, name, other)
-    sa.event.listen(engine, name, fn)
-    for other in others:
-        sa.event.listen(engine, name, other)
-
-
 @contextlib.contextmanager
 def writing(ctx):
-    """An API DB writer transaction holding, on SQLite, the write lock
-    from its first statement. Yields the session."""
+    """An API DB writer transaction; yields the session."""
     api_db.configure()
     with api_db.context_manager.writer.using(ctx) as session:
-        engine = session.get_bind()
-        if engine.dialect.name == 'sqlite':
-            if engine not in _immediate_engines:
-                _listen_first(engine, 'begin', _begin_immediate)
-                _immediate_engines.add(engine)
-            # Take the connection now (joined, if an outer transaction
-            # already has one): its BEGIN is then ours.
-            _immediate.wanted = True
-            try:
-                session.connection()
-            finally:
-                _immediate.wanted = False
         yield session
 
 
