@@ -14,6 +14,7 @@ import webob.dec
 
 from nova_lite.api.openstack import root
 from nova_lite.api.openstack import versions
+from nova_lite.api.openstack import wsgi
 from nova_lite.conf import CONF
 from nova_lite import exception
 
@@ -26,7 +27,7 @@ class JSONOnlyHook(hooks.PecanHook):
     skip pecan's content negotiation and extension guessing."""
 
     def on_route(self, state):
-        state.request.pecan['content_type'] = 'application/json'
+        state.request.pecan['content_type'] = wsgi.JSON
 
 
 def v21_app_factory(global_conf, **local_conf):
@@ -49,8 +50,7 @@ def _versions_app(req):
         exc = exception.MethodNotAllowed()
         exc.headers = {'Allow': 'GET'}
         raise exc
-    response = webob.Response(content_type='application/json',
-                              charset='UTF-8')
+    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
     response.text = json.dumps(versions.version_list(req.host_url +
                                                      req.script_name))
     return response
