@@ -34,6 +34,10 @@ from nova_lite import service
 LOG = logging.getLogger(__name__)
 
 API_TRANSPORT = 'fake://'
+# Databases the contexts of in-process cell conductors and computes refuse
+# (db.database): the rules a deployment enforces with separate processes.
+CELL_CONDUCTOR_REFUSES = frozenset(['api_database'])
+COMPUTE_REFUSES = frozenset(['api_database', 'database'])
 
 
 def cell_names(cells):
@@ -176,10 +180,14 @@ class Plane(oslo_service.ServiceBase):
         placement = placement_rpcapi.PlacementAPI.for_transport(
             transport, compute_inventory.placement_auto_cap)
         cell_ctxt.placement_api = placement
+        # As in a deployment, the cell conductor has no API DB and a
+        # compute no database at all: their contexts refuse them.
+        cell_ctxt.refused_databases = CELL_CONDUCTOR_REFUSES
 
         def target_this_cell(ctxt):
             nova_context.set_target_cell(ctxt, cell)
             ctxt.placement_api = placement
+            ctxt.refused_databases = CELL_CONDUCTOR_REFUSES
 
         yield service.Service(
             '%s-conductor' % cell.name, 'nova-lite-conductor',
@@ -195,6 +203,7 @@ class Plane(oslo_service.ServiceBase):
             ctxt.indirection_api = indirection
             ctxt.mq_connection = transport
             ctxt.placement_api = placement
+            ctxt.refused_databases = COMPUTE_REFUSES
 
         for host in compute_hosts(cell.name, self.computes_per_cell):
             compute_ctxt = nova_context.get_admin_context()

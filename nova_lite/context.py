@@ -1,4 +1,9 @@
-"""RequestContext, cell targeting and scatter-gather across cells."""
+"""RequestContext, cell targeting and scatter-gather across cells.
+
+A context targeted at a cell carries that cell's database context manager
+and message transport; both come from the cell mapping itself
+(``CellMapping.connect()``), made once per cell and cached here.
+"""
 import contextlib
 import copy
 
@@ -7,6 +12,8 @@ import eventlet.queue
 from oslo_context import context as oslo_context
 from oslo_db.sqlalchemy import enginefacade
 from oslo_log import log as logging
+
+from nova_lite import policy
 
 LOG = logging.getLogger(__name__)
 
@@ -55,6 +62,11 @@ class RequestContext(oslo_context.RequestContext):
         # and cell conductors); None: decided by the process
         # (nova_lite.placement.router).
         self.placement_api = None
+        # Config groups of the databases this context must not touch
+        # ('api_database', 'database'): set on the all-in-one's computes
+        # and cell conductors, which share a process with the API
+        # (db.database refuses them).
+        self.refused_databases = frozenset()
 
     def to_dict(self):
         values = super().to_dict()
@@ -80,7 +92,6 @@ class RequestContext(oslo_context.RequestContext):
 
     def can(self, action, target=None, fatal=True):
         """Check policy; raise PolicyNotAuthorized (403) unless fatal=False."""
-        from nova_lite import policy
         if target is None:
             target = {'project_id': self.project_id, 'user_id': self.user_id}
         return policy.authorize(self, action, target, fatal=fatal)
@@ -105,22 +116,16 @@ def get_context():
                           roles=['admin'], overwrite=False)
 
 
-# cell uuid -> (database connection url, transport url, ctxt manager, transport)
+# cell uuid -> (database url, transport url, context manager, transport)
 _CELL_CACHE = {}
 
 
 def _cell_connections(cell_mapping):
-    from nova_lite.db.main import api as main_db
-    from nova_lite import rpc
     key = cell_mapping.uuid
     cached = _CELL_CACHE.get(key)
     if (cached is None or cached[0] != cell_mapping.database_connection
             or cached[1] != cell_mapping.transport_url):
-        db = main_db.create_context_manager(cell_mapping.database_connection)
-        url = cell_mapping.transport_url
-        # cell0 has no message queue: nothing runs there ('none:///').
-        mq = (rpc.get_cell_transport(url)
-              if url and not url.startswith('none:') else None)
+        db, mq = cell_mapping.connect()
         cached = (cell_mapping.database_connection,
                   cell_mapping.transport_url, db, mq)
         _CELL_CACHE[key] = cached
@@ -180,23 +185,6 @@ def scatter_gather_cells(context, cell_mappings, timeout, fn, *args,
             LOG.warning('Timed out waiting for a response from cell %s',
                         uuid)
     return results
-
-
-def scatter_gather_all_cells(context, fn, *args, **kwargs):
-    from nova_lite.conf import CONF
-    from nova_lite import objects
-    cells = objects.CellMappingList.get_all(context)
-    return scatter_gather_cells(context, cells, CONF.cell_timeout, fn,
-                                *args, **kwargs)
-
-
-def scatter_gather_skip_cell0(context, fn, *args, **kwargs):
-    from nova_lite.conf import CONF
-    from nova_lite import objects
-    cells = [c for c in objects.CellMappingList.get_all(context)
-             if not c.is_cell0()]
-    return scatter_gather_cells(context, cells, CONF.cell_timeout, fn,
-                                *args, **kwargs)
 
 
 __all__ = ['RequestContext', 'get_admin_context', 'target_cell',

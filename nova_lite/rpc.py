@@ -9,13 +9,21 @@ from oslo_messaging.rpc import dispatcher
 
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
-from nova_lite.objects import base as obj_base
 
 _TRANSPORTS = {}
+# Makes the serializer for entities in messages; the object layer sets
+# its versioned-object serializer (objects.base), which sits above us.
+_entity_serializer = messaging.NoOpSerializer
 _EXMODS = ['nova_lite.exception']
 NOTIFIER = None
 
 messaging.set_transport_defaults(control_exchange='nova_lite')
+
+
+def set_entity_serializer(factory):
+    """Serialize message entities with factory() from now on."""
+    global _entity_serializer
+    _entity_serializer = factory
 
 
 def get_transport(url=None):
@@ -58,7 +66,7 @@ class RequestContextSerializer(messaging.Serializer):
     """
 
     def __init__(self, base=None, context_hook=None):
-        self._base = base or obj_base.NovaLiteObjectSerializer()
+        self._base = base or _entity_serializer()
         self._context_hook = context_hook
 
     def serialize_entity(self, context, entity):

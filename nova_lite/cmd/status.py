@@ -17,6 +17,8 @@ import sqlalchemy as sa
 
 from nova_lite.cmd import common
 from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite.objects import service as service_obj
 from nova_lite.online_migrations import registry
 
 COMPUTE_BINARY = 'nova-lite-compute'
@@ -145,7 +147,6 @@ class Checks(upgradecheck.UpgradeCommands):
         refuse to run beside it) or further behind the newest of its binary
         than the allowed skew. Warning: a mixed deployment (an upgrade in
         progress), or services newer than this code."""
-        from nova_lite.objects import service as service_obj
         if not CONF.api_database.connection:
             return _NO_API_DATABASE
         services, unreachable = [], []
@@ -200,7 +201,6 @@ class Checks(upgradecheck.UpgradeCommands):
         """Warning while an online data migration has rows left."""
         if not CONF.api_database.connection:
             return _NO_API_DATABASE
-        from nova_lite import context as nova_context
         ctxt = nova_context.get_admin_context()
         left = []
         for migration in registry.migrations():

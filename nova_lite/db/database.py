@@ -5,7 +5,9 @@ Database (db/api/api.py, db/main/api.py).
 Invariants:
 - A Database configures its context manager from its config group on
   first use; a process that disable()d it (computes; cell conductors for
-  the API DB) gets RuntimeError on any use instead.
+  the API DB) gets RuntimeError on any use instead, and so does a
+  context whose ``refused_databases`` names its group (the all-in-one's
+  computes and cell conductors, which share a process with the API).
 - A cell Database (per_cell) runs a function on the context manager the
   context was targeted at (context.target_cell sets
   context.db_connection); otherwise, and always for the API DB, on its
@@ -44,8 +46,9 @@ class Database(object):
         not disable()d)."""
         return not self._disabled and bool(conf[self.group].connection)
 
-    def _check_allowed(self):
-        if self._disabled:
+    def _check_allowed(self, context=None):
+        if self._disabled or self.group in getattr(
+                context, 'refused_databases', ()):
             raise RuntimeError(self.refusal)
 
     def configure(self, conf=CONF):
@@ -88,6 +91,7 @@ class Database(object):
     def get_context_manager(self, context=None):
         """The context manager for context: its cell's if targeted (cell
         databases), else this database's own."""
+        self._check_allowed(context)
         if self.per_cell:
             targeted = getattr(context, 'db_connection', None)
             if targeted is not None:

@@ -1,4 +1,5 @@
 """Run the alembic trees shipped as nova_lite.migrations (api, main)."""
+import importlib.util
 import os
 
 from alembic import command as alembic_command
@@ -11,10 +12,11 @@ DATABASES = ('api', 'main')
 
 def migrations_dir(database):
     """The alembic tree for 'api' or 'main', installed or in the checkout."""
-    try:
-        import nova_lite.migrations as pkg
-        base = os.path.dirname(pkg.__file__)
-    except ImportError:
+    # Installed: a package of data (setup.py maps migrations/ to it).
+    spec = importlib.util.find_spec('nova_lite.migrations')
+    if spec is not None and spec.submodule_search_locations:
+        base = list(spec.submodule_search_locations)[0]
+    else:
         base = os.path.join(os.path.dirname(os.path.dirname(
             os.path.dirname(os.path.abspath(__file__)))), 'migrations')
     path = os.path.join(base, database)

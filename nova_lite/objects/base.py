@@ -8,10 +8,13 @@ share one process (the all-in-one and functional tests) without the
 compute touching the database.
 """
 import functools
+import sys
 
 from oslo_versionedobjects import base as ovoo_base
 from oslo_versionedobjects import exception as ovoo_exc
 from oslo_versionedobjects import fields
+
+from nova_lite import rpc
 
 obj_make_list = ovoo_base.obj_make_list
 obj_tree_get_versions = ovoo_base.obj_tree_get_versions
@@ -20,7 +23,8 @@ obj_tree_get_versions = ovoo_base.obj_tree_get_versions
 class NovaLiteObjectRegistry(ovoo_base.VersionedObjectRegistry):
     def registration_hook(self, cls, index):
         # Expose the newest version of each object as nova_lite.objects.<Name>
-        from nova_lite import objects
+        # (the package this module lives in, imported before it).
+        objects = sys.modules[__package__]
         current = getattr(objects, cls.obj_name(), None)
         if current is None or _newer(cls.VERSION, current.VERSION):
             setattr(objects, cls.obj_name(), cls)
@@ -55,7 +59,7 @@ def remotable_classmethod(fn):
 
 
 def remotable(fn):
-    """An instance method that runs on the conductor when indirection is set."""
+    """An instance method that runs on the conductor under indirection."""
     @functools.wraps(fn)
     def wrapper(self, *args, **kwargs):
         ctxt = self._context
@@ -131,3 +135,7 @@ class NovaLiteObjectSerializer(ovoo_base.VersionedObjectSerializer):
                 target_version=self.object_versions[entity.obj_name()],
                 version_manifest=self.object_versions)
         return super().serialize_entity(context, entity)
+
+
+# Every RPC client and server of this process sends objects with it.
+rpc.set_entity_serializer(NovaLiteObjectSerializer)

@@ -2,10 +2,14 @@ from oslo_utils import uuidutils
 from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
+from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite.objects import base
+from nova_lite import rpc
 
 CELL0_UUID = '00000000-0000-0000-0000-000000000000'
 
@@ -36,6 +40,16 @@ class CellMapping(base.NovaLiteObject):
 
     def is_cell0(self):
         return self.obj_attr_is_set('uuid') and self.uuid == CELL0_UUID
+
+    def connect(self):
+        """(database context manager, transport) of this cell, new each
+        call (context.target_cell caches them). cell0 has no message queue:
+        nothing runs there ('none:///')."""
+        db = main_db.create_context_manager(self.database_connection)
+        url = self.transport_url
+        mq = (rpc.get_cell_transport(url)
+              if url and not url.startswith('none:') else None)
+        return db, mq
 
     @property
     def identity(self):
@@ -145,3 +159,11 @@ class CellMappingList(base.ObjectListBase, base.NovaLiteObject):
     def get_all(cls, context):
         return base.obj_make_list(context, cls(context),
                                   cls._get_all_from_db(context))
+
+
+def scatter_gather_skip_cell0(context, fn, *args, **kwargs):
+    """context.scatter_gather_cells over every cell but cell0, with
+    [DEFAULT] cell_timeout."""
+    cells = [c for c in CellMappingList.get_all(context) if not c.is_cell0()]
+    return nova_context.scatter_gather_cells(context, cells, CONF.cell_timeout,
+                                             fn, *args, **kwargs)

@@ -30,17 +30,17 @@ from nova_lite.placement import capacity
 from nova_lite.placement import hosts
 from nova_lite.placement import router
 from nova_lite.placement import rpcapi as placement_rpcapi
+from nova_lite import virt
 
 # The service versions every API and conductor (in every cell) must have
 # reached before a node without a provider gets one (objects.service
 # unmet_needs). Version 3 reads capacity from inventories.
 NEEDS = {'nova-lite-api': 3, 'nova-lite-conductor': 3}
 
-# How a node says its ephemeral disks live on storage shared with other
-# nodes: this key in ComputeNode.stats with a true value ("true", "1",
-# "yes"). Such a node gets no DISK_GB inventory: the disk is not its own
-# to offer; local_gb & co. stay in its compute_nodes columns.
-SHARED_EPHEMERAL_STORAGE = 'ephemeral_storage_shared'
+# A node with shared ephemeral storage (virt.SHARED_EPHEMERAL_STORAGE in
+# its stats) gets no DISK_GB inventory; local_gb & co. stay in its
+# compute_nodes columns.
+SHARED_EPHEMERAL_STORAGE = virt.SHARED_EPHEMERAL_STORAGE
 
 # resource class -> (capacity field, ratio field, usage field), in the
 # order of placement.hosts.HOST_CLASSES (their columns in capacity rows).

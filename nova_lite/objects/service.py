@@ -14,10 +14,12 @@ from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
+from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite import exception
 from nova_lite.objects import base
+from nova_lite.objects import cell_mapping
 
 LOG = logging.getLogger(__name__)
 
@@ -383,11 +385,10 @@ def get_minimum_version_all_cells(context, binaries, use_cache=True):
     A cell that fails or does not answer is never silently counted as
     upgraded: exception.CellsNotResponding names it.
     """
-    from nova_lite import context as nova_context
     key = ('all-cells', tuple(sorted(binaries)))
     if use_cache and key in _MIN_VERSION_CACHE:
         return dict(_MIN_VERSION_CACHE[key])
-    results = nova_context.scatter_gather_skip_cell0(
+    results = cell_mapping.scatter_gather_skip_cell0(
         context, lambda cctxt: get_minimum_versions(cctxt, binaries,
                                                     use_cache=False))
     failed = [uuid for uuid, r in results.items()
@@ -453,7 +454,6 @@ def get_auto_version_cap(service, binary=None):
     """RPC cap for [upgrade_levels] <service> = auto: what the oldest
     recorded server binary (default nova-lite-<service>) speaks, across all
     cells when this process can see them, else in its own cell."""
-    from nova_lite import context as nova_context
     binary = binary or 'nova-lite-%s' % service
     ctxt = nova_context.get_admin_context()
     try:
@@ -479,13 +479,11 @@ def check_can_start(context, binary, host, version=SERVICE_VERSION,
     (API and conductors) when computes older than the oldest supported
     version are recorded, unless the FFU workaround is set.
     """
-    from nova_lite.conf import CONF
-    from nova_lite import context as nova_context
     if version < OLDEST_SUPPORTED_SERVICE_VERSION:
         raise exception.ServiceTooOld(thisver=version,
                                       minver=OLDEST_SUPPORTED_SERVICE_VERSION)
     if all_cells:
-        per_cell = nova_context.scatter_gather_skip_cell0(
+        per_cell = cell_mapping.scatter_gather_skip_cell0(
             context, Service.get_peer_versions, binary)
         peers = [p for r in per_cell.values()
                  if not nova_context.is_cell_failure(r) for p in r]

@@ -47,15 +47,14 @@ transient_retry = oslo_db_api.wrap_db_retry(
 @contextlib.contextmanager
 def writing(ctx):
     """An API DB writer transaction; yields the session."""
-    api_db.configure()
-    with api_db.context_manager.writer.using(ctx) as session:
+    with api_db.get_context_manager(ctx).writer.using(ctx) as session:
         yield session
 
 
 @contextlib.contextmanager
 def reading(ctx):
-    api_db.configure()
-    with api_db.context_manager.reader.using(ctx) as session:
+    """An API DB reader transaction; yields the session."""
+    with api_db.get_context_manager(ctx).reader.using(ctx) as session:
         yield session
 
 

@@ -8,7 +8,7 @@ import os
 import threading
 
 from nova_lite.conf import CONF
-from nova_lite.objects.compute_inventory import SHARED_EPHEMERAL_STORAGE
+from nova_lite import virt
 
 
 class FakeDriver(object):
@@ -80,7 +80,7 @@ class FakeDriver(object):
             'running_vms': len(self._guests),
             'numa_topology': None,
             'pci_stats': None,
-            'stats': ({SHARED_EPHEMERAL_STORAGE: 'true'}
+            'stats': ({virt.SHARED_EPHEMERAL_STORAGE: 'true'}
                       if fd.ephemeral_storage_shared else {}),
         }
 

@@ -1,6 +1,11 @@
 """The running plane: services registered in their cells, computes report
 nodes through their cell conductor, hosts discovered."""
+import pytest
+import sqlalchemy as sa
+
 from nova_lite import context as nova_context
+from nova_lite.db.api import api as api_db
+from nova_lite.db.main import api as main_db
 from nova_lite import objects
 
 
@@ -123,3 +128,41 @@ def test_upgrade_check_passes_on_the_running_all_in_one(plane_no_api,
     assert code == 0, out
     assert checks == {'Cells v2': 0, 'Service Versions': 0,
                       'Online Data Migrations': 0}
+
+
+def _touches_api_db(ctxt):
+    @api_db.reader
+    def count_cells(context):
+        return len(context.session.execute(
+            sa.text('SELECT id FROM cell_mappings')).fetchall())
+    return count_cells(ctxt)
+
+
+def _touches_cell_db(ctxt):
+    @main_db.reader
+    def count_services(context):
+        return len(context.session.execute(
+            sa.text('SELECT id FROM services')).fetchall())
+    return count_services(ctxt)
+
+
+def test_in_process_computes_and_cell_conductors_refuse_the_api_db(
+        plane_no_api):
+    """The deployment's rules hold in one process: a cell conductor's
+    contexts (its own and those it receives) never reach the API DB, a
+    compute's reach no database; the super conductor's may."""
+    by_host = {s.host: s for s in plane_no_api.services}
+    cell_conductor = by_host['cell1-conductor']
+    compute = by_host['cell1-compute1']
+    super_conductor = by_host['aio']
+    assert _touches_api_db(super_conductor.context) == 3
+    assert _touches_cell_db(cell_conductor.context) > 0
+    with pytest.raises(RuntimeError, match='API database'):
+        _touches_api_db(cell_conductor.context)
+    received = nova_context.get_admin_context()
+    cell_conductor.context_hook(received)
+    with pytest.raises(RuntimeError, match='API database'):
+        _touches_api_db(received)
+    for refused in (_touches_api_db, _touches_cell_db):
+        with pytest.raises(RuntimeError):
+            refused(compute.context)
