@@ -54,7 +54,8 @@ def authorize(context, action, target=None, fatal=True):
     except exception.PolicyNotAuthorized:
         LOG.debug('Policy check for %(action)s failed with credentials '
                   '%(credentials)s',
-                  {'action': action, 'credentials': context.to_policy_values()})
+                  {'action': action,
+                   'credentials': context.to_policy_values()})
         raise
 
 

@@ -44,7 +44,8 @@ def _use_project_venv():
 
 
 DB_ROOT = os.environ.get('NOVA_LITE_MYSQL', 'mysql+pymysql://root@127.0.0.1')
-RABBIT = os.environ.get('NOVA_LITE_RABBIT', 'rabbit://guest:guest@127.0.0.1:5672')
+RABBIT = os.environ.get('NOVA_LITE_RABBIT',
+                        'rabbit://guest:guest@127.0.0.1:5672')
 
 
 def _bin(name):

@@ -13,9 +13,9 @@ import sys
 import time
 
 from nova_lite import cmd  # noqa: F401  (eventlet first)
-from nova_lite import allinone
-from nova_lite import config
+from nova_lite import allinone  # noqa: H306
 from nova_lite.conf import CONF
+from nova_lite import config
 from nova_lite import service
 
 

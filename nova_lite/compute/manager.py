@@ -1,6 +1,6 @@
 """The compute service manager: one per hypervisor host. No database."""
-import oslo_messaging as messaging
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from nova_lite.compute import resource_tracker
 from nova_lite.conf import CONF

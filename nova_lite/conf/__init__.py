@@ -1,4 +1,5 @@
-"""Configuration options: one module per group, registered by register_all()."""
+"""Configuration options: one module per group, registered by
+register_all()."""
 from oslo_config import cfg
 
 from nova_lite.conf import api

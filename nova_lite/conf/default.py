@@ -4,7 +4,8 @@ from oslo_config import cfg
 from oslo_utils import netutils
 
 opts = [
-    cfg.StrOpt('host', default=socket.gethostname(), sample_default='<hostname>',
+    cfg.StrOpt('host', default=socket.gethostname(),
+               sample_default='<hostname>',
                help='Name of this node, used for the service record and RPC '
                     'server name. Must be unique within a cell.'),
     cfg.IPOpt('my_ip', default=netutils.get_my_ipv4(),

@@ -1,8 +1,9 @@
 """oslo.config.opts entry point: every option nova_lite registers."""
-import oslo_messaging
 from oslo_db import options as db_options
+import oslo_messaging
 
-from nova_lite.conf import CONF, MODULES
+from nova_lite.conf import CONF
+from nova_lite.conf import MODULES
 
 
 def list_opts():

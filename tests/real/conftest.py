@@ -35,7 +35,8 @@ REQUIRE = os.environ.get('NOVA_LITE_REQUIRE_SERVICES') == '1'
 
 SESSION_PREFIX = 'nl_%s' % uuid.uuid4().hex[:8]
 _names = iter(range(1, 1 << 30))
-_probes = {}          # service name -> None (answers) or the reason it does not
+# service name -> None (answers) or the reason it does not
+_probes = {}
 
 
 def unique_name():
@@ -127,7 +128,7 @@ def pytest_terminal_summary(terminalreporter):
             red=True)
 
 
-# --- databases ----------------------------------------------------------------
+# --- databases ---------------------------------------------------------------
 
 class _SqlServer(object):
     """Creates and drops databases on one server."""
@@ -196,7 +197,7 @@ MARIADB = _MariaDB('MariaDB', MYSQL_SERVER, '')
 POSTGRESQL = _PostgreSQL('PostgreSQL', PG_SERVER, 'postgres')
 
 
-# --- RabbitMQ vhosts ----------------------------------------------------------
+# --- RabbitMQ vhosts ---------------------------------------------------------
 
 class _RabbitMQ(object):
     """Creates and deletes vhosts (rabbitmqctl, else the management API)."""
@@ -257,7 +258,7 @@ class _RabbitMQ(object):
 RABBITMQ = _RabbitMQ()
 
 
-# --- fixtures -----------------------------------------------------------------
+# --- fixtures ----------------------------------------------------------------
 
 @pytest.fixture
 def make_mysql_database():

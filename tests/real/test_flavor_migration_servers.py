@@ -12,13 +12,13 @@ import eventlet
 import pytest
 import sqlalchemy as sa
 
+from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import flavors as api_flavors
 from nova_lite.db import flavor_union
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import legacy_flavors
 from nova_lite.db import migration
-from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.objects import flavor as flavor_obj
 from nova_lite.online_migrations import flavor_copy

@@ -4,7 +4,8 @@
 
     python tools/bench/flavor_migration.py [--flavors 10000] [--specs 5]
         [--projects 3] [--backends sqlite,mysql,postgresql]
-        [--paths cross,rows] [--batches default] [--migration-repeat 3] [--list-flavors 1000]
+        [--paths cross,rows] [--batches default] [--migration-repeat 3]
+        [--list-flavors 1000]
         [--list-limit 1000] [--repeat 7] [--sections migration,list,api]
         [--json]
 

@@ -5,7 +5,8 @@ import webtest
 
 from nova_lite.api import app as api_app
 from nova_lite.db.api import flavors as api_flavors
-from tests.functional.api.fixtures import ADMIN, version
+from tests.functional.api.fixtures import ADMIN
+from tests.functional.api.fixtures import version
 from tests.functional.test_flavor_objects import add_legacy
 from tests.functional.test_flavor_objects import api_flavor
 

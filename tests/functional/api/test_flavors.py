@@ -9,11 +9,15 @@ import pytest
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
-from tests.functional.api.fixtures import ADMIN, MEMBER, headers
-from tests.functional.api.flavor_fixtures import ALL_IDS, get, in_api_db
-from tests.functional.test_flavor_objects import QueryCounter
+from tests.functional.api.fixtures import ADMIN
+from tests.functional.api.fixtures import headers
+from tests.functional.api.fixtures import MEMBER
+from tests.functional.api.flavor_fixtures import ALL_IDS
+from tests.functional.api.flavor_fixtures import get
+from tests.functional.api.flavor_fixtures import in_api_db
 from tests.functional.test_flavor_objects import add_legacy
 from tests.functional.test_flavor_objects import legacy_rows
+from tests.functional.test_flavor_objects import QueryCounter
 
 DETAIL_FIELDS = {'id', 'name', 'ram', 'disk', 'swap', 'vcpus', 'links',
                  'OS-FLV-EXT-DATA:ephemeral', 'OS-FLV-DISABLED:disabled',

@@ -1,7 +1,8 @@
 """os-hypervisors through the WSGI app, across two cells."""
 import pytest
 
-from tests.functional.api.fixtures import MEMBER, headers
+from tests.functional.api.fixtures import headers
+from tests.functional.api.fixtures import MEMBER
 
 ALL_HOSTS = ['c1-host1', 'c1-host2', 'c1-host3', 'c2-host1', 'c2-host2']
 CAPACITY = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used', 'cpu_info',

@@ -10,7 +10,8 @@ from nova_lite.objects import service as service_obj
 from nova_lite.placement import allocations
 from nova_lite import policy
 from tests.conftest import set_override
-from tests.functional.api.fixtures import Plane, headers
+from tests.functional.api.fixtures import headers
+from tests.functional.api.fixtures import Plane
 from tests.functional import inventory_helpers as h
 
 VERSIONS = ('2.1', '2.28', '2.53')

@@ -2,7 +2,9 @@
 import pytest
 
 from nova_lite import objects
-from tests.functional.api.fixtures import COMPUTE, MEMBER, headers
+from tests.functional.api.fixtures import COMPUTE
+from tests.functional.api.fixtures import headers
+from tests.functional.api.fixtures import MEMBER
 
 
 def _services(app, v=None, query=''):
