@@ -54,11 +54,14 @@ SERVICE_VERSION_HISTORY = {
     4: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
         'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                    'EmbeddedFlavor': '1.0'},
         'enables': 'placement RPC 1.1: claim (optionally moving the '
                    "consumer's allocations to another consumer), "
                    'move_allocations, remove_allocations, get_consumer, '
-                   'with consumer generations (API DB consumers table)'},
+                   'with consumer generations (API DB consumers table); '
+                   'EmbeddedFlavor 1.0, the flavor snapshot servers carry '
+                   'in instance_extra'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 
