@@ -54,16 +54,24 @@ def _create(context, values, extra_specs, projects):
                    FLAVORS.c.flavorid == values['flavorid']))):
         raise_exists(values.get('name'), values['flavorid'],
                       clash.flavorid)
-    flavor_id = session.execute(FLAVORS.insert().values(**values)) \
-        .inserted_primary_key[0]
+    insert = FLAVORS.insert().values(**values)
+    row = None
+    if session.connection().dialect.insert_returning:
+        # The stored row, column defaults and all, comes back at once.
+        row = dict(session.execute(insert.returning(
+            *[FLAVORS.c[c] for c in queries.COLUMNS])).mappings().one())
+        flavor_id = row['id']
+    else:
+        flavor_id = session.execute(insert).inserted_primary_key[0]
     _add_specs(session, flavor_id, extra_specs)
     for project_id in projects:
         session.execute(PROJECTS.insert().values(
             flavor_id=flavor_id, project_id=project_id, deleted=0,
             created_at=values['created_at']))
-    # The related rows are those just inserted: only the flavor's own row
-    # (with its column defaults) is read back.
-    row = queries.select_flavors(session, GEN, [FLAVORS.c.id == flavor_id])[0]
+    if row is None:
+        row = queries.select_flavors(session, GEN,
+                                     [FLAVORS.c.id == flavor_id])[0]
+    # The related rows are those just inserted.
     return dict(row, extra_specs=dict(extra_specs), projects=list(projects))
 
 
