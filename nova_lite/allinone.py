@@ -20,6 +20,7 @@ from nova_lite.compute import manager as compute_manager
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
@@ -134,8 +135,8 @@ def discover_hosts(ctxt, cells):
         if cell.is_cell0():
             continue
         with nova_context.target_cell(ctxt, cell) as cctxt:
-            computes = objects.ServiceList.get_by_binary(cctxt,
-                                                         'nova-lite-compute')
+            computes = objects.ServiceList.get_by_binary(
+                cctxt, constants.COMPUTE_BINARY)
         for svc in computes:
             try:
                 objects.HostMapping(ctxt, host=svc.host,
@@ -190,7 +191,7 @@ class Plane(oslo_service.ServiceBase):
             ctxt.refused_databases = CELL_CONDUCTOR_REFUSES
 
         yield service.Service(
-            '%s-conductor' % cell.name, 'nova-lite-conductor',
+            '%s-conductor' % cell.name, constants.CONDUCTOR_BINARY,
             conductor_rpcapi.TOPIC, conductor_manager.ConductorManager(),
             base_context=cell_ctxt, transport=transport,
             context_hook=target_this_cell)
@@ -209,7 +210,7 @@ class Plane(oslo_service.ServiceBase):
             compute_ctxt = nova_context.get_admin_context()
             through_conductor(compute_ctxt)
             yield service.Service(
-                host, 'nova-lite-compute', 'compute',
+                host, constants.COMPUTE_BINARY, 'compute',
                 compute_manager.ComputeManager(host),
                 base_context=compute_ctxt, transport=transport,
                 context_hook=through_conductor,
@@ -220,10 +221,10 @@ class Plane(oslo_service.ServiceBase):
         self.cells = prepare_databases(self.state_dir, self.n_cells)
         write_config(self.state_dir, self.host, self.port)
         self.services = [
-            service.Service(self.service_host, 'nova-lite-conductor',
+            service.Service(self.service_host, constants.CONDUCTOR_BINARY,
                             conductor_rpcapi.TOPIC,
                             conductor_manager.ConductorManager()),
-            service.Service(self.service_host, 'nova-lite-scheduler',
+            service.Service(self.service_host, constants.SCHEDULER_BINARY,
                             'scheduler',
                             scheduler_manager.SchedulerManager()),
         ]

@@ -53,7 +53,8 @@ def get_notifier(publisher_id):
     global NOTIFIER
     if NOTIFIER is None:
         transport = messaging.get_notification_transport(CONF)
-        NOTIFIER = messaging.Notifier(transport, serializer=RequestContextSerializer())
+        NOTIFIER = messaging.Notifier(transport,
+                                      serializer=RequestContextSerializer())
     return NOTIFIER.prepare(publisher_id=publisher_id)
 
 
@@ -106,7 +107,7 @@ def get_client(target, version_cap=None, serializer=None, transport=None,
     return messaging.get_rpc_client(
         transport, _isolated(target, transport), version_cap=version_cap,
         serializer=serializer or RequestContextSerializer(),
-        timeout=timeout or CONF.rpc_response_timeout_seconds)
+        timeout=timeout)
 
 
 def get_server(target, endpoints, serializer=None, transport=None):

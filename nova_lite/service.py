@@ -16,6 +16,7 @@ from oslo_service import service as oslo_service
 from nova_lite.api import app as api_app
 from nova_lite import baserpc
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
@@ -25,8 +26,6 @@ from nova_lite import utils
 from nova_lite.wsgi import server as wsgi_server
 
 LOG = logging.getLogger(__name__)
-
-BINARY_PREFIX = 'nova-lite-'
 
 
 class Service(oslo_service.Service):
@@ -74,7 +73,7 @@ class Service(oslo_service.Service):
         objects.service.check_can_start(
             self.context, self.binary, self.host, self.version,
             all_cells=bool(CONF.api_database.connection)
-            and self.binary != 'nova-lite-compute')
+            and self.binary != constants.COMPUTE_BINARY)
 
     def reset(self):
         """SIGHUP: forget cached minimum service versions."""
@@ -94,7 +93,7 @@ class Service(oslo_service.Service):
             serializer = rpc.RequestContextSerializer(
                 context_hook=self.context_hook)
             endpoints = [self.manager,
-                         baserpc.BaseRPCAPI(self.binary[len(BINARY_PREFIX):])]
+                         baserpc.BaseRPCAPI(self.topic)]
             self.rpcserver = rpc.get_server(target, endpoints,
                                             serializer=serializer,
                                             transport=self.transport)
@@ -147,15 +146,16 @@ def register_api_service(context, host, version):
     (several workers may race: the loser uses the winner's record)."""
     try:
         ref = objects.Service.get_by_host_and_binary(context, host,
-                                                     'nova-lite-api')
+                                                     constants.API_BINARY)
     except exception.HostBinaryNotFound:
-        ref = objects.Service(context, host=host, binary='nova-lite-api',
-                              topic=None, report_count=0)
+        ref = objects.Service(context, host=host,
+                              binary=constants.API_BINARY, topic=None,
+                              report_count=0)
         try:
             ref.create()
         except exception.ServiceExists:
             ref = objects.Service.get_by_host_and_binary(context, host,
-                                                         'nova-lite-api')
+                                                         constants.API_BINARY)
     if ref.version != version:
         ref.version = version
         ref.save()
@@ -181,7 +181,7 @@ class WSGIService(oslo_service.ServiceBase):
         self.record_host = record_host or CONF.host
         self.context = base_context or nova_context.get_admin_context()
         self.service_ref = None
-        self.binary = 'nova-lite-api'
+        self.binary = constants.API_BINARY
         self.host = self.record_host
         self.version = objects.service.SERVICE_VERSION
 

@@ -1,10 +1,11 @@
 """nova-lite-compute: no database; objects persist through the conductor."""
-from nova_lite import cmd  # noqa: F401
-from nova_lite import baserpc
+from nova_lite import cmd  # noqa: F401  (monkey-patches first)
+from nova_lite import baserpc  # noqa: H306
 from nova_lite.cmd import _run
 from nova_lite.compute import manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
@@ -23,5 +24,5 @@ def _prepare():
 
 
 def main():
-    return _run.run('nova-lite-compute', 'compute',
+    return _run.run(constants.COMPUTE_BINARY, 'compute',
                     lambda: manager.ComputeManager(CONF.host), _prepare)

@@ -5,6 +5,7 @@ from nova_lite.cmd import _run
 from nova_lite.conductor import manager
 from nova_lite.conductor import rpcapi
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite.db.api import api as api_db
 
 
@@ -14,5 +15,5 @@ def _prepare():
 
 
 def main():
-    return _run.run('nova-lite-conductor', rpcapi.TOPIC,
+    return _run.run(constants.CONDUCTOR_BINARY, rpcapi.TOPIC,
                     manager.ConductorManager, _prepare)

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from nova_lite.cmd import common
 from nova_lite.cmd.common import args
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
@@ -25,7 +26,6 @@ from nova_lite import exception
 from nova_lite import objects
 from nova_lite.online_migrations import runner
 
-COMPUTE_BINARY = 'nova-lite-compute'
 CELL0_TRANSPORT_URL = 'none:///'
 UNEXPECTED_ERROR = 255
 # Nova's code for bad input to online_data_migrations.
@@ -605,7 +605,7 @@ class CellV2Commands(object):
 
 def _compute_hosts(cctxt):
     return [s.host for s in
-            objects.ServiceList.get_by_binary(cctxt, COMPUTE_BINARY)]
+            objects.ServiceList.get_by_binary(cctxt, constants.COMPUTE_BINARY)]
 
 
 def discover_hosts(ctxt, cells, verbose=False):

@@ -1,10 +1,11 @@
 """nova-lite-scheduler."""
 from nova_lite import cmd  # noqa: F401
 from nova_lite.cmd import _run
+from nova_lite import constants
 from nova_lite.scheduler import manager
 from nova_lite.scheduler import rpcapi
 
 
 def main():
-    return _run.run('nova-lite-scheduler', rpcapi.TOPIC,
+    return _run.run(constants.SCHEDULER_BINARY, rpcapi.TOPIC,
                     manager.SchedulerManager)

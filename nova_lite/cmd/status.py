@@ -17,12 +17,11 @@ import sqlalchemy as sa
 
 from nova_lite.cmd import common
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.objects import service as service_obj
 from nova_lite.online_migrations import registry
 
-COMPUTE_BINARY = 'nova-lite-compute'
-CELL0_UUID = '00000000-0000-0000-0000-000000000000'
 DB_CONNECT_TIMEOUT = 10
 
 Code = upgradecheck.Code
@@ -65,7 +64,7 @@ def _cell_mappings():
 def _compute_hosts(cell_url):
     c = _SERVICES.c
     return {row[0] for row in _select(
-        cell_url, sa.select(c.host).where(c.binary == COMPUTE_BINARY,
+        cell_url, sa.select(c.host).where(c.binary == constants.COMPUTE_BINARY,
                                           c.deleted == 0))}
 
 
@@ -105,10 +104,10 @@ class Checks(upgradecheck.UpgradeCommands):
         if not CONF.api_database.connection:
             return _NO_API_DATABASE
         cells = _cell_mappings()
-        if not any(c.uuid == CELL0_UUID for c in cells):
+        if not any(c.uuid == constants.CELL0_UUID for c in cells):
             return Result(Code.FAILURE, 'No cell0 mapping found. Run '
                           'nova-lite-manage cell_v2 map_cell0.')
-        cells = [c for c in cells if c.uuid != CELL0_UUID]
+        cells = [c for c in cells if c.uuid != constants.CELL0_UUID]
         if not cells:
             return Result(Code.FAILURE, 'No cell is mapped besides cell0. '
                           'Run nova-lite-manage cell_v2 create_cell.')
@@ -151,7 +150,7 @@ class Checks(upgradecheck.UpgradeCommands):
             return _NO_API_DATABASE
         services, unreachable = [], []
         for cell in _cell_mappings():
-            if cell.uuid == CELL0_UUID:
+            if cell.uuid == constants.CELL0_UUID:
                 continue
             try:
                 services += _service_versions(cell.database_connection)

@@ -14,14 +14,13 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
 
-COMPUTE_BINARY = 'nova-lite-compute'
-API_BINARY = 'nova-lite-api'
 
 # services: services of answering cells; unavailable: minimal Service
 # objects (host, binary only) for computes mapped to cells that did not
@@ -73,13 +72,13 @@ def service_get_all(context, host=None, binary=None,
             continue
         services.extend(result)
     unavailable = []
-    if include_unavailable and binary in (None, COMPUTE_BINARY):
+    if include_unavailable and binary in (None, constants.COMPUTE_BINARY):
         for cell in down_cells:
             for mapping in objects.HostMappingList.get_by_cell_id(
                     context, cell.uuid):
                 if host is None or mapping.host == host:
                     unavailable.append(objects.Service(
-                        host=mapping.host, binary=COMPUTE_BINARY))
+                        host=mapping.host, binary=constants.COMPUTE_BINARY))
     return ServiceListing(services, unavailable)
 
 
@@ -144,7 +143,7 @@ def service_update_by_host_and_binary(context, host, binary, values):
 
 def service_delete(context, service):
     """Delete a service; a compute's host mapping goes with it."""
-    if service.binary == COMPUTE_BINARY:
+    if service.binary == constants.COMPUTE_BINARY:
         try:
             objects.HostMapping.get_by_host(context, service.host).destroy()
         except exception.HostMappingNotFound:
@@ -166,7 +165,8 @@ def _like(pattern):
 
 def _hypervisors_in_cell(cctxt):
     nodes = objects.ComputeNodeList.get_all(cctxt)
-    services = objects.ServiceList.get_by_binary(cctxt, COMPUTE_BINARY)
+    services = objects.ServiceList.get_by_binary(cctxt,
+                                                 constants.COMPUTE_BINARY)
     by_id = {s.id: s for s in services}
     by_host = {s.host: s for s in services}
     pairs = []

@@ -11,12 +11,12 @@ specs and access lists.
 """
 from oslo_utils import uuidutils
 
+from nova_lite import constants
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import flavor as flavor_obj
 from nova_lite.online_migrations import flavors as flavor_migration
 
-MAX_INT = 2 ** 31 - 1
 SQL_SP_FLOAT_MAX = 3.40282e+38
 # The description is TEXT: 65535 bytes on MySQL/MariaDB.
 MAX_DESCRIPTION_BYTES = 65535
@@ -74,14 +74,15 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
 
 def _integer(value, name, minimum):
     """value (an int or a string of digits) as an int in
-    [minimum, MAX_INT]; InvalidInput (400) otherwise."""
+    [minimum, constants.DB_MAX_INT]; InvalidInput (400) otherwise."""
     try:
         number = int(str(value))
     except (TypeError, ValueError):
         raise exception.InvalidInput(reason='%s must be an integer.' % name)
-    if not minimum <= number <= MAX_INT:
+    if not minimum <= number <= constants.DB_MAX_INT:
         raise exception.InvalidInput(
-            reason='%s must be >= %d and <= %d.' % (name, minimum, MAX_INT))
+            reason='%s must be >= %d and <= %d.' % (name, minimum,
+                                                    constants.DB_MAX_INT))
     return number
 
 

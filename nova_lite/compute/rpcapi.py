@@ -12,12 +12,12 @@ call; unset means no cap.
 import oslo_messaging as messaging
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite.objects import base as obj_base
 from nova_lite.objects import service as service_obj
 from nova_lite import rpc
 
 TOPIC = 'compute'
-BINARY = 'nova-lite-compute'
 
 
 class ComputeAPI(object):
@@ -33,7 +33,8 @@ class ComputeAPI(object):
             return None, None
         if level != 'auto':
             return level, None
-        version = service_obj.get_service_version(context, host, BINARY)
+        version = service_obj.get_service_version(
+            context, host, constants.COMPUTE_BINARY)
         if version >= service_obj.SERVICE_VERSION:
             return None, None
         return (service_obj.rpc_version_for('compute', version),
@@ -76,4 +77,3 @@ class ComputeAPI(object):
                     'guests': None}
         cctxt = client.prepare(server=host, version='1.1')
         return cctxt.call(context, 'get_guests')
-

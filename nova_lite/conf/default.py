@@ -1,6 +1,7 @@
 import socket
 
 from oslo_config import cfg
+from oslo_messaging import opts as messaging_opts
 from oslo_utils import netutils
 
 opts = [
@@ -24,8 +25,6 @@ opts = [
     cfg.IntOpt('cell_timeout', default=60, min=1,
                help='Seconds to wait for one cell in a scatter-gather '
                     'before reporting it as not responding.'),
-    cfg.IntOpt('rpc_response_timeout_seconds', default=60, min=1,
-               help='Timeout for RPC calls.'),
 ]
 
 
@@ -36,6 +35,11 @@ def register_opts(conf):
     # config files and overrides can set them before that.
     from oslo_messaging import transport as messaging_transport
     conf.register_opts(messaging_transport._transport_opts)
+    # Likewise oslo.messaging's RPC client options ([DEFAULT]
+    # rpc_response_timeout: the timeout of every RPC call we make).
+    for group, group_opts in messaging_opts.list_opts():
+        if group == 'DEFAULT':
+            conf.register_opts(group_opts)
 
 
 def list_opts():

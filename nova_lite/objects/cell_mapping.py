@@ -3,6 +3,7 @@ from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
@@ -10,8 +11,6 @@ from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite import rpc
-
-CELL0_UUID = '00000000-0000-0000-0000-000000000000'
 
 
 def _to_dict(row):
@@ -25,7 +24,7 @@ class CellMapping(base.NovaLiteObject):
     # 1.0: initial
     VERSION = '1.0'
 
-    CELL0_UUID = CELL0_UUID
+    CELL0_UUID = constants.CELL0_UUID
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -39,7 +38,8 @@ class CellMapping(base.NovaLiteObject):
     }
 
     def is_cell0(self):
-        return self.obj_attr_is_set('uuid') and self.uuid == CELL0_UUID
+        return (self.obj_attr_is_set('uuid')
+                and self.uuid == constants.CELL0_UUID)
 
     def connect(self):
         """(database context manager, transport) of this cell, new each

@@ -23,6 +23,7 @@ from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite.objects import service as service_obj
@@ -35,7 +36,7 @@ from nova_lite import virt
 # The service versions every API and conductor (in every cell) must have
 # reached before a node without a provider gets one (objects.service
 # unmet_needs). Version 3 reads capacity from inventories.
-NEEDS = {'nova-lite-api': 3, 'nova-lite-conductor': 3}
+NEEDS = {constants.API_BINARY: 3, constants.CONDUCTOR_BINARY: 3}
 
 # A node with shared ephemeral storage (virt.SHARED_EPHEMERAL_STORAGE in
 # its stats) gets no DISK_GB inventory; local_gb & co. stay in its

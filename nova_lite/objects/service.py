@@ -14,6 +14,7 @@ from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
@@ -73,9 +74,6 @@ OLDEST_SUPPORTED_SERVICE_VERSION = 1
 # A service may be at most this many versions older than the newest of its
 # own binary (N-1 rolling upgrades); further behind, it refuses to start.
 SERVICE_VERSION_SKEW = 1
-
-BINARIES = ('nova-lite-api', 'nova-lite-conductor', 'nova-lite-scheduler',
-            'nova-lite-compute')
 
 _FIELDS = ('id', 'uuid', 'host', 'binary', 'topic', 'report_count',
            'disabled', 'disabled_reason', 'last_seen_up', 'forced_down',
@@ -173,7 +171,8 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
 
     @classmethod
     def get_by_compute_host(cls, context, host):
-        return cls.get_by_host_and_binary(context, host, 'nova-lite-compute')
+        return cls.get_by_host_and_binary(context, host,
+                                          constants.COMPUTE_BINARY)
 
     # --- writes ----------------------------------------------------------
 
@@ -276,7 +275,7 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         rows = _active(context.session.query(
             models.Service.binary, models.Service.host,
             sa.func.coalesce(models.Service.version, 1))).filter(
-                models.Service.binary.in_([binary, 'nova-lite-compute'])
+                models.Service.binary.in_([binary, constants.COMPUTE_BINARY])
         ).all()
         return [list(r) for r in rows]
 
@@ -455,9 +454,10 @@ def object_versions_for(service_version):
 
 def get_auto_version_cap(service, binary=None):
     """RPC cap for [upgrade_levels] <service> = auto: what the oldest
-    recorded server binary (default nova-lite-<service>) speaks, across all
-    cells when this process can see them, else in its own cell."""
-    binary = binary or 'nova-lite-%s' % service
+    recorded server binary (default: the one serving <service>) speaks,
+    across all cells when this process can see them, else in its own
+    cell."""
+    binary = binary or constants.SERVER_BINARIES[service]
     ctxt = nova_context.get_admin_context()
     try:
         if CONF.api_database.connection:
@@ -497,10 +497,10 @@ def check_can_start(context, binary, host, version=SERVICE_VERSION,
     if newest_peer is not None and newest_peer - version > \
             SERVICE_VERSION_SKEW:
         raise exception.ServiceTooOld(thisver=version, minver=newest_peer)
-    if binary in ('nova-lite-api', 'nova-lite-conductor') and \
+    if binary in (constants.API_BINARY, constants.CONDUCTOR_BINARY) and \
             not CONF.workarounds.disable_compute_service_check_for_ffu:
         old = sorted('%s (v%d)' % (h, v) for b, h, v in peers
-                     if b == 'nova-lite-compute'
+                     if b == constants.COMPUTE_BINARY
                      and v < OLDEST_SUPPORTED_SERVICE_VERSION)
         if old:
             raise exception.TooOldComputeService(

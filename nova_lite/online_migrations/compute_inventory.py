@@ -9,6 +9,7 @@ inventories.
 from oslo_log import log as logging
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.objects import cell_mapping
@@ -55,7 +56,8 @@ def _count_unmigrated_nodes(cctxt):
 
 @registry.register(name='migrate_compute_node_inventories',
                    batch=COMPUTE_NODE_BATCH,
-                   needs={'nova-lite-api': 3, 'nova-lite-conductor': 3},
+                   needs={constants.API_BINARY: 3,
+                          constants.CONDUCTOR_BINARY: 3},
                    pending=_compute_nodes_pending)
 def migrate_compute_node_inventories(context, max_count):
     """Give every compute node without one a resource provider with its

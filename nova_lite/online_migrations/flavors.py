@@ -5,6 +5,7 @@ batches, and one at a time before a write (ensure_in_api).
 Old (v1) APIs and conductors read flavors only from the legacy tables, so
 the migration waits until every one of them reads the API DB (version 2).
 """
+from nova_lite import constants
 from nova_lite.db import flavor_union
 from nova_lite.db.main import legacy_flavors
 from nova_lite import exception
@@ -26,7 +27,8 @@ def _legacy_flavors_pending(context):
 
 
 @registry.register(name='migrate_flavors', batch=FLAVOR_BATCH,
-                   needs={'nova-lite-api': 2, 'nova-lite-conductor': 2},
+                   needs={constants.API_BINARY: 2,
+                          constants.CONDUCTOR_BINARY: 2},
                    pending=_legacy_flavors_pending)
 def migrate_flavors(context, max_count):
     """Copy legacy cell-DB flavors (with extra specs and projects) to the

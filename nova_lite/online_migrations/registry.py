@@ -5,7 +5,8 @@ max_count rows per call, is idempotent, safe to run concurrently with
 itself and crash-safe; a row it cannot move is counted in found but not in
 done, and logged with the reason. Register it with
 
-    @registry.register(needs={'nova-lite-api': 2}, batch=..., pending=...)
+    @registry.register(needs={constants.API_BINARY: 2}, batch=...,
+                       pending=...)
 
 needs: {binary: minimum service version} every cell must have reached
 before it runs (objects.service.unmet_needs answers); batch: rows per call

@@ -22,6 +22,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from nova_lite import constants
 from nova_lite import exception
 from nova_lite.placement import db as placement_db
 from nova_lite.placement import providers
@@ -77,7 +78,7 @@ def _validate_request(consumer_id, request):
                 reason='no resources requested from provider %s' % uuid)
         for name, amount in resources.items():
             if not providers.is_int(amount) or \
-                    not 1 <= amount <= providers.MAX_INT:
+                    not 1 <= amount <= constants.DB_MAX_INT:
                 raise exception.InvalidInput(
                     reason='%s amount on provider %s must be a positive '
                            'integer, not %r' % (name, uuid, amount))

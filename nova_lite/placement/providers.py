@@ -13,6 +13,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from nova_lite import constants
 from nova_lite.db.api import models as api_models
 from nova_lite import exception
 from nova_lite.placement import db as placement_db
@@ -29,7 +30,6 @@ CONSUMER = api_models.Consumer.__table__
 
 INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
                     'allocation_ratio')
-MAX_INT = 2 ** 31 - 1
 WRITE_RETRIES = 50
 
 
@@ -74,8 +74,8 @@ def _validate_one(rc_name, record):
     for field in INVENTORY_FIELDS[:-1]:
         if not is_int(inv[field]):
             raise bad('%s must be an integer, not %r' % (field, inv[field]))
-        if inv[field] > MAX_INT:
-            raise bad('%s must be at most %d' % (field, MAX_INT))
+        if inv[field] > constants.DB_MAX_INT:
+            raise bad('%s must be at most %d' % (field, constants.DB_MAX_INT))
     for field in ('total', 'min_unit', 'max_unit', 'step_size'):
         if inv[field] < 1:
             raise bad('%s must be at least 1, not %d' % (field, inv[field]))

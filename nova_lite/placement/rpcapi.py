@@ -29,13 +29,14 @@ import oslo_messaging as messaging
 
 from nova_lite import baserpc
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
 from nova_lite.placement import allocations
 from nova_lite import rpc
 
 TOPIC = 'placement'
-SERVER_BINARY = 'nova-lite-scheduler'
+SERVER_BINARY = constants.SCHEDULER_BINARY
 UNCHECKED = allocations.UNCHECKED
 
 
@@ -76,7 +77,7 @@ class PlacementAPI(object):
         if self._ready:
             return
         baserpc.BaseAPI(TOPIC, transport=self.transport).wait_until_ready(
-            context, timeout=CONF.rpc_response_timeout_seconds)
+            context, timeout=CONF.rpc_response_timeout)
         self._ready = True
 
     def _cap(self):

@@ -19,6 +19,7 @@ from nova_lite.api import app as api_app
 from nova_lite.api import faults
 from nova_lite.conf import CONF
 from nova_lite import config
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.objects import service as service_obj
@@ -51,8 +52,8 @@ def init_application(argv=None):
     ctxt = nova_context.get_admin_context()
     version = service_obj.SERVICE_VERSION
     try:
-        service_obj.check_can_start(ctxt, 'nova-lite-api', CONF.host,
-                                        version, all_cells=True)
+        service_obj.check_can_start(ctxt, constants.API_BINARY, CONF.host,
+                                    version, all_cells=True)
     except (exception.ServiceTooOld, exception.TooOldComputeService) as exc:
         return _refusing(exc.format_message())
     service.register_api_service(ctxt, CONF.host, version)

@@ -12,11 +12,12 @@ from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import flavors as flavors_api
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import exception
 from nova_lite.policies import flavors as fl_policies
 
 # Filters compare with integer columns: keep bound values in range.
-_FILTER_MAX = flavors_api.MAX_INT + 1
+_FILTER_MAX = constants.DB_MAX_INT + 1
 
 
 def builder(ctxt, version):

@@ -8,6 +8,7 @@ from nova_lite.api.openstack.compute.views import services as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import api as compute_api
+from nova_lite import constants
 from nova_lite import exception
 from nova_lite.policies import services as sv_policies
 
@@ -124,9 +125,9 @@ class ServiceController(object):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         service = compute_api.service_get_by_id(ctxt, self.service_id,
                                                 by_uuid=True)
-        if service.binary != compute_api.COMPUTE_BINARY:
+        if service.binary != constants.COMPUTE_BINARY:
             raise exception.ServiceUpdateNotSupported(
-                binary=service.binary, compute=compute_api.COMPUTE_BINARY)
+                binary=service.binary, compute=constants.COMPUTE_BINARY)
         if 'status' not in body and 'forced_down' not in body:
             raise exception.InvalidInput(
                 reason="No updates were requested. Fields 'status' or "
@@ -166,7 +167,7 @@ class ServicesController(object):
         # The API's own records are not services an operator manages.
         listing = listing._replace(services=[
             s for s in listing.services
-            if s.binary != compute_api.API_BINARY])
+            if s.binary != constants.API_BINARY])
         return views.index(listing, version)
 
     @pecan.expose()

@@ -3,8 +3,8 @@ microversion."""
 import copy
 
 from nova_lite.api.openstack import validation
+from nova_lite import constants
 
-MAX_INT = 2 ** 31 - 1
 # Largest single-precision float a database column holds.
 SQL_SP_FLOAT_MAX = 3.40282e+38
 
@@ -36,7 +36,7 @@ index_query_v275 = copy.deepcopy(index_query)
 index_query_v275['additionalProperties'] = False
 
 _positive = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
-             'minimum': 1, 'maximum': MAX_INT}
+             'minimum': 1, 'maximum': constants.DB_MAX_INT}
 _non_negative = dict(_positive, minimum=0)
 
 # POST /flavors

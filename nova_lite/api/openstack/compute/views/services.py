@@ -3,15 +3,15 @@ from oslo_utils import timeutils
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import common
-from nova_lite.compute import api as compute_api
 from nova_lite.conf import CONF
+from nova_lite import constants
 
 INTERNAL_ZONE = 'internal'
 DEFAULT_COMPUTE_ZONE = 'nova'
 
 
 def _zone(service):
-    if service.binary == compute_api.COMPUTE_BINARY:
+    if service.binary == constants.COMPUTE_BINARY:
         return DEFAULT_COMPUTE_ZONE
     return INTERNAL_ZONE
 
