@@ -495,7 +495,7 @@ class CellV2Commands(object):
         """Delete a cell mapping.
 
         Refused while hosts are mapped to the cell, unless --force: then
-        the host mappings are deleted and the hosts' nova-lite-compute
+        the host mappings are deleted and the hosts' nova-compute
         service records (with their compute nodes) are soft-deleted in
         the cell database, so a later discover_hosts does not map them
         again. If the cell database cannot be reached, the service records
@@ -547,7 +547,7 @@ class CellV2Commands(object):
     def discover_hosts(self, cell_uuid=None, verbose=False):
         """Map compute hosts that have no host mapping yet.
 
-        Reads the nova-lite-compute service records of each cell (every
+        Reads the nova-compute service records of each cell (every
         cell but cell0, or only --cell_uuid) and creates a host mapping for
         each host without one. Idempotent; safe to run while computes start.
         Exit codes: 0 done (including nothing to map); 1 --cell_uuid not

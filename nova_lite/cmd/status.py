@@ -64,8 +64,9 @@ def _cell_mappings():
 def _compute_hosts(cell_url):
     c = _SERVICES.c
     return {row[0] for row in _select(
-        cell_url, sa.select(c.host).where(c.binary == constants.COMPUTE_BINARY,
-                                          c.deleted == 0))}
+        cell_url, sa.select(c.host).where(
+            c.binary.in_(constants.binary_names(constants.COMPUTE_BINARY)),
+            c.deleted == 0))}
 
 
 def _service_versions(cell_url):
@@ -79,7 +80,8 @@ def _service_versions(cell_url):
         c = _SERVICES.c
         rows = [(b, h, None) for b, h in _select(
             cell_url, sa.select(c.binary, c.host).where(c.deleted == 0))]
-    return [(b, h, 1 if v is None else v) for b, h, v in rows]
+    return [(constants.current_binary(b), h, 1 if v is None else v)
+            for b, h, v in rows]
 
 
 _NO_API_DATABASE = Result(

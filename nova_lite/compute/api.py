@@ -45,12 +45,15 @@ def _gather(context, cells, fn, *args):
 # --- services ------------------------------------------------------------
 
 def _services_in_cell(cctxt, host, binary):
+    # Filters match the binary names services are reported under (objects
+    # also accept the legacy nova-lite-* names; the API does not).
     if host is not None:
         services = objects.ServiceList.get_by_host(cctxt, host)
-        return [s for s in services if binary is None or s.binary == binary]
-    if binary is not None:
-        return list(objects.ServiceList.get_by_binary(cctxt, binary))
-    return list(objects.ServiceList.get_all(cctxt))
+    elif binary is not None:
+        services = objects.ServiceList.get_by_binary(cctxt, binary)
+    else:
+        services = objects.ServiceList.get_all(cctxt)
+    return [s for s in services if binary is None or s.binary == binary]
 
 
 def service_get_all(context, host=None, binary=None,

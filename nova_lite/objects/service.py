@@ -28,15 +28,17 @@ LOG = logging.getLogger(__name__)
 # object versions it understands (objects sent to it are backported to
 # these) and what it enables. Version 1 is the code before the services
 # table had a version column (NULL in the database).
-# placement_rpc None: that code serves no placement topic.
+# placement_rpc / compute_task_rpc None: that code does not serve that API.
 SERVICE_VERSION_HISTORY = {
     1: {'compute_rpc': '1.0', 'conductor_rpc': '1.0',
         'scheduler_rpc': '1.0', 'placement_rpc': None,
+        'compute_task_rpc': None,
         'objects': {'Service': '1.0', 'ComputeNode': '1.0',
                     'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
         'enables': 'initial'},
     2: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
         'scheduler_rpc': '1.0', 'placement_rpc': None,
+        'compute_task_rpc': None,
         'objects': {'Service': '1.1', 'ComputeNode': '1.1',
                     'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
         'enables': 'services.version recorded; compute RPC 1.1 '
@@ -44,6 +46,7 @@ SERVICE_VERSION_HISTORY = {
                    'migrate_flavors'},
     3: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
         'scheduler_rpc': '1.0', 'placement_rpc': '1.0',
+        'compute_task_rpc': None,
         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
                     'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
         'enables': 'ComputeNode capacity in resource-provider inventories '
@@ -54,6 +57,7 @@ SERVICE_VERSION_HISTORY = {
                    'cell)'},
     4: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
         'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
+        'compute_task_rpc': '1.0',
         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
                     'EmbeddedFlavor': '1.0'},
@@ -62,7 +66,13 @@ SERVICE_VERSION_HISTORY = {
                    'move_allocations, remove_allocations, get_consumer, '
                    'with consumer generations (API DB consumers table); '
                    'EmbeddedFlavor 1.0, the flavor snapshot servers carry '
-                   'in instance_extra'},
+                   'in instance_extra; services recorded under the Compute '
+                   'API binary names (nova-osapi_compute, nova-conductor, '
+                   'nova-scheduler, nova-compute; earlier versions recorded '
+                   'nova-lite-*, read under either name); online migration '
+                   'migrate_service_binaries (needs nova-osapi_compute, '
+                   'nova-conductor and nova-scheduler >= 4 in every cell); '
+                   'compute_task RPC 1.0 served by super conductors'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 
@@ -84,7 +94,15 @@ def _to_dict(row):
     values = {f: getattr(row, f) for f in _FIELDS}
     if values['version'] is None:
         values['version'] = 1
+    # A row not renamed yet reads as its binary's current name.
+    values['binary'] = constants.current_binary(values['binary'])
     return values
+
+
+def _binary_is(binaries):
+    """Rows of these binaries under their current or legacy names."""
+    names = [n for b in binaries for n in constants.binary_names(b)]
+    return models.Service.binary.in_(names)
 
 
 def _active(query):
@@ -143,9 +161,16 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
 
     @staticmethod
     @main_db.reader
-    def _get_from_db(context, **filters):
-        row = _active(context.session.query(models.Service)).filter_by(
-            **filters).first()
+    def _get_from_db(context, binary=None, **filters):
+        query = _active(context.session.query(models.Service)).filter_by(
+            **filters)
+        if binary is not None:
+            query = query.filter(_binary_is([binary])).order_by(
+                # Should a service be recorded under both names, the
+                # current one wins.
+                (models.Service.binary != constants.current_binary(
+                    binary)).asc())
+        row = query.first()
         return _to_dict(row) if row is not None else None
 
     @base.remotable_classmethod
@@ -179,9 +204,14 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     @staticmethod
     @main_db.writer
     def _create_in_db(context, values):
+        if values.get('binary') is not None:
+            values['binary'] = constants.current_binary(values['binary'])
+            same_binary = _binary_is([values['binary']])
+        else:
+            same_binary = models.Service.binary.is_(None)
         exists = _active(context.session.query(models.Service)).filter(
             models.Service.host == values.get('host'),
-            sa.or_(models.Service.binary == values.get('binary'),
+            sa.or_(same_binary,
                    models.Service.topic == values.get('topic'))).first()
         if exists is not None:
             raise exception.ServiceExists(host=values.get('host'),
@@ -275,9 +305,8 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         rows = _active(context.session.query(
             models.Service.binary, models.Service.host,
             sa.func.coalesce(models.Service.version, 1))).filter(
-                models.Service.binary.in_([binary, constants.COMPUTE_BINARY])
-        ).all()
-        return [list(r) for r in rows]
+                _binary_is([binary, constants.COMPUTE_BINARY])).all()
+        return [[constants.current_binary(b), h, v] for b, h, v in rows]
 
     @base.remotable_classmethod
     def get_peer_versions(cls, context, binary):
@@ -315,11 +344,12 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
 
     @staticmethod
     @main_db.reader
-    def _get_from_db(context, **filters):
+    def _get_from_db(context, disabled=None, binary=None, **filters):
         query = _active(context.session.query(models.Service))
-        if filters.get('disabled') is not None:
-            query = query.filter_by(disabled=filters.pop('disabled'))
-        filters.pop('disabled', None)
+        if disabled is not None:
+            query = query.filter_by(disabled=disabled)
+        if binary is not None:
+            query = query.filter(_binary_is([binary]))
         query = query.filter_by(**filters).order_by(models.Service.id)
         return [_to_dict(r) for r in query.all()]
 
@@ -338,6 +368,79 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
     def get_by_host(cls, context, host):
         return base.obj_make_list(context, cls(context),
                                   cls._get_from_db(context, host=host))
+
+
+# --- legacy binary names --------------------------------------------------
+#
+# Releases before service version 4 recorded nova-lite-* binaries. Such an
+# old API, conductor or scheduler looks its own row up by that name, so a
+# row is renamed only once none of them runs (the migration's gate: API,
+# conductor and scheduler >= 4 everywhere; an old compute looks its row up
+# through its conductor, which then matches either name); until then every
+# lookup here matches either name.
+
+@main_db.writer
+def _rename_legacy_rows(context, after_id, limit):
+    svc = models.Service
+    legacy = list(constants.LEGACY_BINARIES.values())
+    rows = (context.session.query(svc.id, svc.host, svc.binary,
+                                  svc.deleted)
+            .filter(svc.binary.in_(legacy), svc.id > after_id)
+            .order_by(svc.id).limit(limit).all())
+    if not rows:
+        return 0, 0, None
+    live_current = set(_active(context.session.query(
+        svc.host, svc.binary)).filter(
+            svc.host.in_({r.host for r in rows}),
+            svc.binary.in_(constants.BINARIES)).all())
+    done = 0
+    for row in rows:
+        new = constants.current_binary(row.binary)
+        if not row.deleted and (row.host, new) in live_current:
+            LOG.warning('Service %s (id %d) on %s is also recorded as %s: '
+                        'left under its legacy name', row.binary, row.id,
+                        row.host, new)
+            continue
+        # The legacy name in the WHERE clause makes a concurrent or
+        # repeated rename a no-op; updated_at keeps its value (it is a
+        # heartbeat's fallback, and nothing about the service changed).
+        done += context.session.query(svc).filter(
+            svc.id == row.id, svc.binary == row.binary).update(
+                {svc.binary: new, svc.updated_at: svc.updated_at},
+                synchronize_session=False)
+    return len(rows), done, rows[-1].id
+
+
+def rename_legacy_binaries(context, max_count):
+    """Rename service rows of the context's cell recorded under a legacy
+    binary name (deleted ones too) to the binary's current name; stop
+    after max_count renamed or when none is left. Returns (found, done).
+
+    Idempotent and safe next to itself: each row is renamed by one UPDATE
+    that matches its legacy name. A live row whose host is also recorded
+    under the current name is found but not done (and logged). Callers
+    run this only once no API, conductor or scheduler older than service
+    version 4 runs in any cell.
+    """
+    found = done = 0
+    after_id = 0
+    while done < max_count:
+        batch_found, batch_done, after_id = _rename_legacy_rows(
+            context, after_id, max_count - done)
+        if not batch_found:
+            break
+        found += batch_found
+        done += batch_done
+    return found, done
+
+
+@main_db.reader
+def count_legacy_binaries(context):
+    """Rows of the context's cell still under a legacy binary name
+    (reads only columns every schema has)."""
+    return context.session.query(sa.func.count(models.Service.id)).filter(
+        models.Service.binary.in_(
+            list(constants.LEGACY_BINARIES.values()))).scalar()
 
 
 # --- minimum versions ------------------------------------------------------
@@ -359,9 +462,13 @@ def _min_versions_in_db(context, binaries):
     rows = (_active(context.session.query(
         models.Service.binary,
         sa.func.min(sa.func.coalesce(models.Service.version, 1))))
-        .filter(models.Service.binary.in_(binaries))
+        .filter(_binary_is(binaries))
         .group_by(models.Service.binary).all())
-    return {binary: version for binary, version in rows}
+    mins = {}
+    for binary, version in rows:
+        binary = constants.current_binary(binary)
+        mins[binary] = min(version, mins.get(binary, version))
+    return mins
 
 
 def get_minimum_versions(context, binaries, use_cache=True):

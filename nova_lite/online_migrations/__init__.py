@@ -8,3 +8,4 @@ this package registers every migration, in run order.
 # Registration order is run order.
 from nova_lite.online_migrations import flavors  # noqa: F401
 from nova_lite.online_migrations import compute_inventory  # noqa: F401,H306
+from nova_lite.online_migrations import service_binaries  # noqa: F401,H306

@@ -18,13 +18,13 @@ def sdk(plane):
 def test_sdk_lists_services_of_every_cell(sdk):
     services = {(s.binary, s.host): s for s in sdk.compute.services()}
     assert set(services) == {
-        ('nova-lite-conductor', 'aio'), ('nova-lite-scheduler', 'aio'),
-        ('nova-lite-conductor', 'cell1-conductor'),
-        ('nova-lite-conductor', 'cell2-conductor'),
-        ('nova-lite-compute', 'cell1-compute1'),
-        ('nova-lite-compute', 'cell1-compute2'),
-        ('nova-lite-compute', 'cell2-compute1'),
-        ('nova-lite-compute', 'cell2-compute2')}
+        ('nova-conductor', 'aio'), ('nova-scheduler', 'aio'),
+        ('nova-conductor', 'cell1-conductor'),
+        ('nova-conductor', 'cell2-conductor'),
+        ('nova-compute', 'cell1-compute1'),
+        ('nova-compute', 'cell1-compute2'),
+        ('nova-compute', 'cell2-compute1'),
+        ('nova-compute', 'cell2-compute2')}
     assert {s.state for s in services.values()} == {'up'}
     assert {s.status for s in services.values()} == {'enabled'}
     # The SDK negotiated a 2.53+ microversion: ids are uuids.

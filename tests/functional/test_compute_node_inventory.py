@@ -195,7 +195,7 @@ def test_repeated_listings_read_again_only_the_providers_that_changed(
 def test_no_migration_while_an_old_conductor_is_recorded(cells_env, c1):
     ctxt = cells_env.ctxt
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
-        old = h.record_service(c2, 'old-conductor', 'nova-lite-conductor',
+        old = h.record_service(c2, 'old-conductor', 'nova-conductor',
                                2)
     ids = h.add_legacy_nodes(c1, 3)
     nodes = objects.ComputeNodeList.get_all(c1)
@@ -337,7 +337,7 @@ def test_placement_rpc_cap(cells_env, c1):
     set_override('placement', 'auto', group='upgrade_levels')
     assert cap() == '1.1'   # no scheduler recorded: the newest
     service_obj.reset_min_version_cache()
-    h.record_service(c1, 'old-scheduler', 'nova-lite-scheduler', 3)
+    h.record_service(c1, 'old-scheduler', 'nova-scheduler', 3)
     assert cap() == '1.0'
     # Capped below 1.1, the allocation calls are refused before sending.
     api = placement_rpcapi.PlacementAPI(
@@ -346,7 +346,7 @@ def test_placement_rpc_cap(cells_env, c1):
         api.claim(c1, 'instance-1', {'p': {'VCPU': 1}})
     assert 'claim needs 1.1' in str(err.value)
     service_obj.reset_min_version_cache()
-    h.record_service(c1, 'older-scheduler', 'nova-lite-scheduler', 2)
+    h.record_service(c1, 'older-scheduler', 'nova-scheduler', 2)
     with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
         cap()
     assert 'does not serve it yet' in str(err.value)

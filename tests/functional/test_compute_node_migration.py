@@ -167,15 +167,15 @@ def test_online_migration_batches_is_idempotent_and_skips_bad_rows(
 def test_online_migration_waits_for_old_api_and_conductor(cells_env, c1):
     ctxt = cells_env.ctxt
     assert registry._REGISTRY['migrate_compute_node_inventories'].needs == \
-        compute_inventory.NEEDS == {'nova-lite-api': 3,
-                                    'nova-lite-conductor': 3}
+        compute_inventory.NEEDS == {'nova-osapi_compute': 3,
+                                    'nova-conductor': 3}
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
-        h.record_service(c2, 'old-api', 'nova-lite-api', 2)
+        h.record_service(c2, 'old-api', 'nova-osapi_compute', 2)
     h.add_legacy_nodes(c1, 3)
     rows, code = runner.run_migrations(
         ctxt, names=['migrate_compute_node_inventories'])
     assert code == 1
-    assert 'nova-lite-api >= 3 (oldest is 2)' in rows[0]['blocked']
+    assert 'nova-osapi_compute >= 3 (oldest is 2)' in rows[0]['blocked']
     assert h.api_counts()['resource_providers'] == 0
 
 

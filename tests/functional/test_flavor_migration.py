@@ -285,10 +285,11 @@ def test_a_raising_migration_is_recorded_and_the_others_still_run(
 
 def test_blocked_migration_does_not_run(legacy, monkeypatch):
     ctxt = legacy.ctxt
-    monkeypatch.setattr(service_obj, 'unmet_needs',
-                        lambda context, needs: 'nova-lite-api >= 2 (at 1)')
+    monkeypatch.setattr(
+        service_obj, 'unmet_needs',
+        lambda context, needs: 'nova-osapi_compute >= 2 (at 1)')
     rows, code = runner.run_migrations(ctxt)
-    assert rows[0]['blocked'] == 'nova-lite-api >= 2 (at 1)'
+    assert rows[0]['blocked'] == 'nova-osapi_compute >= 2 (at 1)'
     assert (rows[0]['found'], rows[0]['done'], code) == (0, 0, 1)
     assert len(legacy_rows()) == N
 

@@ -118,7 +118,7 @@ def plane_with_old_conductor(tmp_path, conf):
                            with_api=False).build()
     ctxt = nova_context.get_admin_context()
     with nova_context.target_cell(ctxt, plane.cells['cell2']) as c2:
-        old = h.record_service(c2, 'old-conductor', 'nova-lite-conductor',
+        old = h.record_service(c2, 'old-conductor', 'nova-conductor',
                                2)
     plane.start()
     yield plane, old

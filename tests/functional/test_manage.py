@@ -143,7 +143,8 @@ def test_map_cell0_with_explicit_database(dep):
      'mysql+pymysql://nova:pw@db/nova_lite_cell0?charset=utf8'),
     ('postgresql+psycopg2://postgres@127.0.0.1/nl',
      'postgresql+psycopg2://postgres@127.0.0.1/nl_cell0'),
-    ('sqlite:////var/lib/nl/main.sqlite', 'sqlite:////var/lib/nl/main_cell0.sqlite'),
+    ('sqlite:////var/lib/nl/main.sqlite',
+     'sqlite:////var/lib/nl/main_cell0.sqlite'),
     ('sqlite:////var/lib/nl/main.db', 'sqlite:////var/lib/nl/main_cell0.db'),
     ('sqlite:////var/lib/nl/main', 'sqlite:////var/lib/nl/main_cell0'),
 ])
@@ -355,7 +356,7 @@ def test_delete_cell_with_instances_returns_3_even_forced(dep):
 def test_discover_hosts_maps_computes_of_every_cell_once(dep):
     dep.setup_cells()
     dep.add_compute('cell1', 'c1-host1')
-    dep.add_compute('cell1', 'c1-host1', binary='nova-lite-conductor')
+    dep.add_compute('cell1', 'c1-host1', binary='nova-conductor')
     dep.add_compute('cell2', 'c2-host1')
     dep.add_compute('cell2', 'c2-host2')
     out = dep.ok('cell_v2', 'discover_hosts', '--verbose')

@@ -78,7 +78,7 @@ class Deployment(object):
         self.ok('db', 'sync')
         return uuids
 
-    def add_compute(self, cell_name, host, binary='nova-lite-compute'):
+    def add_compute(self, cell_name, host, binary='nova-compute'):
         """Record a service in a cell database, as a compute would."""
         cell = objects.CellMapping(uuid=uuidutils.generate_uuid(),
                                    name=cell_name,
@@ -98,4 +98,3 @@ class Deployment(object):
             return rows
         finally:
             conn.close()
-

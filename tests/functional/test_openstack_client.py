@@ -100,3 +100,25 @@ def test_a_legacy_flavor_is_listed_and_moves_when_written(cloud):
         assert conn.execute(
             "SELECT name FROM flavors WHERE flavorid = 'legacy-1'"
         ).fetchall() == [('m1.legacy',)]
+
+
+def test_compute_services_are_found_by_nova_binary_names(cloud):
+    services = cloud.json('compute', 'service', 'list')
+    assert sorted((s['Binary'], s['Host']) for s in services) == [
+        ('nova-compute', 'cell1-compute1'),
+        ('nova-conductor', 'aio'), ('nova-conductor', 'cell1-conductor'),
+        ('nova-scheduler', 'aio')]
+    computes = cloud.json('compute', 'service', 'list', '--service',
+                          'nova-compute')
+    assert [(s['Host'], s['Status']) for s in computes] == [
+        ('cell1-compute1', 'enabled')]
+    cloud.run('compute', 'service', 'set', '--disable', '--disable-reason',
+              'maintenance', 'cell1-compute1', 'nova-compute')
+    computes = cloud.json('compute', 'service', 'list', '--service',
+                          'nova-compute', '--long')
+    assert [(s['Status'], s['Disabled Reason']) for s in computes] == [
+        ('disabled', 'maintenance')]
+    cloud.run('compute', 'service', 'set', '--enable', 'cell1-compute1',
+              'nova-compute')
+    assert cloud.json('compute', 'service', 'list', '--host',
+                      'cell1-compute1')[0]['Status'] == 'enabled'

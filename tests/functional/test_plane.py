@@ -22,12 +22,12 @@ def test_services_are_recorded_in_their_cells(plane_no_api):
     hosts = _by_cell(plane_no_api, lambda c: sorted(
         (s.binary, s.host) for s in objects.ServiceList.get_all(c)))
     assert hosts['cell0'] == []
-    assert hosts['cell2'] == [('nova-lite-compute', 'cell2-compute1'),
-                              ('nova-lite-compute', 'cell2-compute2'),
-                              ('nova-lite-conductor', 'cell2-conductor')]
+    assert hosts['cell2'] == [('nova-compute', 'cell2-compute1'),
+                              ('nova-compute', 'cell2-compute2'),
+                              ('nova-conductor', 'cell2-conductor')]
     # The top-level services live in the top-level cell database (cell1).
-    assert ('nova-lite-scheduler', 'aio') in hosts['cell1']
-    assert ('nova-lite-conductor', 'aio') in hosts['cell1']
+    assert ('nova-scheduler', 'aio') in hosts['cell1']
+    assert ('nova-conductor', 'aio') in hosts['cell1']
 
 
 def test_computes_report_nodes_and_hosts_are_mapped(plane_no_api):
@@ -56,7 +56,8 @@ def test_compute_heartbeat_goes_through_conductor(plane_no_api):
 
 
 def test_restart_keeps_service_ids(tmp_path, conf):
-    from tests.functional.conftest import start_plane, stop_plane
+    from tests.functional.conftest import start_plane
+    from tests.functional.conftest import stop_plane
     state = tmp_path / 'state'
     p = start_plane(state, with_api=False)
     first = _by_cell(p, lambda c: sorted(
@@ -88,6 +89,7 @@ def test_every_service_answers_baseapi_ping(plane_no_api):
 def test_wait_until_ready_gives_up_after_timeout(plane_no_api):
     import oslo_messaging as messaging
     import pytest
+
     from nova_lite import baserpc
     from nova_lite import rpc
     ctxt = nova_context.get_admin_context()
@@ -101,7 +103,8 @@ def test_wait_until_ready_gives_up_after_timeout(plane_no_api):
 
 def test_computes_report_my_ip_as_host_ip(tmp_path, conf):
     from tests.conftest import set_override
-    from tests.functional.conftest import start_plane, stop_plane
+    from tests.functional.conftest import start_plane
+    from tests.functional.conftest import stop_plane
     set_override('my_ip', '192.0.2.77')
     p = start_plane(tmp_path / 'state', with_api=False)
     try:
@@ -117,6 +120,7 @@ def test_upgrade_check_passes_on_the_running_all_in_one(plane_no_api,
     """nova-lite-status against the config the all-in-one writes."""
     import json
     import os
+
     from nova_lite.cmd import status
     capsys.readouterr()
     code = status.main(['--config-file',

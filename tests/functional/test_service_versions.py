@@ -9,7 +9,8 @@ from nova_lite import objects
 from nova_lite.objects import service as service_obj
 from nova_lite.online_migrations import runner
 from tests.conftest import set_override
-from tests.functional.conftest import start_plane, stop_plane
+from tests.functional.conftest import start_plane
+from tests.functional.conftest import stop_plane
 
 
 def _record(ctxt, host, binary, version=None):
@@ -34,7 +35,7 @@ def _null_version(ctxt, svc):
 def test_new_records_carry_running_version_and_null_reads_as_1(cells_env):
     cell = cells_env.cells['cell1']
     with nova_context.target_cell(cells_env.ctxt, cell) as cctxt:
-        svc = _record(cctxt, 'c1', 'nova-lite-compute')
+        svc = _record(cctxt, 'c1', 'nova-compute')
         assert svc.version == service_obj.SERVICE_VERSION
         _null_version(cctxt, svc)
         assert objects.Service.get_by_id(cctxt, svc.id).version == 1
@@ -43,29 +44,29 @@ def test_new_records_carry_running_version_and_null_reads_as_1(cells_env):
 def test_minimum_version_per_cell_and_across_cells(cells_env):
     ctxt = cells_env.ctxt
     with nova_context.target_cell(ctxt, cells_env.cells['cell1']) as c1:
-        _record(c1, 'a', 'nova-lite-conductor', version=2)
-        old = _record(c1, 'b', 'nova-lite-conductor', version=1)
+        _record(c1, 'a', 'nova-conductor', version=2)
+        old = _record(c1, 'b', 'nova-conductor', version=1)
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
-        _record(c2, 'c', 'nova-lite-conductor', version=2)
-        _record(c2, 'd', 'nova-lite-api', version=2)
-        assert service_obj.get_minimum_version(c2, 'nova-lite-conductor') == 2
-        assert service_obj.get_minimum_version(c2, 'nova-lite-compute') == 0
+        _record(c2, 'c', 'nova-conductor', version=2)
+        _record(c2, 'd', 'nova-osapi_compute', version=2)
+        assert service_obj.get_minimum_version(c2, 'nova-conductor') == 2
+        assert service_obj.get_minimum_version(c2, 'nova-compute') == 0
     assert service_obj.get_minimum_version_all_cells(
-        ctxt, ['nova-lite-conductor', 'nova-lite-api']) == {
-            'nova-lite-conductor': 1, 'nova-lite-api': 2}
-    assert 'nova-lite-conductor >= 2 (oldest is 1)' in \
-        service_obj.unmet_needs(ctxt, {'nova-lite-conductor': 2})
+        ctxt, ['nova-conductor', 'nova-osapi_compute']) == {
+            'nova-conductor': 1, 'nova-osapi_compute': 2}
+    assert 'nova-conductor >= 2 (oldest is 1)' in \
+        service_obj.unmet_needs(ctxt, {'nova-conductor': 2})
     # Deleted services do not count; the cached answer holds until reset
     # (SIGHUP).
     with nova_context.target_cell(ctxt, cells_env.cells['cell1']) as c1:
         old._context = c1
         old.destroy()
     assert service_obj.get_minimum_version_all_cells(
-        ctxt, ['nova-lite-conductor'])['nova-lite-conductor'] == 1
+        ctxt, ['nova-conductor'])['nova-conductor'] == 1
     service_obj.reset_min_version_cache()
     assert service_obj.get_minimum_version_all_cells(
-        ctxt, ['nova-lite-conductor'])['nova-lite-conductor'] == 2
-    assert service_obj.unmet_needs(ctxt, {'nova-lite-conductor': 2}) is None
+        ctxt, ['nova-conductor'])['nova-conductor'] == 2
+    assert service_obj.unmet_needs(ctxt, {'nova-conductor': 2}) is None
 
 
 def test_unreachable_cell_is_reported_not_counted_as_upgraded(cells_env):
@@ -75,37 +76,37 @@ def test_unreachable_cell_is_reported_not_counted_as_upgraded(cells_env):
     cell2.save()
     service_obj.reset_min_version_cache()
     with pytest.raises(exception.CellsNotResponding):
-        service_obj.get_minimum_version_all_cells(ctxt, ['nova-lite-api'])
+        service_obj.get_minimum_version_all_cells(ctxt, ['nova-osapi_compute'])
     assert 'did not respond' in service_obj.unmet_needs(
-        ctxt, {'nova-lite-api': 2})
+        ctxt, {'nova-osapi_compute': 2})
 
 
 def test_service_far_behind_its_peers_refuses_to_start(cells_env):
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
         newest = service_obj.SERVICE_VERSION
-        _record(c1, 'peer', 'nova-lite-conductor', version=newest + 2)
+        _record(c1, 'peer', 'nova-conductor', version=newest + 2)
         with pytest.raises(exception.ServiceTooOld) as err:
-            service_obj.check_can_start(c1, 'nova-lite-conductor', 'me',
+            service_obj.check_can_start(c1, 'nova-conductor', 'me',
                                         newest)
         assert 'v%d' % newest in str(err.value)
         # One version behind the newest is a supported rolling upgrade.
-        service_obj.check_can_start(c1, 'nova-lite-conductor', 'me',
+        service_obj.check_can_start(c1, 'nova-conductor', 'me',
                                     newest + 1)
 
 
 def test_conductor_refuses_while_too_old_computes_are_recorded(cells_env):
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell2']) as c2:
-        _record(c2, 'ancient', 'nova-lite-compute', version=0)
+        _record(c2, 'ancient', 'nova-compute', version=0)
     ctxt = cells_env.ctxt
     with pytest.raises(exception.TooOldComputeService) as err:
-        service_obj.check_can_start(ctxt, 'nova-lite-api', 'api',
+        service_obj.check_can_start(ctxt, 'nova-osapi_compute', 'api',
                                     all_cells=True)
     assert 'ancient (v0)' in str(err.value)
     set_override('disable_compute_service_check_for_ffu', True,
                  group='workarounds')
-    service_obj.check_can_start(ctxt, 'nova-lite-api', 'api',
+    service_obj.check_can_start(ctxt, 'nova-osapi_compute', 'api',
                                 all_cells=True)
 
 
@@ -168,15 +169,16 @@ def test_online_migration_blocked_until_peers_upgrade(cells_env):
     """An old conductor recorded anywhere blocks migrate_flavors: nothing
     is touched and the runner says more work remains; after the peer
     upgrades (and SIGHUP resets the cache) the migration runs."""
-    from tests.functional.test_flavor_objects import add_legacy, legacy_rows
+    from tests.functional.test_flavor_objects import add_legacy
+    from tests.functional.test_flavor_objects import legacy_rows
     add_legacy([{'name': 'old.small', 'flavorid': 'os1'}])
     ctxt = cells_env.ctxt
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
-        peer = _record(c2, 'old-conductor', 'nova-lite-conductor',
+        peer = _record(c2, 'old-conductor', 'nova-conductor',
                        version=1)
     rows, code = runner.run_migrations(ctxt, names=['migrate_flavors'])
     assert code == 1
-    assert 'nova-lite-conductor >= 2 (oldest is 1)' in rows[0]['blocked']
+    assert 'nova-conductor >= 2 (oldest is 1)' in rows[0]['blocked']
     assert rows[0]['done'] == 0
     assert legacy_rows() == ['os1']
     # The peer upgrades.

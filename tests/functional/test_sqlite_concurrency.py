@@ -9,6 +9,7 @@ import time
 import eventlet
 import pytest
 
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db import sqlite
 from nova_lite import objects
@@ -64,7 +65,8 @@ def _locked_records(caplog):
 
 def test_concurrent_writers_never_wait_or_fail(plane, caplog):
     caplog.set_level(logging.WARNING)
-    computes = [s for s in plane.services if s.binary == 'nova-lite-compute']
+    computes = [s for s in plane.services
+                if s.binary == constants.COMPUTE_BINARY]
     before = {s.host + s.binary: s.service_ref.report_count
               for s in plane.services}
     done = []

@@ -130,9 +130,9 @@ def _record(dep, cell, host, binary, version):
 def test_service_versions_pass_when_everyone_runs_this_code(dep):
     from nova_lite.objects import service as service_obj
     dep.setup_cells()
-    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor',
+    _record(dep, 'cell1', 'ctl1', 'nova-conductor',
             service_obj.SERVICE_VERSION)
-    _record(dep, 'cell2', 'c2-host1', 'nova-lite-compute',
+    _record(dep, 'cell2', 'c2-host1', 'nova-compute',
             service_obj.SERVICE_VERSION)
     dep.ok('cell_v2', 'discover_hosts')
     code, checks = _check(dep)
@@ -143,13 +143,13 @@ def test_service_versions_warn_on_a_mixed_deployment(dep):
     from nova_lite.objects import service as service_obj
     dep.setup_cells()
     new = service_obj.SERVICE_VERSION
-    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor', new)
-    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', new - 1)
+    _record(dep, 'cell1', 'ctl1', 'nova-conductor', new)
+    _record(dep, 'cell2', 'ctl2', 'nova-conductor', new - 1)
     code, checks = _check(dep)
     assert code == WARNING
     result, details = checks['Service Versions']
     assert result == WARNING
-    assert 'nova-lite-conductor on ctl2 (version %d)' % (new - 1) in details
+    assert 'nova-conductor on ctl2 (version %d)' % (new - 1) in details
     assert 'ctl1' not in details
 
 
@@ -157,8 +157,8 @@ def test_service_versions_null_counts_as_version_1(dep, monkeypatch):
     from nova_lite.objects import service as service_obj
     monkeypatch.setattr(service_obj, 'SERVICE_VERSION', 2)
     dep.setup_cells()
-    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor', 2)
-    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', None)
+    _record(dep, 'cell1', 'ctl1', 'nova-conductor', 2)
+    _record(dep, 'cell2', 'ctl2', 'nova-conductor', None)
     code, checks = _check(dep)
     assert 'ctl2 (version 1)' in checks['Service Versions'][1]
 
@@ -166,9 +166,9 @@ def test_service_versions_null_counts_as_version_1(dep, monkeypatch):
 def test_service_versions_fail_on_too_old_services(dep, monkeypatch):
     from nova_lite.objects import service as service_obj
     dep.setup_cells()
-    _record(dep, 'cell1', 'ctl1', 'nova-lite-conductor', 5)
-    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', 3)  # 2 behind
-    _record(dep, 'cell2', 'c2-host1', 'nova-lite-compute', 1)
+    _record(dep, 'cell1', 'ctl1', 'nova-conductor', 5)
+    _record(dep, 'cell2', 'ctl2', 'nova-conductor', 3)  # 2 behind
+    _record(dep, 'cell2', 'c2-host1', 'nova-compute', 1)
     monkeypatch.setattr(service_obj, 'SERVICE_VERSION', 5)
     monkeypatch.setattr(service_obj, 'SERVICE_VERSION_SKEW', 1)
     monkeypatch.setattr(service_obj, 'OLDEST_SUPPORTED_SERVICE_VERSION', 2)
@@ -176,15 +176,15 @@ def test_service_versions_fail_on_too_old_services(dep, monkeypatch):
     assert code == FAILURE
     result, details = checks['Service Versions']
     assert result == FAILURE
-    assert 'nova-lite-conductor on ctl2 (version 3)' in details
-    assert 'nova-lite-compute on c2-host1 (version 1)' in details
+    assert 'nova-conductor on ctl2 (version 3)' in details
+    assert 'nova-compute on c2-host1 (version 1)' in details
     assert 'ctl1' not in details
 
 
 def test_service_versions_read_a_schema_without_the_version_column(dep):
     """Run before `db sync` of the release that added services.version."""
     dep.setup_cells()
-    _record(dep, 'cell2', 'ctl2', 'nova-lite-conductor', 1)
+    _record(dep, 'cell2', 'ctl2', 'nova-conductor', 1)
     dep.sql('cell2', 'ALTER TABLE services DROP COLUMN version')
     code, checks = _check(dep)
     assert checks['Service Versions'][0] in (SUCCESS, WARNING)

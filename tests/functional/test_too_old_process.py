@@ -32,7 +32,7 @@ def test_conductor_far_behind_its_peers_exits_with_clear_error(
     newer = service_obj.SERVICE_VERSION + 2
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
-        objects.Service(c1, host='peer', binary='nova-lite-conductor',
+        objects.Service(c1, host='peer', binary='nova-conductor',
                         topic='conductor', version=newer).create()
     result = _run_conductor(_conf(tmp_path, cells_env))
     assert result.returncode == 3, result.stderr[-2000:]
@@ -44,7 +44,7 @@ def test_conductor_refuses_while_ancient_compute_recorded(tmp_path,
                                                            cells_env):
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell2']) as c2:
-        objects.Service(c2, host='ancient', binary='nova-lite-compute',
+        objects.Service(c2, host='ancient', binary='nova-compute',
                         topic='compute', version=0).create()
     result = _run_conductor(_conf(tmp_path, cells_env))
     assert result.returncode == 3

@@ -18,8 +18,8 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.main import models as main_models
-from tests.functional.conftest import wait_for
 from tests import clients
+from tests.functional.conftest import wait_for
 from tests.real import conftest as real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -85,11 +85,11 @@ def manage(dep, *args):
 
 
 def expected_hosts(dep):
-    hosts = {('nova-lite-conductor', 'top'), ('nova-lite-scheduler', 'top')}
+    hosts = {('nova-conductor', 'top'), ('nova-scheduler', 'top')}
     for cell in dep.cell_names():
-        hosts.add(('nova-lite-conductor', '%s-conductor' % cell))
+        hosts.add(('nova-conductor', '%s-conductor' % cell))
         for i in range(1, dep.computes_per_cell + 1):
-            hosts.add(('nova-lite-compute', '%s-compute%d' % (cell, i)))
+            hosts.add(('nova-compute', '%s-compute%d' % (cell, i)))
     return hosts
 
 
@@ -116,8 +116,8 @@ def test_every_service_is_up_in_os_services(deployment):
     assert seen == expected_hosts(deployment)
     assert {s['state'] for s in body['services']} == {'up'}
     zones = {s['binary']: s['zone'] for s in body['services']}
-    assert zones['nova-lite-compute'] == 'nova'
-    assert zones['nova-lite-conductor'] == 'internal'
+    assert zones['nova-compute'] == 'nova'
+    assert zones['nova-conductor'] == 'internal'
 
 
 def test_four_hypervisors_reported_by_their_computes(deployment):
@@ -134,7 +134,7 @@ def test_four_hypervisors_reported_by_their_computes(deployment):
 
 def test_disabled_service_is_reported_disabled(deployment):
     status, body = api(deployment, 'GET',
-                       '/os-services?binary=nova-lite-compute&'
+                       '/os-services?binary=nova-compute&'
                        'host=cell2-compute2', version='2.53')
     assert status == 200 and len(body['services']) == 1
     service_id = body['services'][0]['id']
@@ -148,7 +148,7 @@ def test_disabled_service_is_reported_disabled(deployment):
         # Read back through a fresh request: the cell database kept it.
         status, body = api(deployment, 'GET', '/os-services', version='2.53')
         by_host = {s['host']: s for s in body['services']
-                   if s['binary'] == 'nova-lite-compute'}
+                   if s['binary'] == 'nova-compute'}
         assert by_host['cell2-compute2']['status'] == 'disabled'
         assert by_host['cell2-compute2']['disabled_reason'] == 'maintenance'
         assert by_host['cell1-compute1']['status'] == 'enabled'
@@ -191,7 +191,7 @@ def test_sighup_resets_a_running_conductor_and_api(deployment):
                        ('api', 'nova-lite-api')):
         os.kill(deployment.procs[name], signal.SIGHUP)
     deadline = time.monotonic() + 30
-    wanted = {'cell2-conductor.log': 'nova-lite-conductor on '
+    wanted = {'cell2-conductor.log': 'nova-conductor on '
                                      'cell2-conductor reset (SIGHUP)',
               'api.log': 'nova-lite-api reset (SIGHUP)'}
     while wanted and time.monotonic() < deadline:
@@ -229,13 +229,15 @@ def _engine(dep, name):
 
 
 def test_online_migration_waits_for_an_old_conductor(deployment):
-    """Issue 5's scenario on real processes, at service version 3:
-    conductors are running; an older (version 2) conductor peer is
-    recorded in cell2, and a compute node row as version-2 code wrote it
-    (capacity in its columns, no provider). online_data_migrations (its
-    own process) moves the legacy flavors (they need version 2) but
-    reports migrate_compute_node_inventories blocked and touches no node;
-    once the peer has upgraded, the next run migrates the node."""
+    """Issue 5's scenario on real processes: conductors are running; an
+    older (version 2) conductor peer is recorded in cell2 as that release
+    recorded it (nova-lite-conductor), and a compute node row as
+    version-2 code wrote it (capacity in its columns, no provider).
+    online_data_migrations (its own process) moves the legacy flavors
+    (they need version 2) but reports migrate_compute_node_inventories
+    and migrate_service_binaries blocked, touching no node and renaming
+    no service; once the peer has upgraded, the next run migrates the
+    node and renames the peer's row."""
     from nova_lite.objects import service as service_obj
     top = _engine(deployment, 'cell1')   # the top-level [database]
     cell2 = _engine(deployment, 'cell2')
@@ -263,15 +265,29 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
             hypervisor_type='fake', hypervisor_version=1, cpu_info='{}',
             cpu_allocation_ratio=16.0, ram_allocation_ratio=1.5,
             disk_allocation_ratio=1.0, deleted=0))
+
+    def old_conductor_binary():
+        with cell2.connect() as conn:
+            return conn.execute(sa.select(services.c.binary).where(
+                services.c.host == 'old-conductor')).scalar()
+
     try:
         out = manage(deployment, 'db', 'online_data_migrations', '--json')
         assert out.returncode == 1, out.stdout + out.stderr
         rows = {r['name']: r for r in json.loads(out.stdout)['migrations']}
         assert rows['migrate_flavors']['done'] == 3
-        assert 'nova-lite-conductor >= 3 (oldest is 2)' in \
+        assert 'nova-conductor >= 3 (oldest is 2)' in \
             rows['migrate_compute_node_inventories']['blocked']
         assert rows['migrate_compute_node_inventories']['done'] == 0
         assert 'legacy-node' not in _inventory_totals(deployment, 'VCPU')
+        assert 'nova-conductor >= 4 (oldest is 2)' in \
+            rows['migrate_service_binaries']['blocked']
+        assert rows['migrate_service_binaries']['done'] == 0
+        assert old_conductor_binary() == 'nova-lite-conductor'
+        # Reported under Nova's name all the same.
+        status, body = api(deployment, 'GET',
+                           '/os-services?binary=nova-conductor')
+        assert 'old-conductor' in {s['host'] for s in body['services']}
 
         # nova-lite-status sees the same mixed deployment.
         status = subprocess.run(
@@ -283,10 +299,12 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
         # status fails it (2), the other checks still report.
         assert status.returncode == 2, status.stdout
         checks = {c['check']: c for c in json.loads(status.stdout)['checks']}
-        assert 'nova-lite-conductor on old-conductor (version 2)' in \
+        assert 'nova-conductor on old-conductor (version 2)' in \
             checks['Service Versions']['details']
         assert checks['Online Data Migrations']['result'] == 1
         assert 'migrate_compute_node_inventories: 1' in \
+            checks['Online Data Migrations']['details']
+        assert 'migrate_service_binaries: 1' in \
             checks['Online Data Migrations']['details']
 
         # The peer upgrades (its restart would write its new version).
@@ -300,6 +318,9 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
         assert rows['migrate_compute_node_inventories']['blocked'] is None
         assert rows['migrate_compute_node_inventories']['done'] == 1
         assert _inventory_totals(deployment, 'VCPU')['legacy-node'] == 4
+        assert rows['migrate_service_binaries']['blocked'] is None
+        assert rows['migrate_service_binaries']['done'] == 1
+        assert old_conductor_binary() == 'nova-conductor'
         with top.connect() as conn:
             assert conn.execute(sa.select(sa.func.count()).where(
                 flavors.c.deleted == 0)).scalar() == 0

@@ -6,7 +6,7 @@ def test_scatter_gather_reads_every_cell(cells_env):
     ctxt = cells_env.ctxt
     for name in ('cell1', 'cell2'):
         with nova_context.target_cell(ctxt, cells_env.cells[name]) as cctxt:
-            objects.Service(cctxt, host='h-' + name, binary='nova-lite-compute',
+            objects.Service(cctxt, host='h-' + name, binary='nova-compute',
                             topic='compute').create()
     cells = objects.CellMappingList.get_all(ctxt)
     results = nova_context.scatter_gather_cells(

@@ -62,6 +62,7 @@ import uuid
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
+from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
@@ -180,7 +181,7 @@ class Deployment(object):
         """Record an old conductor: nodes stay on their columns."""
         with nova_context.target_cell(self.ctxt, self.cells[-1]) as cctxt:
             svc = objects.Service(cctxt, host='old-conductor',
-                                  binary='nova-lite-conductor',
+                                  binary=constants.CONDUCTOR_BINARY,
                                   topic='conductor', version=2)
             svc.create()
         service_obj.reset_min_version_cache()

@@ -16,7 +16,7 @@ from tests.conftest import set_override
 
 ADMIN = {'X-Auth-Token': 'admin:admin'}
 MEMBER = {'X-Auth-Token': 'bob:project-a'}
-COMPUTE = 'nova-lite-compute'
+COMPUTE = 'nova-compute'
 
 
 def version(v):
@@ -35,12 +35,12 @@ class Plane(object):
     2 computes. Every compute has a host mapping and one node."""
 
     LAYOUT = {
-        'cell1': [('nova-lite-conductor', 'ctl1'),
-                  ('nova-lite-scheduler', 'ctl1'),
-                  ('nova-lite-api', 'ctl1'),
+        'cell1': [('nova-conductor', 'ctl1'),
+                  ('nova-scheduler', 'ctl1'),
+                  ('nova-osapi_compute', 'ctl1'),
                   (COMPUTE, 'c1-host1'), (COMPUTE, 'c1-host2'),
                   (COMPUTE, 'c1-host3')],
-        'cell2': [('nova-lite-conductor', 'ctl2'),
+        'cell2': [('nova-conductor', 'ctl2'),
                   (COMPUTE, 'c2-host1'), (COMPUTE, 'c2-host2')],
     }
 

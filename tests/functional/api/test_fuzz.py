@@ -336,7 +336,7 @@ POISONED_BODIES = st.builds(
     st.one_of(CREATE_BODIES, SPEC_VALUES,
               SPEC_VALUES.map(lambda s: {'extra_specs': s}), ACTION_BODIES,
               st.just({'status': 'disabled', 'host': 'c1-host1',
-                       'binary': 'nova-lite-compute'})),
+                       'binary': 'nova-compute'})),
     st.sampled_from(FLAVOR_KEYS + ['status', 'forced_down', 'x']),
     st.one_of(NON_FINITE, st.builds(
         nested, st.sampled_from(['array', 'object']),

@@ -27,7 +27,7 @@ def legacy_plane(cells_env):
     policy.reset()
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell2']) as c2:
-        old = h.record_service(c2, 'old-conductor', 'nova-lite-conductor',
+        old = h.record_service(c2, 'old-conductor', 'nova-conductor',
                                2)
     plane = Plane(cells_env)
     yield plane, old, webtest.TestApp(api_app.load_app())

@@ -21,7 +21,7 @@ def test_list_reads_every_cell_and_hides_the_api(app):
     services = _services(app)
     hosts = {(s['host'], s['binary']) for s in services}
     assert ('c1-host1', COMPUTE) in hosts and ('c2-host2', COMPUTE) in hosts
-    assert not any(s['binary'] == 'nova-lite-api' for s in services)
+    assert not any(s['binary'] == 'nova-osapi_compute' for s in services)
     assert len(services) == 8
     assert all(s['state'] == 'up' and s['status'] == 'enabled'
                for s in services)
@@ -40,7 +40,7 @@ def test_list_fields_per_microversion(app):
 def test_list_filters_by_host_and_binary(app):
     assert [s['host'] for s in _services(app, query='?host=c2-host1')] == [
         'c2-host1']
-    conductors = _services(app, query='?binary=nova-lite-conductor')
+    conductors = _services(app, query='?binary=nova-conductor')
     assert {s['host'] for s in conductors} == {'ctl1', 'ctl2'}
 
 
@@ -102,7 +102,7 @@ def test_malformed_json_is_400(app, plane):
 
 
 def test_updating_a_non_compute_service_is_400(app, plane):
-    uuid = plane.services[('ctl1', 'nova-lite-conductor')].uuid
+    uuid = plane.services[('ctl1', 'nova-conductor')].uuid
     app.put_json('/v2.1/os-services/%s' % uuid, {'status': 'disabled'},
                  headers=headers('2.53'), status=400)
 
