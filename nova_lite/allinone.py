@@ -192,7 +192,8 @@ class Plane(oslo_service.ServiceBase):
 
         yield service.Service(
             '%s-conductor' % cell.name, constants.CONDUCTOR_BINARY,
-            conductor_rpcapi.TOPIC, conductor_manager.ConductorManager(),
+            conductor_rpcapi.TOPIC,
+            conductor_manager.endpoints(super_conductor=False),
             base_context=cell_ctxt, transport=transport,
             context_hook=target_this_cell)
 
@@ -211,7 +212,7 @@ class Plane(oslo_service.ServiceBase):
             through_conductor(compute_ctxt)
             yield service.Service(
                 host, constants.COMPUTE_BINARY, 'compute',
-                compute_manager.ComputeManager(host),
+                [compute_manager.ComputeManager(host)],
                 base_context=compute_ctxt, transport=transport,
                 context_hook=through_conductor,
                 version=self.service_versions.get(host))
@@ -221,12 +222,14 @@ class Plane(oslo_service.ServiceBase):
         self.cells = prepare_databases(self.state_dir, self.n_cells)
         write_config(self.state_dir, self.host, self.port)
         self.services = [
+            # The super conductor: the API DB, on the API transport.
             service.Service(self.service_host, constants.CONDUCTOR_BINARY,
                             conductor_rpcapi.TOPIC,
-                            conductor_manager.ConductorManager()),
+                            conductor_manager.endpoints(
+                                super_conductor=True)),
             service.Service(self.service_host, constants.SCHEDULER_BINARY,
                             'scheduler',
-                            scheduler_manager.SchedulerManager()),
+                            [scheduler_manager.SchedulerManager()]),
         ]
         for name in cell_names(self.n_cells):
             self.services.extend(self._cell_services(self.cells[name]))

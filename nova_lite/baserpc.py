@@ -1,36 +1,18 @@
-"""Shared pieces of the versioned RPC client APIs."""
-from nova_lite.conf import CONF
+"""The 'baseapi' RPC namespace every service serves, and its client.
 
+API version history:
+    1.0 - ping: answers as soon as the service's RPC server consumes.
 
-def version_cap(service):
-    """The RPC version cap for calls to service ('compute', ...).
+Independent of each service's own API, so a caller can ask "are you
+there?" of any service. A service too old to know the namespace answers
+with UnsupportedVersion, which still proves it is consuming.
+"""
+import time
 
-    An explicit [upgrade_levels] version pins; 'auto' derives the cap from
-    the minimum service version recorded (see nova_lite.objects.service);
-    unset means no cap.
-    """
-    value = getattr(CONF.upgrade_levels, service)
-    if not value:
-        return None
-    if value == 'auto':
-        from nova_lite.objects import service as service_obj
-        return service_obj.get_auto_version_cap(service)
-    return value
+from oslo_log import log as logging
+import oslo_messaging as messaging
 
-
-# --- the 'baseapi' namespace every RPC service serves -------------------
-#
-# API version history:
-#     1.0 - ping: answers as soon as the service's RPC server consumes.
-#
-# Independent of each service's own API, so a caller can ask "are you
-# there?" of any service. A service too old to know the namespace answers
-# with UnsupportedVersion, which still proves it is consuming.
-
-import time  # noqa: E402
-
-import oslo_messaging as messaging  # noqa: E402
-from oslo_log import log as logging  # noqa: E402
+from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
 
@@ -53,7 +35,6 @@ class BaseAPI(object):
     VERSION = '1.0'
 
     def __init__(self, topic, transport=None):
-        from nova_lite import rpc
         target = messaging.Target(topic=topic, namespace=BASE_NAMESPACE,
                                   version=self.VERSION)
         self.topic = topic

@@ -24,7 +24,8 @@ _CURRENT_BINARIES = {old: new for new, old in LEGACY_BINARIES.items()}
 # The binary that serves each RPC API (by its name in [upgrade_levels]).
 SERVER_BINARIES = {'compute': COMPUTE_BINARY, 'conductor': CONDUCTOR_BINARY,
                    'scheduler': SCHEDULER_BINARY,
-                   'placement': SCHEDULER_BINARY}
+                   'placement': SCHEDULER_BINARY,
+                   'compute_task': CONDUCTOR_BINARY}
 
 # The cell that holds instances which could not be scheduled.
 CELL0_UUID = '00000000-0000-0000-0000-000000000000'

@@ -110,6 +110,45 @@ def get_client(target, version_cap=None, serializer=None, transport=None,
         timeout=timeout)
 
 
+class CappedClient(object):
+    """An RPC client of one target whose version cap is asked of
+    cap_fn() -> version or None (no cap) on every use.
+
+    cap_fn answers from caches that SIGHUP clears (minimum service
+    versions), so a running service's clients follow its peers'
+    upgrades after a reset. One oslo.messaging client is kept per cap.
+    """
+
+    def __init__(self, target, cap_fn, serializer=None, transport=None):
+        self.target = target
+        self.cap_fn = cap_fn
+        self.serializer = serializer
+        self.transport = transport
+        self._clients = {}
+
+    @property
+    def version_cap(self):
+        return self.cap_fn()
+
+    def _client(self):
+        cap = self.cap_fn()
+        client = self._clients.get(cap)
+        if client is None:
+            client = get_client(self.target, version_cap=cap,
+                                serializer=self.serializer,
+                                transport=self.transport)
+            self._clients[cap] = client
+        return client
+
+    def can_send_version(self, version):
+        return self._client().can_send_version(version)
+
+    def prepare(self, **kwargs):
+        """A call context; a version above the cap in force raises
+        oslo_messaging.RPCVersionCapError when used."""
+        return self._client().prepare(**kwargs)
+
+
 def get_server(target, endpoints, serializer=None, transport=None):
     transport = transport or get_transport()
     return messaging.get_rpc_server(

@@ -1,13 +1,17 @@
 """Service processes on oslo.service: service record, heartbeat, RPC server.
 
-A Service owns one manager (conductor, scheduler or compute). On start it
-finds or creates its service record, lets the manager initialise, starts an
-RPC server on (topic, host) and two timers: the heartbeat
-(report_interval) and the manager's periodic tasks. Which database and
-message queue it uses come from its base context: an untargeted context
-uses [database]/[DEFAULT]; a context targeted at a cell (all-in-one) uses
-that cell's; a compute's context carries an indirection API instead of any
-database.
+A Service serves one or more RPC endpoints on (topic, host), one per role
+it plays (a super conductor: object indirection and compute_task), plus
+the 'baseapi' namespace. On start it finds or creates its service record,
+lets each endpoint initialise, starts one RPC server for all of them and
+two timers: the heartbeat (report_interval) and the endpoints' periodic
+tasks. An endpoint may implement any of the hooks init_host(context,
+service_ref), periodic_tasks(context, raise_on_error) -> seconds until
+the next run, reset() (SIGHUP), stop_rpc_servers() and cleanup_host().
+Which database and message queue it uses come from its base context: an
+untargeted context uses [database]/[DEFAULT]; a context targeted at a
+cell (all-in-one) uses that cell's; a compute's context carries an
+indirection API instead of any database.
 """
 from oslo_log import log as logging
 import oslo_messaging as messaging
@@ -28,15 +32,20 @@ from nova_lite.wsgi import server as wsgi_server
 LOG = logging.getLogger(__name__)
 
 
+def _hooks(endpoints, name):
+    return [hook for hook in (getattr(e, name, None) for e in endpoints)
+            if hook is not None]
+
+
 class Service(oslo_service.Service):
-    def __init__(self, host, binary, topic, manager, base_context=None,
+    def __init__(self, host, binary, topic, endpoints, base_context=None,
                  transport=None, context_hook=None, version=None):
         super().__init__()
         self.version = version or objects.service.SERVICE_VERSION
         self.host = host
         self.binary = binary
         self.topic = topic
-        self.manager = manager
+        self.endpoints = list(endpoints)
         self.context = base_context or nova_context.get_admin_context()
         self.transport = transport
         self.context_hook = context_hook
@@ -80,20 +89,19 @@ class Service(oslo_service.Service):
         objects.service.reset_min_version_cache()
         LOG.info('%s on %s reset (SIGHUP): minimum service versions will '
                  'be read again', self.binary, self.host)
-        reset_hook = getattr(self.manager, 'reset', None)
-        if reset_hook:
+        for reset_hook in _hooks(self.endpoints, 'reset'):
             reset_hook()
 
     def start(self):
         LOG.info('Starting %s on %s', self.binary, self.host)
         self.service_ref = self._register()
-        self.manager.init_host(self.context, self.service_ref)
+        for init_host in _hooks(self.endpoints, 'init_host'):
+            init_host(self.context, self.service_ref)
         if self.topic:
             target = messaging.Target(topic=self.topic, server=self.host)
             serializer = rpc.RequestContextSerializer(
                 context_hook=self.context_hook)
-            endpoints = [self.manager,
-                         baserpc.BaseRPCAPI(self.topic)]
+            endpoints = self.endpoints + [baserpc.BaseRPCAPI(self.topic)]
             self.rpcserver = rpc.get_server(target, endpoints,
                                             serializer=serializer,
                                             transport=self.transport)
@@ -125,18 +133,22 @@ class Service(oslo_service.Service):
                           self.host)
 
     def periodic_tasks(self, raise_on_error=False):
-        return self.manager.periodic_tasks(self.context,
-                                           raise_on_error=raise_on_error)
+        """Run every endpoint's periodic tasks; seconds until the next
+        run (the soonest any endpoint asks for)."""
+        intervals = [tasks(self.context, raise_on_error=raise_on_error)
+                     for tasks in _hooks(self.endpoints, 'periodic_tasks')]
+        intervals = [i for i in intervals if i is not None]
+        return min(intervals) if intervals else CONF.periodic_interval
 
     def stop(self, graceful=True):
         LOG.info('Stopping %s on %s', self.binary, self.host)
         # An RPC listener stops only when its current consume times out
-        # (up to 5 s with rabbit): stop ours and the manager's other
+        # (up to 5 s with rabbit): stop ours and the endpoints' other
         # servers (scheduler: placement on every cell) at the same time.
-        extra = getattr(self.manager, 'stop_rpc_servers', None)
         utils.run_together(self._stop_rpcserver,
-                           *([extra] if extra is not None else []))
-        self.manager.cleanup_host()
+                           *_hooks(self.endpoints, 'stop_rpc_servers'))
+        for cleanup_host in _hooks(self.endpoints, 'cleanup_host'):
+            cleanup_host()
         self.tg.stop_timers()
         super().stop(graceful=graceful)
 

@@ -3,8 +3,8 @@ import sys
 
 from oslo_log import log as logging
 
-from nova_lite import config
 from nova_lite.conf import CONF
+from nova_lite import config
 from nova_lite import exception
 from nova_lite import service
 
@@ -25,11 +25,13 @@ def refuse_if_too_old(svc):
     return 0
 
 
-def run(binary, topic, make_manager, prepare=None):
+def run(binary, topic, make_endpoints, prepare=None):
+    """Parse the command line, prepare(), then serve make_endpoints()
+    (a list, one endpoint per role) as binary on (topic, CONF.host)."""
     config.parse_args(sys.argv)
     if prepare is not None:
         prepare()
-    svc = service.Service(CONF.host, binary, topic, make_manager())
+    svc = service.Service(CONF.host, binary, topic, make_endpoints())
     status = refuse_if_too_old(svc)
     if status:
         return status

@@ -25,4 +25,4 @@ def _prepare():
 
 def main():
     return _run.run(constants.COMPUTE_BINARY, 'compute',
-                    lambda: manager.ComputeManager(CONF.host), _prepare)
+                    lambda: [manager.ComputeManager(CONF.host)], _prepare)

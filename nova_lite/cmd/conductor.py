@@ -15,5 +15,8 @@ def _prepare():
 
 
 def main():
+    # A super conductor (it holds the API DB) also serves compute_task.
     return _run.run(constants.CONDUCTOR_BINARY, rpcapi.TOPIC,
-                    manager.ConductorManager, _prepare)
+                    lambda: manager.endpoints(
+                        super_conductor=bool(CONF.api_database.connection)),
+                    _prepare)

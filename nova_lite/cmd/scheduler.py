@@ -8,4 +8,4 @@ from nova_lite.scheduler import rpcapi
 
 def main():
     return _run.run(constants.SCHEDULER_BINARY, rpcapi.TOPIC,
-                    manager.SchedulerManager)
+                    lambda: [manager.SchedulerManager()])

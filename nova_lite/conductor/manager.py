@@ -1,8 +1,17 @@
-"""The conductor: executes remotable object methods for computes."""
-import oslo_messaging as messaging
+"""The conductor's RPC endpoints, one per role.
+
+Every conductor serves object indirection (ConductorManager): it runs the
+remotable object methods of its cell's computes. A super conductor -- one
+that holds the API database ([api_database] connection) -- also serves
+the compute_task namespace (ComputeTaskManager), where orchestrations
+(conductor/tasks/) run. A cell conductor never serves compute_task: it
+must not reach the API database.
+"""
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_versionedobjects import base as ovo_base
 
+from nova_lite.conductor import rpcapi
 from nova_lite import exception
 
 LOG = logging.getLogger(__name__)
@@ -62,3 +71,20 @@ class ConductorManager(object):
         return objinst.obj_to_primitive(target_version=target,
                                         version_manifest=object_versions)
 
+
+class ComputeTaskManager(object):
+    """The compute_task endpoint of a super conductor."""
+    target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
+                              version='1.0')
+
+    def ping(self, context, arg):
+        return {'service': 'compute_task', 'arg': arg}
+
+
+def endpoints(super_conductor):
+    """The endpoints a conductor serves: object indirection, and
+    compute_task when it is a super conductor (holds the API DB)."""
+    roles = [ConductorManager()]
+    if super_conductor:
+        roles.append(ComputeTaskManager())
+    return roles

@@ -1,15 +1,24 @@
-"""Client side of the conductor RPC API.
+"""Client side of the conductor's RPC APIs, both on topic 'conductor'.
 
-API version history:
+ConductorAPI (default namespace), served by every conductor:
     1.0 - Initial: object indirection (object_class_action_versions,
           object_action, object_backport_versions) for computes.
+
+ComputeTaskAPI (namespace 'compute_task'), served by super conductors
+only (those holding the API database):
+    1.0 - Initial: ping(arg).
+
+Caps: [upgrade_levels] conductor and compute_task, re-derived on each
+call from the minimum service versions, which SIGHUP makes the process
+read again.
 """
 import oslo_messaging as messaging
 
-from nova_lite import baserpc
+from nova_lite.objects import service as service_obj
 from nova_lite import rpc
 
 TOPIC = 'conductor'
+COMPUTE_TASK_NAMESPACE = 'compute_task'
 
 
 class ConductorAPI(object):
@@ -17,11 +26,10 @@ class ConductorAPI(object):
     VERSION = '1.0'
 
     def __init__(self, transport=None):
-        target = messaging.Target(topic=TOPIC, version='1.0')
-        self.client = rpc.get_client(target,
-                                     version_cap=baserpc.version_cap(
-                                         'conductor'),
-                                     transport=transport)
+        self.client = rpc.CappedClient(
+            messaging.Target(topic=TOPIC, version='1.0'),
+            lambda: service_obj.rpc_version_cap('conductor'),
+            transport=transport)
 
     def object_class_action_versions(self, context, objname, objmethod,
                                      object_versions, args, kwargs):
@@ -40,3 +48,21 @@ class ConductorAPI(object):
         cctxt = self.client.prepare()
         return cctxt.call(context, 'object_backport_versions',
                           objinst=objinst, object_versions=object_versions)
+
+
+class ComputeTaskAPI(object):
+    """Calls a super conductor's compute_task endpoint (API transport)."""
+    VERSION = '1.0'
+
+    def __init__(self, transport=None):
+        self.client = rpc.CappedClient(
+            messaging.Target(topic=TOPIC, namespace=COMPUTE_TASK_NAMESPACE,
+                             version='1.0'),
+            lambda: service_obj.rpc_version_cap('compute_task'),
+            transport=transport)
+
+    def ping(self, context, arg):
+        """Round trip to a super conductor; RPCVersionCapError while the
+        oldest conductor does not serve compute_task."""
+        cctxt = self.client.prepare(version='1.0')
+        return cctxt.call(context, 'ping', arg=arg)

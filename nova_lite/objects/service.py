@@ -563,8 +563,12 @@ def get_auto_version_cap(service, binary=None):
     """RPC cap for [upgrade_levels] <service> = auto: what the oldest
     recorded server binary (default: the one serving <service>) speaks,
     across all cells when this process can see them, else in its own
-    cell."""
+    cell; None when that binary does not serve <service> at all. Cached
+    until reset_min_version_cache() (SIGHUP)."""
     binary = binary or constants.SERVER_BINARIES[service]
+    key = ('cap', service, binary)
+    if key in _MIN_VERSION_CACHE:
+        return _MIN_VERSION_CACHE[key]
     ctxt = nova_context.get_admin_context()
     try:
         if CONF.api_database.connection:
@@ -576,7 +580,26 @@ def get_auto_version_cap(service, binary=None):
         LOG.exception('Cannot read minimum %s version; capping at the '
                       'oldest supported', binary)
         minimum = OLDEST_SUPPORTED_SERVICE_VERSION
-    return rpc_version_for(service, minimum)
+    cap = _MIN_VERSION_CACHE[key] = rpc_version_for(service, minimum)
+    return cap
+
+
+# The cap that lets nothing be sent: no server of the API serves it yet.
+NOT_SERVED_CAP = '0.0'
+
+
+def rpc_version_cap(service):
+    """The RPC version cap for calls to service ('conductor', ...) from
+    [upgrade_levels] <service>: an explicit version pins; 'auto' derives
+    it (get_auto_version_cap; NOT_SERVED_CAP when the oldest server does
+    not serve the API at all); unset means no cap."""
+    value = getattr(CONF.upgrade_levels, service)
+    if not value:
+        return None
+    if value != 'auto':
+        return value
+    cap = get_auto_version_cap(service)
+    return NOT_SERVED_CAP if cap is None else cap
 
 
 def check_can_start(context, binary, host, version=SERVICE_VERSION,

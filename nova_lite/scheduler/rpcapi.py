@@ -2,10 +2,13 @@
 
 API version history:
     1.0 - Initial: select_destinations(spec) -> [[host, node, cell_uuid]].
+
+Cap: [upgrade_levels] scheduler, re-derived on each call from the minimum
+service versions, which SIGHUP makes the process read again.
 """
 import oslo_messaging as messaging
 
-from nova_lite import baserpc
+from nova_lite.objects import service as service_obj
 from nova_lite import rpc
 
 TOPIC = 'scheduler'
@@ -15,10 +18,9 @@ class SchedulerAPI(object):
     VERSION = '1.0'
 
     def __init__(self):
-        target = messaging.Target(topic=TOPIC, version='1.0')
-        self.client = rpc.get_client(target,
-                                     version_cap=baserpc.version_cap(
-                                         'scheduler'))
+        self.client = rpc.CappedClient(
+            messaging.Target(topic=TOPIC, version='1.0'),
+            lambda: service_obj.rpc_version_cap('scheduler'))
 
     def select_destinations(self, context, spec):
         return self.client.prepare().call(context, 'select_destinations',

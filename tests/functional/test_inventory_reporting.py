@@ -28,7 +28,7 @@ def _node(plane, cell_name, host):
 def _report(compute):
     """One periodic resource update of that compute, as its timer runs
     it."""
-    compute.manager.periodic_tasks(compute.context, raise_on_error=True)
+    compute.endpoints[0].periodic_tasks(compute.context, raise_on_error=True)
 
 
 def test_compute_capacity_change_reaches_inventories(plane_no_api):
@@ -40,7 +40,7 @@ def test_compute_capacity_change_reaches_inventories(plane_no_api):
     compute = _compute(plane, 'cell2-compute1')
     set_override('vcpus', 48, group='fake_driver')
     set_override('cpu_allocation_ratio', 2.0)
-    compute.manager.driver.spawn('2b0b5d8e-5f43-4d5e-9a8a-0d1c9f1f6c11',
+    compute.endpoints[0].driver.spawn('2b0b5d8e-5f43-4d5e-9a8a-0d1c9f1f6c11',
                                  vcpus=3, memory_mb=2048, disk_gb=20)
     _report(compute)
     data = h.provider(ctxt, node.uuid)

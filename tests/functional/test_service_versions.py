@@ -161,6 +161,14 @@ def test_history_matches_current_rpc_and_object_versions():
     # Placement is served from service version 3 on.
     assert [service_obj.rpc_version_for('placement', v) for v in (1, 2, 3)] \
         == [None, None, '1.0']
+    from nova_lite.conductor import manager as conductor_manager
+    assert current['compute_task_rpc'] == \
+        conductor_rpcapi.ComputeTaskAPI.VERSION
+    assert conductor_manager.ComputeTaskManager.target.version == \
+        current['compute_task_rpc']
+    # compute_task is served from service version 4 on.
+    assert [service_obj.rpc_version_for('compute_task', v)
+            for v in (1, 2, 3, 4)] == [None, None, None, '1.0']
     for name, version in current['objects'].items():
         assert getattr(objects, name).VERSION == version, name
 

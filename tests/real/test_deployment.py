@@ -109,6 +109,39 @@ def test_cell_conductors_and_computes_have_no_api_database(deployment):
         assert not compute.has_section('database')
 
 
+def test_only_the_super_conductor_serves_compute_task(deployment):
+    """The top conductor holds [api_database]: it serves compute_task next
+    to object indirection; a cell conductor (no API DB) does not."""
+    import oslo_messaging as messaging
+
+    from nova_lite.conductor import rpcapi as conductor_rpcapi
+    from nova_lite import context as nova_context
+    from nova_lite import rpc
+
+    def transport_of(conf_name):
+        conf = configparser.ConfigParser()
+        conf.read(os.path.join(deployment.workdir, conf_name))
+        return rpc.get_transport(conf['DEFAULT']['transport_url'])
+
+    ctxt = nova_context.get_admin_context()
+    try:
+        top = conductor_rpcapi.ComputeTaskAPI(
+            transport=transport_of('top.conf'))
+        assert top.ping(ctxt, 'hi') == {'service': 'compute_task',
+                                        'arg': 'hi'}
+        for cell in deployment.cell_names():
+            cell_api = conductor_rpcapi.ComputeTaskAPI(
+                transport=transport_of('%s-conductor.conf' % cell))
+            # (Over RabbitMQ it comes back as a RemoteError naming it.)
+            with pytest.raises((messaging.UnsupportedVersion,
+                                messaging.RemoteError)) as exc:
+                cell_api.ping(ctxt, 'hi')
+            assert getattr(exc.value, 'exc_type',
+                           type(exc.value).__name__) == 'UnsupportedVersion'
+    finally:
+        rpc.cleanup()
+
+
 def test_every_service_is_up_in_os_services(deployment):
     status, body = api(deployment, 'GET', '/os-services', version='2.53')
     assert status == 200
