@@ -31,6 +31,7 @@ from nova_lite.objects import compute_inventory
 from nova_lite.placement import rpcapi as placement_rpcapi
 from nova_lite.scheduler import manager as scheduler_manager
 from nova_lite import service
+from nova_lite.wsgi import service as wsgi_service
 
 LOG = logging.getLogger(__name__)
 
@@ -234,7 +235,7 @@ class Plane(oslo_service.ServiceBase):
         for name in cell_names(self.n_cells):
             self.services.extend(self._cell_services(self.cells[name]))
         if self.with_api:
-            self.api = service.WSGIService(host=self.host, port=self.port,
+            self.api = wsgi_service.WSGIService(host=self.host, port=self.port,
                                            workers=1,
                                            record_host=self.service_host)
             self.port = self.api.port

@@ -9,6 +9,7 @@ from nova_lite.conf import CONF
 from nova_lite import config
 from nova_lite import service
 from nova_lite.wsgi import server
+from nova_lite.wsgi import service as wsgi_service
 
 # Exit status when the API's address cannot be bound (e.g. in use).
 EXIT_CANNOT_LISTEN = 2
@@ -17,7 +18,7 @@ EXIT_CANNOT_LISTEN = 2
 def main():
     config.parse_args(sys.argv)
     try:
-        svc = service.WSGIService()
+        svc = wsgi_service.WSGIService()
     except server.CannotListen as exc:
         print('ERROR: nova-lite-api %s' % exc, file=sys.stderr)
         return EXIT_CANNOT_LISTEN

@@ -16,8 +16,8 @@ from nova_lite.objects import compute_inventory
 from nova_lite.online_migrations import compute_inventory as inv_migration
 from nova_lite.online_migrations import registry
 from nova_lite.online_migrations import runner
-from tests.functional import inventory_helpers as h
-from tests.functional.test_manage_helpers import Deployment
+from tests.functional.db import inventory_helpers as h
+from tests.functional.manage_helpers import Deployment
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))

@@ -24,9 +24,9 @@ from nova_lite.online_migrations import flavors as flavor_migration
 from nova_lite.online_migrations import legacy_write
 from nova_lite.online_migrations import registry
 from nova_lite.online_migrations import runner
-from tests.functional.test_flavor_objects import add_legacy
-from tests.functional.test_flavor_objects import legacy_rows
-from tests.functional.test_manage_helpers import Deployment
+from tests.functional.db.flavor_helpers import add_legacy
+from tests.functional.db.flavor_helpers import legacy_rows
+from tests.functional.manage_helpers import Deployment
 
 N = 30
 
@@ -96,7 +96,7 @@ def test_migrate_copies_everything_then_rerun_does_nothing(legacy):
 
 def test_a_batch_costs_the_same_statements_whatever_its_size(legacy):
     """Set-based copy: no statement per flavor, spec or project."""
-    from tests.functional.test_flavor_objects import QueryCounter
+    from tests.functional.db.flavor_helpers import QueryCounter
     ctxt = legacy.ctxt
     engines = (*api_db.get_engines(), *main_db.get_engines())
     with QueryCounter(*engines) as small:

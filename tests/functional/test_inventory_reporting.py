@@ -12,7 +12,7 @@ from nova_lite import objects
 from nova_lite.objects import service as service_obj
 from tests.conftest import set_override
 from tests.functional.conftest import stop_plane
-from tests.functional import inventory_helpers as h
+from tests.functional.db import inventory_helpers as h
 
 
 def _compute(plane, host):

@@ -8,7 +8,7 @@ import pytest
 
 from nova_lite.cmd import manage
 from nova_lite.db import migration
-from tests.functional.test_manage_helpers import Deployment
+from tests.functional.manage_helpers import Deployment
 
 CELL0_UUID = '00000000-0000-0000-0000-000000000000'
 UNKNOWN_UUID = '9b7d5c3e-1111-4222-8333-944455556666'

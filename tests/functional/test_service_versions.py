@@ -177,8 +177,8 @@ def test_online_migration_blocked_until_peers_upgrade(cells_env):
     """An old conductor recorded anywhere blocks migrate_flavors: nothing
     is touched and the runner says more work remains; after the peer
     upgrades (and SIGHUP resets the cache) the migration runs."""
-    from tests.functional.test_flavor_objects import add_legacy
-    from tests.functional.test_flavor_objects import legacy_rows
+    from tests.functional.db.flavor_helpers import add_legacy
+    from tests.functional.db.flavor_helpers import legacy_rows
     add_legacy([{'name': 'old.small', 'flavorid': 'os1'}])
     ctxt = cells_env.ctxt
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.functional.test_manage_helpers import Deployment
+from tests.functional.manage_helpers import Deployment
 
 SUCCESS, WARNING, FAILURE = 0, 1, 2
 

@@ -1,4 +1,5 @@
-"""A multi-cell plane with service and compute-node rows, and the API app
+"""Cells seeded with service and compute-node rows (the `seeded` fixture;
+not running services: those are the functional `plane`), and the API app
 (through webtest, or served by nova_lite.wsgi over a real socket)."""
 import json
 
@@ -30,7 +31,7 @@ def headers(v=None, token=ADMIN):
     return result
 
 
-class Plane(object):
+class SeededCells(object):
     """cell1: conductor, scheduler, api, 3 computes; cell2: conductor and
     2 computes. Every compute has a host mapping and one node."""
 
@@ -105,17 +106,17 @@ def api_env(cells_env):
 
 
 @pytest.fixture
-def plane(api_env):
-    return Plane(api_env)
+def seeded(api_env):
+    return SeededCells(api_env)
 
 
 @pytest.fixture
-def app(plane):
+def app(seeded):
     return webtest.TestApp(api_app.load_app())
 
 
 @pytest.fixture
-def served(plane):
+def served(seeded):
     """The API app under nova_lite.wsgi's eventlet server on a free port."""
     server = wsgi_server.Server('nova-lite-api', api_app.load_app(),
                                 '127.0.0.1', 0)

@@ -7,8 +7,8 @@ from nova_lite.api import app as api_app
 from nova_lite.db.api import flavors as api_flavors
 from tests.functional.api.fixtures import ADMIN
 from tests.functional.api.fixtures import version
-from tests.functional.test_flavor_objects import add_legacy
-from tests.functional.test_flavor_objects import api_flavor
+from tests.functional.db.flavor_helpers import add_legacy
+from tests.functional.db.flavor_helpers import api_flavor
 
 # The member token's project (fixtures.MEMBER is bob:project-a).
 MEMBER_PROJECT = 'project-a'

@@ -87,7 +87,7 @@ def test_body_over_the_limit_is_413(app):
     assert resp.json['requestEntityTooLarge']['code'] == 413
 
 
-def test_chunked_body_over_the_limit_is_413(plane):
+def test_chunked_body_over_the_limit_is_413(seeded):
     set_override('max_request_body_size', 1024, group='api')
     app = api_app.load_app()
     req = webob.Request.blank('/v2.1/os-services/enable', method='PUT',
@@ -128,7 +128,7 @@ def test_unexpected_error_is_500_compute_fault(app, monkeypatch):
     assert 'secret' not in resp.text
 
 
-def test_keystone_strategy_rejects_missing_token(plane):
+def test_keystone_strategy_rejects_missing_token(seeded):
     from keystonemiddleware import auth_token  # noqa: F401 (its options)
     set_override('auth_strategy', 'keystone', group='api')
     set_override('www_authenticate_uri', 'http://keystone.test/identity',
@@ -140,7 +140,7 @@ def test_keystone_strategy_rejects_missing_token(plane):
     assert app.get('/').json['versions']
 
 
-def test_policy_file_override_opens_services_to_readers(plane, tmp_path):
+def test_policy_file_override_opens_services_to_readers(seeded, tmp_path):
     from nova_lite import policy
     policy_file = tmp_path / 'policy.yaml'
     policy_file.write_text(

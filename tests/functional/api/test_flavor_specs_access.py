@@ -11,7 +11,7 @@ from tests.functional.api.fixtures import MEMBER
 from tests.functional.api.flavor_fixtures import get
 from tests.functional.api.flavor_fixtures import in_api_db
 from tests.functional.api.flavor_fixtures import MEMBER_PROJECT
-from tests.functional.test_flavor_objects import legacy_rows
+from tests.functional.db.flavor_helpers import legacy_rows
 
 L1_SPECS = {'quota:disk_read_bytes_sec': '5', 'hw:mem_page_size': 'large'}
 

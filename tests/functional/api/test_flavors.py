@@ -15,9 +15,9 @@ from tests.functional.api.fixtures import MEMBER
 from tests.functional.api.flavor_fixtures import ALL_IDS
 from tests.functional.api.flavor_fixtures import get
 from tests.functional.api.flavor_fixtures import in_api_db
-from tests.functional.test_flavor_objects import add_legacy
-from tests.functional.test_flavor_objects import legacy_rows
-from tests.functional.test_flavor_objects import QueryCounter
+from tests.functional.db.flavor_helpers import add_legacy
+from tests.functional.db.flavor_helpers import legacy_rows
+from tests.functional.db.flavor_helpers import QueryCounter
 
 DETAIL_FIELDS = {'id', 'name', 'ram', 'disk', 'swap', 'vcpus', 'links',
                  'OS-FLV-EXT-DATA:ephemeral', 'OS-FLV-DISABLED:disabled',

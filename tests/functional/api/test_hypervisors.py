@@ -29,28 +29,28 @@ def test_list_reads_every_cell(app, v):
         assert hyp['state'] == 'up' and hyp['status'] == 'enabled'
 
 
-def test_ids_are_integers_before_2_53_and_uuids_from_it(app, plane):
+def test_ids_are_integers_before_2_53_and_uuids_from_it(app, seeded):
     assert _list(app, '2.1')['hypervisors'][0]['id'] == \
-        plane.nodes['c1-host1'].id
+        seeded.nodes['c1-host1'].id
     assert _list(app, '2.53')['hypervisors'][0]['id'] == \
-        plane.nodes['c1-host1'].uuid
+        seeded.nodes['c1-host1'].uuid
 
 
-def test_detail_at_2_1_has_capacity_and_string_cpu_info(app, plane):
+def test_detail_at_2_1_has_capacity_and_string_cpu_info(app, seeded):
     hyp = _list(app, '2.1', detail=True)['hypervisors'][3]
     assert hyp['hypervisor_hostname'] == 'c2-host1.example.org'
     assert hyp['vcpus'] == 8 and hyp['memory_mb'] == 16384
     assert hyp['cpu_info'] == '{"arch": "x86_64"}'
     assert hyp['service'] == {'host': 'c2-host1',
-                              'id': plane.compute('c2-host1').id,
+                              'id': seeded.compute('c2-host1').id,
                               'disabled_reason': None}
     assert 'uptime' not in hyp
 
 
-def test_detail_at_2_53_has_uuid_service_and_cpu_info_object(app, plane):
+def test_detail_at_2_53_has_uuid_service_and_cpu_info_object(app, seeded):
     hyp = _list(app, '2.53', detail=True)['hypervisors'][0]
     assert hyp['cpu_info'] == {'arch': 'x86_64'}
-    assert hyp['service']['id'] == plane.compute('c1-host1').uuid
+    assert hyp['service']['id'] == seeded.compute('c1-host1').uuid
 
 
 def test_detail_at_2_88_drops_capacity_and_adds_uptime(app):
@@ -59,8 +59,8 @@ def test_detail_at_2_88_drops_capacity_and_adds_uptime(app):
     assert 'uptime' in hyp and hyp['hypervisor_type'] == 'fake'
 
 
-def test_show_per_microversion(app, plane):
-    node = plane.nodes['c2-host2']
+def test_show_per_microversion(app, seeded):
+    node = seeded.nodes['c2-host2']
     hyp = app.get('/v2.1/os-hypervisors/%s' % node.uuid,
                   headers=headers('2.53')).json['hypervisor']
     assert hyp['hypervisor_hostname'] == 'c2-host2.example.org'
@@ -69,7 +69,7 @@ def test_show_per_microversion(app, plane):
                   headers=headers('2.88')).json['hypervisor']
     assert 'vcpus' not in hyp and 'uptime' in hyp
     # Integer ids repeat across cells; before 2.53 the first cell wins.
-    hyp = app.get('/v2.1/os-hypervisors/%d' % plane.nodes['c1-host3'].id,
+    hyp = app.get('/v2.1/os-hypervisors/%d' % seeded.nodes['c1-host3'].id,
                   headers=headers('2.1')).json['hypervisor']
     assert hyp['hypervisor_hostname'] == 'c1-host3.example.org'
 
@@ -121,8 +121,8 @@ def test_paging_from_2_33_across_cells(app):
     assert len(_list(app, '2.32', '?limit=1')['hypervisors']) == 5
 
 
-def test_disabled_and_forced_down_service_shows_in_hypervisor(app, plane):
-    uuid = plane.compute('c2-host1').uuid
+def test_disabled_and_forced_down_service_shows_in_hypervisor(app, seeded):
+    uuid = seeded.compute('c2-host1').uuid
     app.put_json('/v2.1/os-services/%s' % uuid,
                  {'status': 'disabled', 'forced_down': True},
                  headers=headers('2.53'))
@@ -130,10 +130,10 @@ def test_disabled_and_forced_down_service_shows_in_hypervisor(app, plane):
     assert (hyp['status'], hyp['state']) == ('disabled', 'down')
 
 
-def test_failed_cell_is_left_out(app, plane):
-    plane.break_cell('cell2')
+def test_failed_cell_is_left_out(app, seeded):
+    seeded.break_cell('cell2')
     assert _names(_list(app, '2.88', detail=True)) == ALL_HOSTS[:3]
-    app.get('/v2.1/os-hypervisors/%s' % plane.nodes['c2-host1'].uuid,
+    app.get('/v2.1/os-hypervisors/%s' % seeded.nodes['c2-host1'].uuid,
             headers=headers('2.53'), status=404)
 
 
@@ -165,7 +165,7 @@ def test_non_admin_is_forbidden(app, path):
     assert resp.json['forbidden']['code'] == 403
 
 
-def test_one_query_per_cell_and_kind(app, plane, monkeypatch):
+def test_one_query_per_cell_and_kind(app, seeded, monkeypatch):
     from nova_lite import objects
     calls = []
     real_nodes = objects.ComputeNodeList.get_all

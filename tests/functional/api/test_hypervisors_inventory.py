@@ -11,15 +11,15 @@ from nova_lite.placement import allocations
 from nova_lite import policy
 from tests.conftest import set_override
 from tests.functional.api.fixtures import headers
-from tests.functional.api.fixtures import Plane
-from tests.functional import inventory_helpers as h
+from tests.functional.api.fixtures import SeededCells
+from tests.functional.db import inventory_helpers as h
 
 VERSIONS = ('2.1', '2.28', '2.53')
 
 
 @pytest.fixture
-def legacy_plane(cells_env):
-    """The usual two-cell API plane, its nodes written while an old
+def legacy_seeded(cells_env):
+    """The usual seeded two-cell API, its nodes written while an old
     (service version 2) conductor is recorded: on their columns only."""
     CONF([], project='nova_lite', default_config_files=[])
     set_override('auth_strategy', 'noauth2', group='api')
@@ -29,17 +29,17 @@ def legacy_plane(cells_env):
                                   cells_env.cells['cell2']) as c2:
         old = h.record_service(c2, 'old-conductor', 'nova-conductor',
                                2)
-    plane = Plane(cells_env)
-    yield plane, old, webtest.TestApp(api_app.load_app())
+    seeded = SeededCells(cells_env)
+    yield seeded, old, webtest.TestApp(api_app.load_app())
     policy.reset()
 
 
-def _views(app, plane):
+def _views(app, seeded):
     bodies = {}
     for v in VERSIONS:
         bodies[('detail', v)] = app.get('/v2.1/os-hypervisors/detail',
                                         headers=headers(v)).json
-        for host, node in sorted(plane.nodes.items()):
+        for host, node in sorted(seeded.nodes.items()):
             hid = node.uuid if v >= '2.53' else node.id
             if v < '2.53' and host.startswith('c2'):
                 continue   # integer ids repeat across cells
@@ -51,10 +51,10 @@ def _views(app, plane):
 
 
 def test_detail_and_show_are_identical_before_and_after_migration(
-        legacy_plane, cells_env):
-    plane, old, app = legacy_plane
+        legacy_seeded, cells_env):
+    seeded, old, app = legacy_seeded
     assert h.api_counts()['resource_providers'] == 0
-    before = _views(app, plane)
+    before = _views(app, seeded)
     hyp = before[('detail', '2.1')]['hypervisors'][0]
     assert (hyp['vcpus'], hyp['vcpus_used'], hyp['memory_mb_used'],
             hyp['free_disk_gb']) == (8, 1, 512, 90)
@@ -65,11 +65,11 @@ def test_detail_and_show_are_identical_before_and_after_migration(
         old.version = service_obj.SERVICE_VERSION
         old.save()
     service_obj.reset_min_version_cache()
-    after = _views(app, plane)
+    after = _views(app, seeded)
     assert h.api_counts()['resource_providers'] == 5
     assert after == before
     # And now it is the inventories and allocations that speak.
-    node = plane.nodes['c1-host2']
+    node = seeded.nodes['c1-host2']
     allocations.claim(cells_env.ctxt, 'some-instance',
                       {node.uuid: {'VCPU': 2, 'MEMORY_MB': 1024}})
     hyp = app.get('/v2.1/os-hypervisors/%s' % node.uuid,
@@ -85,14 +85,14 @@ def test_detail_and_show_are_identical_before_and_after_migration(
         'hypervisor_statistics']['vcpus_used'] + 2
 
 
-def test_detail_of_many_nodes_is_a_few_queries_per_cell(legacy_plane,
+def test_detail_of_many_nodes_is_a_few_queries_per_cell(legacy_seeded,
                                                         cells_env):
     from nova_lite.db.api import api as api_db
     from nova_lite.db.main import api as main_db
-    plane, old, app = legacy_plane
+    seeded, old, app = legacy_seeded
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
-        h.add_legacy_nodes(c1, 60, start=1000, service_id=plane.compute(
+        h.add_legacy_nodes(c1, 60, start=1000, service_id=seeded.compute(
             'c1-host1').id)
         cell1_engines = main_db.get_engines(c1)
     with nova_context.target_cell(cells_env.ctxt,

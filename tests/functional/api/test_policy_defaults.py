@@ -1,4 +1,4 @@
-"""Default policies, persona by persona, against the running plane.
+"""Default policies, persona by persona, against the running seeded.
 
 The API runs behind the keystone pipeline (keystonemiddleware's own
 AuthTokenFixture stands in for Keystone's token validation), so each
@@ -22,7 +22,7 @@ from tests.functional.api import policy_table as table
 @pytest.fixture
 def as_persona(plane_no_api):
     """call(persona, method, path, body, version) -> response, through
-    the keystone pipeline of the plane's API."""
+    the keystone pipeline of the seeded cells' API."""
     set_override('auth_strategy', 'keystone', group='api')
     set_override('www_authenticate_uri', 'http://keystone.test/identity',
                  group='keystone_authtoken')

@@ -66,11 +66,11 @@ def _run(env, **kwargs):
     return runner.run_migrations(env.ctxt, names=[MIGRATION], **kwargs)
 
 
-def test_rows_of_an_older_release_are_reported_with_nova_names(app, plane):
+def test_rows_of_an_older_release_are_reported_with_nova_names(app, seeded):
     before = _listing(app)
-    _make_legacy(plane.env, 'cell1')
+    _make_legacy(seeded.env, 'cell1')
     assert ('c1-host1', 'nova-lite-compute', False) in \
-        _binaries(plane.env, 'cell1')
+        _binaries(seeded.env, 'cell1')
     # Same listing: Nova's names, the API's own record still hidden.
     assert _listing(app) == before
     assert not any(b.startswith('nova-lite') or b == 'nova-osapi_compute'
@@ -105,8 +105,8 @@ def test_rows_of_an_older_release_are_reported_with_nova_names(app, plane):
 
 
 def test_either_name_finds_an_unrenamed_row_and_no_duplicate_is_made(
-        plane):
-    env = plane.env
+        seeded):
+    env = seeded.env
     _make_legacy(env, 'cell2', version=3)
     with nova_context.target_cell(env.ctxt, env.cells['cell2']) as cctxt:
         # An old compute asks its (new) conductor by the old name; new
@@ -130,8 +130,8 @@ def test_either_name_finds_an_unrenamed_row_and_no_duplicate_is_made(
                   if h == 'c2-host1') == ['nova-lite-compute']
 
 
-def test_rename_waits_for_old_services_then_renames_every_row_once(plane):
-    env = plane.env
+def test_rename_waits_for_old_services_then_renames_every_row_once(seeded):
+    env = seeded.env
     _make_legacy(env, 'cell1')
     _make_legacy(env, 'cell2')
     # A deleted row of the old release is renamed too.
@@ -177,8 +177,8 @@ def test_rename_waits_for_old_services_then_renames_every_row_once(plane):
     assert (code, rows[0]['found'], rows[0]['done']) == (0, 0, 0)
 
 
-def test_a_host_recorded_under_both_names_is_found_not_renamed(plane):
-    env = plane.env
+def test_a_host_recorded_under_both_names_is_found_not_renamed(seeded):
+    env = seeded.env
     _in_cell(env, 'cell2', 'INSERT INTO services (uuid, host, "binary", '
              'topic, report_count, disabled, forced_down, deleted, version) '
              "VALUES ('5b0e3e4c-0000-4000-8000-000000000001', 'c2-host1', "

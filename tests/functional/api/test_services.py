@@ -51,8 +51,8 @@ def test_unknown_query_parameter_is_400_from_2_75(app):
     assert 'foo' in resp.json['badRequest']['message']
 
 
-def test_down_cell_is_omitted_before_2_69_and_unknown_from_it(app, plane):
-    plane.break_cell('cell2')
+def test_down_cell_is_omitted_before_2_69_and_unknown_from_it(app, seeded):
+    seeded.break_cell('cell2')
     services = _services(app, '2.68')
     assert not any(s['host'].startswith('c2-') for s in services)
     services = _services(app, '2.69')
@@ -62,8 +62,8 @@ def test_down_cell_is_omitted_before_2_69_and_unknown_from_it(app, plane):
     assert _by_host(services, 'c1-host1')['status'] == 'enabled'
 
 
-def test_disable_enable_and_force_down_by_uuid(app, plane):
-    uuid = plane.compute('c2-host1').uuid
+def test_disable_enable_and_force_down_by_uuid(app, seeded):
+    uuid = seeded.compute('c2-host1').uuid
     url = '/v2.1/os-services/%s' % uuid
     body = app.put_json(url, {'status': 'disabled',
                               'disabled_reason': 'maintenance'},
@@ -87,22 +87,22 @@ def test_disable_enable_and_force_down_by_uuid(app, plane):
     {'forced_down': 'maybe'}, {'status': 'disabled', 'extra': 1},
     [], 'text',
 ])
-def test_bad_update_bodies_are_400(app, plane, body):
-    url = '/v2.1/os-services/%s' % plane.compute('c1-host1').uuid
+def test_bad_update_bodies_are_400(app, seeded, body):
+    url = '/v2.1/os-services/%s' % seeded.compute('c1-host1').uuid
     resp = app.put_json(url, body, headers=headers('2.53'), status=400)
     assert resp.json['badRequest']['code'] == 400
 
 
-def test_malformed_json_is_400(app, plane):
-    url = '/v2.1/os-services/%s' % plane.compute('c1-host1').uuid
+def test_malformed_json_is_400(app, seeded):
+    url = '/v2.1/os-services/%s' % seeded.compute('c1-host1').uuid
     resp = app.put(url, '{"status": ', headers=dict(
         headers('2.53'), **{'Content-Type': 'application/json'}),
         status=400)
     assert 'Malformed' in resp.json['badRequest']['message']
 
 
-def test_updating_a_non_compute_service_is_400(app, plane):
-    uuid = plane.services[('ctl1', 'nova-conductor')].uuid
+def test_updating_a_non_compute_service_is_400(app, seeded):
+    uuid = seeded.services[('ctl1', 'nova-conductor')].uuid
     app.put_json('/v2.1/os-services/%s' % uuid, {'status': 'disabled'},
                  headers=headers('2.53'), status=400)
 
@@ -119,7 +119,7 @@ def test_unknown_service_is_404_and_bad_id_is_400(app):
     app.delete('/v2.1/os-services/999', headers=headers('2.1'), status=404)
 
 
-def test_legacy_actions_before_2_53(app, plane):
+def test_legacy_actions_before_2_53(app, seeded):
     body = app.put_json('/v2.1/os-services/disable-log-reason',
                         {'host': 'c2-host2', 'binary': COMPUTE,
                          'disabled_reason': 'broken fan'},
@@ -164,9 +164,9 @@ def test_legacy_action_errors(app):
                  headers=headers('2.53'), status=400)
 
 
-def test_delete_compute_removes_service_nodes_and_host_mapping(app, plane,
+def test_delete_compute_removes_service_nodes_and_host_mapping(app, seeded,
                                                                cells_env):
-    uuid = plane.compute('c2-host1').uuid
+    uuid = seeded.compute('c2-host1').uuid
     app.delete('/v2.1/os-services/%s' % uuid, headers=headers('2.53'),
                status=204)
     assert not any(s['host'] == 'c2-host1' for s in _services(app))
@@ -177,9 +177,9 @@ def test_delete_compute_removes_service_nodes_and_host_mapping(app, plane,
         objects.HostMapping.get_by_host(cells_env.ctxt, 'c2-host1')
 
 
-def test_delete_by_integer_id_before_2_53(app, plane):
+def test_delete_by_integer_id_before_2_53(app, seeded):
     # Ids repeat across cells; id 6 exists only in cell1 (c1-host3).
-    service = plane.compute('c1-host3')
+    service = seeded.compute('c1-host3')
     assert service.id == 6
     app.delete('/v2.1/os-services/6', headers=headers('2.52'), status=204)
     assert not any(s['host'] == 'c1-host3' for s in _services(app))
@@ -196,8 +196,8 @@ def test_integer_id_in_several_cells_is_400(app):
     ('PUT', '/v2.1/os-services/%(uuid)s', {'status': 'disabled'}),
     ('DELETE', '/v2.1/os-services/%(uuid)s', None),
 ])
-def test_non_admin_is_forbidden(app, plane, method, path, body):
-    url = path % {'uuid': plane.compute('c1-host1').uuid}
+def test_non_admin_is_forbidden(app, seeded, method, path, body):
+    url = path % {'uuid': seeded.compute('c1-host1').uuid}
     hdrs = dict(MEMBER, **{'OpenStack-API-Version': 'compute 2.53'})
     if body is None:
         resp = app.request(url, method=method, headers=hdrs, status=403)

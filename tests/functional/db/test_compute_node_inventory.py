@@ -18,7 +18,7 @@ from nova_lite.placement import capacity
 from nova_lite.placement import hosts
 from nova_lite.placement import rpcapi as placement_rpcapi
 from tests.conftest import set_override
-from tests.functional import inventory_helpers as h
+from tests.functional.db import inventory_helpers as h
 
 
 @pytest.fixture
