@@ -229,17 +229,33 @@ class Deployment(object):
         raise RuntimeError('API did not answer within %ss' % timeout)
 
     def wait_for_computes(self, timeout=60):
+        """Until every compute is mapped (discover_hosts) and the API lists
+        its node: a compute records its service before its node."""
         want = self.cells * self.computes_per_cell
         deadline = time.monotonic() + timeout
+        out = None
         while time.monotonic() < deadline:
-            out = self.manage('cell_v2', 'discover_hosts', '--verbose')
-            hosts = self.manage('cell_v2', 'list_hosts').stdout
-            if sum(1 for line in hosts.splitlines()
-                   if '-compute' in line) >= want:
+            if out is None:
+                found = self.manage('cell_v2', 'discover_hosts', '--verbose')
+                hosts = self.manage('cell_v2', 'list_hosts').stdout
+                if sum(1 for line in hosts.splitlines()
+                       if '-compute' in line) >= want:
+                    out = found
+            if out is not None and self._hypervisor_count() >= want:
                 return out
             self._check_alive()
             time.sleep(0.5)
         raise RuntimeError('computes did not register within %ss' % timeout)
+
+    def _hypervisor_count(self):
+        req = urllib.request.Request(
+            self.endpoint + '/v2.1/os-hypervisors',
+            headers={'X-Auth-Token': 'admin:admin'})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return len(json.loads(resp.read())['hypervisors'])
+        except (OSError, ValueError, KeyError):
+            return 0
 
     def _check_alive(self):
         for name, pid in self.procs.items():
