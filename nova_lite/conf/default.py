@@ -35,11 +35,14 @@ def register_opts(conf):
     # config files and overrides can set them before that.
     from oslo_messaging import transport as messaging_transport
     conf.register_opts(messaging_transport._transport_opts)
-    # Likewise oslo.messaging's RPC client options ([DEFAULT]
-    # rpc_response_timeout: the timeout of every RPC call we make).
+    # Likewise oslo.messaging's other [DEFAULT] options (rpc_response_timeout:
+    # the timeout of every RPC call we make); its list_opts names that
+    # group None.
+    registered = {opt.name for opt in messaging_transport._transport_opts}
     for group, group_opts in messaging_opts.list_opts():
-        if group == 'DEFAULT':
-            conf.register_opts(group_opts)
+        if group is None:
+            conf.register_opts([opt for opt in group_opts
+                                if opt.name not in registered])
 
 
 def list_opts():
