@@ -190,3 +190,34 @@ class Consumer(BASE, _Base):
     project_id = sa.Column(sa.String(255))
     user_id = sa.Column(sa.String(255))
     generation = sa.Column(sa.Integer, nullable=False, default=0)
+
+
+# --- servers before and around their cell: what the scheduler was asked
+# for, and the server as the API shows it until a cell holds it.
+
+class RequestSpec(BASE, _Base):
+    __tablename__ = 'request_specs'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid',
+                            name='uniq_request_specs0instance_uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    spec = sa.Column(sa.Text, nullable=False)
+
+
+class BuildRequest(BASE, _Base):
+    __tablename__ = 'build_requests'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid',
+                            name='uniq_build_requests0instance_uuid'),
+        sa.Index('build_requests_project_id_idx', 'project_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255))
+    # The Instance object as a JSON primitive (what the API shows).
+    instance = sa.Column(sa.Text)
+    block_device_mappings = sa.Column(sa.Text)
+    tags = sa.Column(sa.Text)

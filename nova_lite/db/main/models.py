@@ -128,3 +128,220 @@ class InstanceTypeProjects(BASE, _Base):
     flavor_id = sa.Column(sa.Integer, sa.ForeignKey('instance_types.id'),
                           nullable=False)
     project_id = sa.Column(sa.String(255))
+
+
+# --- servers: an instance and the rows that hang off it (all keyed by the
+# instance's uuid). Instance.hard_delete() removes them all in one
+# transaction (nova_lite.db.main.instances.hard_delete).
+
+class Instance(BASE, _Base):
+    __tablename__ = 'instances'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
+        sa.Index('instances_project_id_deleted_idx', 'project_id',
+                 'deleted'),
+        sa.Index('instances_deleted_created_at_idx', 'deleted',
+                 'created_at', 'id'),
+        sa.Index('instances_host_deleted_idx', 'host', 'deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    user_id = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    image_ref = sa.Column(sa.String(255))
+    hostname = sa.Column(sa.String(255))
+    host = sa.Column(sa.String(255))
+    node = sa.Column(sa.String(255))
+    launched_on = sa.Column(sa.Text)
+    instance_type_id = sa.Column(sa.Integer)
+    vm_state = sa.Column(sa.String(255))
+    task_state = sa.Column(sa.String(255))
+    power_state = sa.Column(sa.Integer)
+    memory_mb = sa.Column(sa.Integer)
+    vcpus = sa.Column(sa.Integer)
+    root_gb = sa.Column(sa.Integer)
+    ephemeral_gb = sa.Column(sa.Integer)
+    display_name = sa.Column(sa.String(255))
+    display_description = sa.Column(sa.Text)
+    key_name = sa.Column(sa.String(255))
+    key_data = sa.Column(sa.Text)
+    user_data = sa.Column(sa.Text)
+    reservation_id = sa.Column(sa.String(255))
+    launch_index = sa.Column(sa.Integer)
+    availability_zone = sa.Column(sa.String(255))
+    locked = sa.Column(sa.Boolean)
+    locked_by = sa.Column(sa.String(5))
+    launched_at = sa.Column(sa.DateTime)
+    terminated_at = sa.Column(sa.DateTime)
+    access_ip_v4 = sa.Column(sa.String(39))
+    access_ip_v6 = sa.Column(sa.String(39))
+    config_drive = sa.Column(sa.String(255))
+    progress = sa.Column(sa.Integer)
+    root_device_name = sa.Column(sa.String(255))
+    # A copy being built in (or left behind in) another cell by a
+    # cross-cell move: never listed.
+    hidden = sa.Column(sa.Boolean, nullable=False, default=False,
+                       server_default=sa.false())
+
+
+class InstanceExtra(BASE, _Base):
+    __tablename__ = 'instance_extra'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid',
+                            name='uniq_instance_extra0instance_uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    # {"cur": EmbeddedFlavor primitive, "old": ..., "new": ...}
+    flavor = sa.Column(sa.Text)
+    migration_context = sa.Column(sa.Text)
+    keypairs = sa.Column(sa.Text)
+
+
+class InstanceInfoCache(BASE, _Base):
+    __tablename__ = 'instance_info_caches'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid',
+                            name='uniq_instance_info_caches0instance_uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    network_info = sa.Column(sa.Text)
+
+
+class InstanceFault(BASE, _Base):
+    __tablename__ = 'instance_faults'
+    __table_args__ = (
+        sa.Index('instance_faults_instance_uuid_deleted_created_at_idx',
+                 'instance_uuid', 'deleted', 'created_at'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    code = sa.Column(sa.Integer, nullable=False)
+    message = sa.Column(sa.String(255))
+    details = sa.Column(sa.Text)
+    host = sa.Column(sa.String(255))
+
+
+class InstanceAction(BASE, _Base):
+    __tablename__ = 'instance_actions'
+    __table_args__ = (
+        sa.Index('instance_uuid_request_id_idx', 'instance_uuid',
+                 'request_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    action = sa.Column(sa.String(255))
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    request_id = sa.Column(sa.String(255))
+    user_id = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    start_time = sa.Column(sa.DateTime)
+    finish_time = sa.Column(sa.DateTime)
+    message = sa.Column(sa.String(255))
+
+
+class InstanceActionEvent(BASE, _Base):
+    __tablename__ = 'instance_actions_events'
+    __table_args__ = (
+        sa.Index('instance_actions_events_action_id_idx', 'action_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    event = sa.Column(sa.String(255))
+    action_id = sa.Column(sa.Integer, nullable=False)
+    start_time = sa.Column(sa.DateTime)
+    finish_time = sa.Column(sa.DateTime)
+    result = sa.Column(sa.String(255))
+    traceback = sa.Column(sa.Text)
+    host = sa.Column(sa.String(255))
+    details = sa.Column(sa.Text)
+
+
+class Tag(BASE, models.ModelBase):
+    __tablename__ = 'tags'
+    __table_args__ = (
+        sa.Index('tags_tag_idx', 'tag'),
+    )
+    resource_id = sa.Column(sa.String(36), primary_key=True,
+                            nullable=False)
+    tag = sa.Column(sa.String(80), primary_key=True, nullable=False)
+
+
+class InstanceMetadata(BASE, _Base):
+    __tablename__ = 'instance_metadata'
+    __table_args__ = (
+        sa.Index('instance_metadata_instance_uuid_idx', 'instance_uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    key = sa.Column(sa.String(255))
+    value = sa.Column(sa.String(255))
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+
+
+class InstanceSystemMetadata(BASE, _Base):
+    __tablename__ = 'instance_system_metadata'
+    __table_args__ = (
+        sa.Index('instance_system_metadata_instance_uuid_idx',
+                 'instance_uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.String(255))
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+
+
+class BlockDeviceMapping(BASE, _Base):
+    __tablename__ = 'block_device_mapping'
+    __table_args__ = (
+        sa.Index('block_device_mapping_instance_uuid_idx', 'instance_uuid'),
+        sa.UniqueConstraint('uuid', name='uniq_block_device_mapping0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36))
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    source_type = sa.Column(sa.String(255))
+    destination_type = sa.Column(sa.String(255))
+    guest_format = sa.Column(sa.String(255))
+    device_type = sa.Column(sa.String(255))
+    disk_bus = sa.Column(sa.String(255))
+    boot_index = sa.Column(sa.Integer)
+    device_name = sa.Column(sa.String(255))
+    delete_on_termination = sa.Column(sa.Boolean, default=False)
+    snapshot_id = sa.Column(sa.String(36))
+    volume_id = sa.Column(sa.String(36))
+    volume_size = sa.Column(sa.Integer)
+    image_id = sa.Column(sa.String(36))
+    no_device = sa.Column(sa.Boolean)
+    connection_info = sa.Column(sa.Text)
+    attachment_id = sa.Column(sa.String(36))
+    tag = sa.Column(sa.String(255))
+
+
+class Migration(BASE, _Base):
+    __tablename__ = 'migrations'
+    __table_args__ = (
+        sa.Index('migrations_instance_uuid_and_status_idx', 'deleted',
+                 'instance_uuid', 'status'),
+        sa.Index('migrations_source_compute_status_idx', 'deleted',
+                 'source_compute', 'status'),
+        sa.Index('migrations_dest_compute_status_idx', 'deleted',
+                 'dest_compute', 'status'),
+        sa.UniqueConstraint('uuid', name='uniq_migrations0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36))
+    source_compute = sa.Column(sa.String(255))
+    dest_compute = sa.Column(sa.String(255))
+    source_node = sa.Column(sa.String(255))
+    dest_node = sa.Column(sa.String(255))
+    dest_host = sa.Column(sa.String(255))
+    old_instance_type_id = sa.Column(sa.Integer)
+    new_instance_type_id = sa.Column(sa.Integer)
+    instance_uuid = sa.Column(sa.String(36))
+    status = sa.Column(sa.String(255))
+    migration_type = sa.Column(sa.String(255))
+    hidden = sa.Column(sa.Boolean, nullable=False, default=False,
+                       server_default=sa.false())
+    cross_cell_move = sa.Column(sa.Boolean, nullable=False, default=False,
+                                server_default=sa.false())
+    user_id = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
