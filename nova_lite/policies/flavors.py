@@ -2,14 +2,22 @@
 
 As in Nova 34: listing and showing flavors needs no rule (members see
 public flavors and the private ones their project may use); managing
-flavors, writing extra specs and listing or changing access lists are for
-administrators; reading extra specs is for readers of any project and
-administrators (checked against the caller's own project), and a private
-flavor the caller's project may not use is then a 404.
+flavors, writing extra specs and adding or removing projects on access
+lists are for administrators; reading extra specs is for readers of any
+project and administrators (checked against the caller's own project),
+and a private flavor the caller's project may not use is then a 404.
 
-The access list rule keeps Nova's deprecated default (admin or owner):
-with ``[oslo_policy] enforce_new_defaults = False`` a member of a project
-with access to a private flavor may read its list, anyone else gets 404.
+Reading an access list is where we differ from Nova 34 on purpose. Nova
+34's default for ``os_compute_api:os-flavor-access`` is admin only (its
+older admin-or-owner rule is deprecated, and ORed in only with
+``[oslo_policy] enforce_new_defaults = False``). Our default is a reader
+(or member) of the caller's own project, or an administrator, which is
+what Nova answers under its deprecated rule and what clients of the
+Compute API have long seen: a member or reader of a project with access
+to a private flavor gets the list (200), a project without access does
+not see the flavor (404), a public flavor has no list (404), and an
+administrator gets every list. A deployment wanting Nova 34's stricter
+default sets the rule to ``rule:context_is_admin`` in policy.yaml.
 """
 from oslo_policy import policy
 
@@ -84,8 +92,16 @@ rules = [
         operations=[{'method': 'DELETE', 'path': _SPEC}],
         scope_types=['project']),
     policy.DocumentedRuleDefault(
-        name=ACCESS_LIST, check_str=base.ADMIN,
-        description='List the projects with access to a private flavor.',
+        name=ACCESS_LIST, check_str=base.PROJECT_READER_OR_ADMIN,
+        description='List the projects with access to a private flavor. '
+                    'Checked against the caller\'s own project, so by '
+                    'default readers and members of any project and '
+                    'administrators pass; the flavor must then be visible '
+                    'to the caller (a private flavor its project may not '
+                    'use is a 404). Nova 34 defaults this rule to '
+                    'administrators only; we keep the answers its '
+                    'deprecated admin-or-owner default gives, and '
+                    'rule:context_is_admin restores Nova 34\'s.',
         operations=[{'method': 'GET', 'path': _FLAVOR + '/os-flavor-access'}],
         scope_types=['project'],
         deprecated_rule=policy.DeprecatedRule(

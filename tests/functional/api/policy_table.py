@@ -1,7 +1,13 @@
-"""The policy table: the status Nova 34 answers each persona, with its
-default policies, for every flavor, extra-spec, flavor-access, os-services
-and os-hypervisors rule. Plain data, so that the same table can be replayed
+"""The policy table: the status each persona gets, with the default
+policies, for every flavor, extra-spec, flavor-access, os-services and
+os-hypervisors rule. Plain data, so that the same table can be replayed
 against real Nova.
+
+Every row is what Nova 34 answers with its default policies except the
+access-list reads (GET /flavors/{id}/os-flavor-access): there our default
+gives what Nova answers under its deprecated admin-or-owner rule (Nova 34
+with ``enforce_new_defaults = False``), as issue 13 asks; Nova 34's own
+default answers 403 to every non-administrator (NOVA34_ACCESS_ROWS).
 
 Requests of a row run as MEMBER, READER and OTHER first, ADMIN last (the
 administrator's writes succeed, and later rows see them). Paths may name
@@ -87,12 +93,14 @@ ROWS = [
      _admin_only(200)),
     ('PUT', PRIVATE + '/os-extra_specs/k', {'k': 'v', 'j': 'w'}, '2.1',
      _all(400)),
-    # access lists: administrators only, checked before the flavor is
-    # looked up (so no 404 hides a private flavor from others).
-    ('GET', PRIVATE + '/os-flavor-access', None, '2.1', _admin_only(200)),
-    ('GET', PUBLIC + '/os-flavor-access', None, '2.1', _admin_only(404)),
+    # access lists: readers and members of a project that may use a
+    # private flavor read its list; to anyone else that flavor does not
+    # exist; public flavors have no list. Changing a list is for
+    # administrators.
+    ('GET', PRIVATE + '/os-flavor-access', None, '2.1', _PRIVATE_READ),
+    ('GET', PUBLIC + '/os-flavor-access', None, '2.1', _all(404)),
     ('GET', '/flavors/no-such-flavor/os-flavor-access', None, '2.1',
-     _admin_only(404)),
+     _all(404)),
     ('POST', PRIVATE + '/action',
      {'addTenantAccess': {'tenant': 'project-c'}}, '2.7', _admin_only(200)),
     ('POST', PRIVATE + '/action',
@@ -142,9 +150,20 @@ ROWS = [
     ('GET', '/os-hypervisors?unknown=1', None, '2.53', _all(400)),
 ]
 
+# The access-list reads as Nova 34 answers them with its own default
+# (administrators only, checked before the flavor is looked up), for
+# replaying against real Nova 34; ROWS holds ours.
+NOVA34_ACCESS_ROWS = [
+    ('GET', PRIVATE + '/os-flavor-access', None, '2.1', _admin_only(200)),
+    ('GET', PUBLIC + '/os-flavor-access', None, '2.1', _admin_only(404)),
+    ('GET', '/flavors/no-such-flavor/os-flavor-access', None, '2.1',
+     _admin_only(404)),
+]
+
 # With [oslo_policy] enforce_new_defaults = False the deprecated defaults
-# (admin or owner) are ORed in: a project may read the access list of a
-# private flavor it may use, and a flavor it may not use is a 404.
+# (admin or owner) are ORed in, which changes no answer of ours: a project
+# may read the access list of a private flavor it may use, and a flavor it
+# may not use is a 404. Nova 34 answers these rows the same way.
 LEGACY_ROWS = [
     ('GET', PRIVATE + '/os-flavor-access', None, '2.1', _PRIVATE_READ),
     ('GET', PUBLIC + '/os-flavor-access', None, '2.1', _all(404)),

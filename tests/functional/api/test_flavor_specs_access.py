@@ -165,7 +165,26 @@ def test_access_list_of_private_flavors(app, mixed):
     resp = get(app, '/flavors/l1/os-flavor-access', status=404)
     assert 'public' in resp['itemNotFound']['message']
     get(app, '/flavors/nope/os-flavor-access', status=404)
-    get(app, '/flavors/l3/os-flavor-access', token=MEMBER, status=403)
+
+
+def test_members_read_the_access_lists_of_flavors_they_may_use(app, mixed):
+    assert get(app, '/flavors/l3/os-flavor-access', token=MEMBER) == {
+        'flavor_access': [{'flavor_id': 'l3', 'tenant_id': MEMBER_PROJECT}]}
+    assert get(app, '/flavors/a2/os-flavor-access', token=MEMBER) == {
+        'flavor_access': [{'flavor_id': 'a2', 'tenant_id': MEMBER_PROJECT}]}
+    # l4 is private to another project: it does not exist for this one.
+    resp = get(app, '/flavors/l4/os-flavor-access', token=MEMBER,
+               status=404)
+    assert resp == {'itemNotFound': {
+        'code': 404, 'message': 'Flavor l4 could not be found.'}}
+    resp = get(app, '/flavors/l1/os-flavor-access', token=MEMBER,
+               status=404)
+    assert 'public' in resp['itemNotFound']['message']
+    _action(app, 'l3', 'removeTenantAccess', MEMBER_PROJECT, token=MEMBER,
+            status=403)
+    _action(app, 'l4', 'addTenantAccess', MEMBER_PROJECT, token=MEMBER,
+            status=403)
+    assert 'l4' in legacy_rows()
 
 
 def test_add_and_remove_access_on_a_legacy_flavor(app, mixed):

@@ -4,7 +4,8 @@ The API runs behind the keystone pipeline (keystonemiddleware's own
 AuthTokenFixture stands in for Keystone's token validation), so each
 persona is a real token with the roles Keystone would give it. Every rule
 is in policy_table.py with the status Nova 34 answers (the same table
-replayed against Nova 34 gives no mismatch).
+replayed against Nova 34 gives no mismatch), except the access-list reads,
+which follow Nova's deprecated admin-or-owner default (issue 13).
 """
 import json
 
