@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from nova_lite.cmd import manage
+from nova_lite.cmd.manage import checks
 from nova_lite.db import migration
 from tests.functional.manage_helpers import Deployment
 
@@ -149,7 +149,7 @@ def test_map_cell0_with_explicit_database(dep):
     ('sqlite:////var/lib/nl/main', 'sqlite:////var/lib/nl/main_cell0'),
 ])
 def test_cell0_database_url_follows_nova_naming(url, expected):
-    assert manage.cell0_database_url(url) == expected
+    assert checks.cell0_database_url(url) == expected
 
 
 def test_map_cell0_refuses_in_memory_database(tmp_path, capsys, conf):

@@ -1,131 +1,17 @@
-"""nova-lite-manage: database schemas, cells and host mappings.
-
-    nova-lite-manage [--config-file FILE] <category> <command> [options]
-
-Categories: api_db, db, cell_v2. Every command documents its exit codes in
-its --help. Unexpected errors print a message and exit 255.
-"""
-import os
-import sys
-import traceback
-
-from oslo_config import cfg
-import oslo_messaging as messaging
-import sqlalchemy as sa
-
+"""nova-lite-manage cell_v2: cell mappings and host mappings in the API
+database."""
 from nova_lite.cmd import common
 from nova_lite.cmd.common import args
+from nova_lite.cmd.manage import checks
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
-from nova_lite.db.main import api as main_db
-from nova_lite.db import migration
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.online_migrations import runner
 
 CELL0_TRANSPORT_URL = 'none:///'
-UNEXPECTED_ERROR = 255
-# Nova's code for bad input to online_data_migrations.
-INVALID_INPUT = 127
-
-
-# --- helpers ----------------------------------------------------------------
-
-def _admin_context():
-    return nova_context.get_admin_context()
-
-
-def _require_api_db():
-    if not CONF.api_database.connection:
-        common.error('[api_database] connection is not set in the '
-                     'configuration; this command needs the API database.')
-        return False
-    return True
-
-
-def check_database(url, timeout=10):
-    """Connect to url once; raise DatabaseNotReachable with the reason."""
-    masked = common.mask_password(url)
-    try:
-        parsed = sa.engine.make_url(url)
-    except Exception as exc:
-        raise exception.DatabaseNotReachable(
-            url=masked, reason='invalid database URL (%s)' % exc)
-    connect_args = {}
-    backend = parsed.get_backend_name()
-    if backend in ('mysql', 'postgresql'):
-        connect_args['connect_timeout'] = timeout
-    elif backend == 'sqlite' and parsed.database not in (None, '',
-                                                         ':memory:'):
-        directory = os.path.dirname(os.path.abspath(parsed.database))
-        if not os.path.isdir(directory):
-            raise exception.DatabaseNotReachable(
-                url=masked, reason='directory %s does not exist' % directory)
-    try:
-        engine = sa.create_engine(parsed, poolclass=sa.pool.NullPool,
-                                  connect_args=connect_args)
-        try:
-            with engine.connect() as conn:
-                conn.execute(sa.text('SELECT 1'))
-        finally:
-            engine.dispose()
-    except Exception as exc:
-        reason = str(getattr(exc, 'orig', None) or exc).splitlines()[0]
-        raise exception.DatabaseNotReachable(url=masked, reason=reason)
-
-
-def check_transport_url(url):
-    """Raise InvalidInput unless oslo.messaging can parse url."""
-    try:
-        messaging.TransportURL.parse(CONF, url)
-    except (messaging.InvalidTransportURL, ValueError) as exc:
-        raise exception.InvalidInput(
-            reason='invalid transport URL %s: %s'
-            % (common.mask_password(url), exc))
-
-
-def cell0_database_url(url):
-    """Nova's convention: the cell0 database is <main database>_cell0.
-
-    For SQLite files, _cell0 goes before a .sqlite/.sqlite3/.db suffix.
-    """
-    parsed = sa.engine.make_url(url)
-    name = parsed.database
-    if not name or name == ':memory:':
-        raise exception.InvalidInput(
-            reason='cannot derive a cell0 database from %s; pass '
-                   '--database_connection' % common.mask_password(url))
-    if parsed.get_backend_name() == 'sqlite':
-        root, ext = os.path.splitext(name)
-        if ext in ('.sqlite', '.sqlite3', '.db'):
-            name = root + '_cell0' + ext
-        else:
-            name = name + '_cell0'
-    else:
-        name = name + '_cell0'
-    return parsed.set(database=name).render_as_string(hide_password=False)
-
-
-_PLACEHOLDER_TRANSPORT_URL = 'rabbit://'
-
-
-def _default_transport_url():
-    """[DEFAULT] transport_url if the operator set it, else None.
-
-    oslo.messaging's default ('rabbit://', no host) is a placeholder, not
-    a choice; get_location alone cannot tell (it keeps reporting an
-    override after clear_override).
-    """
-    messaging.TransportURL.parse(CONF)  # registers transport_url
-    location = CONF.get_location('transport_url')
-    if location is None or location.location == cfg.Locations.opt_default:
-        return None
-    if CONF.transport_url in (None, '', _PLACEHOLDER_TRANSPORT_URL):
-        return None
-    return CONF.transport_url
 
 
 def _get_cell(ctxt, cell_uuid):
@@ -143,160 +29,6 @@ def _count_instance_mappings(context, cell_id):
         cell_id=cell_id).count()
 
 
-def _sync_all(database, urls, version):
-    """db_sync each url; report failures and return 0 (all ok) or 1."""
-    result = 0
-    for label, url in urls:
-        try:
-            migration.db_sync(database, url, version)
-        except Exception as exc:
-            common.error('Failed to sync %s (%s): %s'
-                         % (label, common.mask_password(url), exc))
-            result = 1
-    return result
-
-
-# --- categories -------------------------------------------------------------
-
-class ApiDbCommands(object):
-    """Schema of the API database ([api_database] connection)."""
-
-    @args('version', nargs='?', help='Alembic revision (default: head)')
-    def sync(self, version=None):
-        """Upgrade the API database schema to VERSION (default: head).
-
-        Exit codes: 0 synced; 1 [api_database] connection unset or the
-        upgrade failed.
-        """
-        if not _require_api_db():
-            return 1
-        return _sync_all('api', [('API database',
-                                  CONF.api_database.connection)], version)
-
-    def version(self):
-        """Print the API database's current alembic revision.
-
-        Prints 'None' for a database that was never synced.
-        Exit codes: 0 printed; 1 [api_database] connection unset.
-        """
-        if not _require_api_db():
-            return 1
-        print(migration.db_version('api', CONF.api_database.connection))
-        return 0
-
-
-class DbCommands(object):
-    """Schema and data of the cell databases."""
-
-    @args('version', nargs='?', help='Alembic revision (default: head)')
-    @args('--local_cell', '--local-cell', action='store_true', default=False,
-          help='Only sync [database] connection, not the mapped cells')
-    def sync(self, version=None, local_cell=False):
-        """Upgrade cell database schemas to VERSION (default: head).
-
-        Without --local_cell: [database] connection (if set) and every
-        database in cell_mappings (cell0 included), each URL once. With
-        --local_cell: only [database] connection.
-        Exit codes: 0 every database synced; 1 nothing to sync, the API
-        database could not be read, or a database failed to sync (the
-        others are still synced).
-        """
-        urls = []
-        if CONF.database.connection:
-            urls.append(('[database] connection', CONF.database.connection))
-        elif local_cell:
-            common.error('[database] connection is not set in the '
-                         'configuration.')
-            return 1
-        if not local_cell:
-            if CONF.api_database.connection:
-                try:
-                    cells = objects.CellMappingList.get_all(_admin_context())
-                except Exception as exc:
-                    common.error('Could not read cell mappings from the API '
-                                 'database: %s' % exc)
-                    return 1
-                for cell in cells:
-                    urls.append(('cell %s' % cell.identity,
-                                 cell.database_connection))
-            elif not urls:
-                common.error('Neither [database] nor [api_database] '
-                             'connection is set in the configuration.')
-                return 1
-        seen, unique = set(), []
-        for label, url in urls:
-            if url and url not in seen:
-                seen.add(url)
-                unique.append((label, url))
-        if not unique:
-            common.error('No cell database to sync.')
-            return 1
-        return _sync_all('main', unique, version)
-
-    def version(self):
-        """Print the [database] connection's current alembic revision.
-
-        Prints 'None' for a database that was never synced.
-        Exit codes: 0 printed; 1 [database] connection unset.
-        """
-        if not CONF.database.connection:
-            common.error('[database] connection is not set in the '
-                         'configuration.')
-            return 1
-        print(migration.db_version('main', CONF.database.connection))
-        return 0
-
-    @args('--max-count', '--max_count', type=int, metavar='N',
-          help='Migrate at most N rows per migration (default: all)')
-    @args('--json', action='store_true', default=False,
-          help='Print the summary as JSON')
-    def online_data_migrations(self, max_count=None, json=False):
-        """Run the online data migrations in batches.
-
-        Exit codes: 0 nothing left to migrate; 1 rows remain (run again),
-        or a migration waits for services to be upgraded; 2 a migration
-        raised an error (the others still ran); 127 invalid --max-count.
-        """
-        return _run_online_migrations(max_count, None, json)
-
-    @args('--max-count', '--max_count', type=int, metavar='N',
-          help='Migrate at most N flavors (default: all)')
-    @args('--json', action='store_true', default=False,
-          help='Print the summary as JSON')
-    def migrate_flavors(self, max_count=None, json=False):
-        """Copy legacy cell-database flavors to the API database.
-
-        The migrate_flavors online data migration alone. Without
-        --max-count every flavor moves, in batches of 10,000 (each batch:
-        the cell DB locks the legacy flavors by soft-deleting them, one
-        API DB transaction copies flavors, extra specs and projects and
-        commits, then the cell DB commits: specs and projects before their
-        flavors).
-        Exit codes: as online_data_migrations (0 done, 1 more to do,
-        2 error, 127 invalid --max-count).
-        """
-        return _run_online_migrations(max_count, ['migrate_flavors'], json)
-
-
-def _run_online_migrations(max_count, names, as_json):
-    if max_count is not None and max_count < 1:
-        common.error('--max-count must be a positive number.')
-        return INVALID_INPUT
-    rows, code = runner.run_migrations(
-        _admin_context(), max_count=max_count, names=names,
-        progress=sys.stdout.isatty() and not as_json)
-    if as_json:
-        common.print_json({'migrations': rows, 'exit_code': code})
-        return code
-    common.print_table(
-        ['Migration', 'Total Found', 'Completed', 'Note'],
-        [(r['name'], r['found'], r['done'],
-          ('error: %s' % r['error']) if r.get('error') else
-          ('blocked: %s' % r['blocked']) if r.get('blocked') else '')
-         for r in rows])
-    return code
-
-
 class CellV2Commands(object):
     """Cells v2: cell mappings and host mappings in the API database."""
 
@@ -311,9 +43,9 @@ class CellV2Commands(object):
         Exit codes: 0 mapped or already mapped; 1 no database URL could be
         determined or the API database is not configured.
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
-        ctxt = _admin_context()
+        ctxt = checks.admin_context()
         try:
             objects.CellMapping.get_by_uuid(ctxt,
                                             objects.CellMapping.CELL0_UUID)
@@ -328,7 +60,7 @@ class CellV2Commands(object):
                              'connection.')
                 return 1
             try:
-                url = cell0_database_url(CONF.database.connection)
+                url = checks.cell0_database_url(CONF.database.connection)
             except exception.InvalidInput as exc:
                 common.error(exc.format_message())
                 return 1
@@ -361,9 +93,9 @@ class CellV2Commands(object):
         and database connection, already exists; 3 the database cannot be
         reached, or a URL is invalid.
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
-        transport_url = transport_url or _default_transport_url()
+        transport_url = transport_url or checks.default_transport_url()
         if not transport_url:
             common.error('Pass --transport-url or set [DEFAULT] '
                          'transport_url.')
@@ -374,13 +106,13 @@ class CellV2Commands(object):
                          'connection.')
             return 1
         try:
-            check_transport_url(transport_url)
-            check_database(database_connection)
+            checks.check_transport_url(transport_url)
+            checks.check_database(database_connection)
         except (exception.InvalidInput,
                 exception.DatabaseNotReachable) as exc:
             common.error(exc.format_message())
             return 3
-        ctxt = _admin_context()
+        ctxt = checks.admin_context()
         for cell in objects.CellMappingList.get_all(ctxt):
             if (cell.transport_url == transport_url and
                     cell.database_connection == database_connection):
@@ -409,9 +141,9 @@ class CellV2Commands(object):
         Passwords in URLs are masked unless --verbose.
         Exit codes: 0 listed; 1 the API database is not configured.
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
-        cells = sorted(objects.CellMappingList.get_all(_admin_context()),
+        cells = sorted(objects.CellMappingList.get_all(checks.admin_context()),
                        key=lambda c: c.name or '')
 
         def url(value):
@@ -452,12 +184,12 @@ class CellV2Commands(object):
         the database cannot be reached; 3 cell0 cannot be disabled;
         4 --enable and --disable given together.
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
         if enable and disable:
             common.error('A cell cannot be enabled and disabled at once.')
             return 4
-        cell = _get_cell(_admin_context(), cell_uuid)
+        cell = _get_cell(checks.admin_context(), cell_uuid)
         if cell is None:
             return 1
         if disable and cell.is_cell0():
@@ -465,10 +197,10 @@ class CellV2Commands(object):
             return 3
         try:
             if transport_url:
-                check_transport_url(transport_url)
+                checks.check_transport_url(transport_url)
                 cell.transport_url = transport_url
             if database_connection:
-                check_database(database_connection)
+                checks.check_database(database_connection)
                 cell.database_connection = database_connection
         except (exception.InvalidInput,
                 exception.DatabaseNotReachable) as exc:
@@ -505,9 +237,9 @@ class CellV2Commands(object):
         configured; 2 hosts are mapped to the cell (without --force);
         3 instances are mapped to the cell.
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
-        ctxt = _admin_context()
+        ctxt = checks.admin_context()
         cell = _get_cell(ctxt, cell_uuid)
         if cell is None:
             return 1
@@ -555,9 +287,9 @@ class CellV2Commands(object):
         could not be read or a host is already mapped to another cell (the
         other hosts are still mapped).
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
-        ctxt = _admin_context()
+        ctxt = checks.admin_context()
         if cell_uuid:
             cell = _get_cell(ctxt, cell_uuid)
             if cell is None:
@@ -581,9 +313,9 @@ class CellV2Commands(object):
         Exit codes: 0 listed; 1 --cell_uuid not found or the API database is
         not configured.
         """
-        if not _require_api_db():
+        if not checks.require_api_db():
             return 1
-        ctxt = _admin_context()
+        ctxt = checks.admin_context()
         if cell_uuid:
             if _get_cell(ctxt, cell_uuid) is None:
                 return 1
@@ -670,57 +402,3 @@ def _delete_compute_services(ctxt, cell, hosts):
     except Exception as exc:
         common.error('Warning: could not delete the compute service records '
                      'of cell %s: %s' % (cell.identity, exc))
-
-
-CATEGORIES = {
-    'api_db': ApiDbCommands,
-    'db': DbCommands,
-    'cell_v2': CellV2Commands,
-}
-
-_category_opt = cfg.SubCommandOpt(
-    'category', title='Command categories',
-    help='Available categories',
-    handler=common.make_parser_handler(CATEGORIES))
-
-
-def _reset_process_state():
-    # In-process callers (tests) may run several commands with different
-    # configuration files; engines are cached per process.
-    api_db.reset()
-    main_db.reset()
-    nova_context._CELL_CACHE.clear()
-    # Minimum service versions are cached per process, per deployment.
-    reset_versions = getattr(sys.modules.get('nova_lite.objects.service'),
-                             'reset_min_version_cache', None)
-    if reset_versions is not None:
-        reset_versions()
-
-
-def main(argv=None):
-    """Parse argv (default: sys.argv[1:]), run the command, return its code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    common.prepare_cli(CONF, _category_opt)
-    try:
-        try:
-            CONF(argv, project='nova_lite', prog='nova-lite-manage')
-        except SystemExit as exc:  # --help, or argparse rejected the input
-            return exc.code if isinstance(exc.code, int) else 1
-        except cfg.Error as exc:
-            common.error(str(exc))
-            return 1
-        objects.register_all()
-        _reset_process_state()
-        try:
-            return common.call_parsed_command(CONF, CATEGORIES) or 0
-        except Exception as exc:
-            common.error('An error has occurred: %s' % exc)
-            traceback.print_exc()
-            return UNEXPECTED_ERROR
-    finally:
-        _reset_process_state()
-        common.release_cli(CONF)
-
-
-if __name__ == '__main__':
-    sys.exit(main())

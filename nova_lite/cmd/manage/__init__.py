@@ -1,0 +1,73 @@
+"""nova-lite-manage: database schemas, cells and host mappings.
+
+    nova-lite-manage [--config-file FILE] <category> <command> [options]
+
+Categories: api_db, db (nova_lite.cmd.manage.db), cell_v2
+(nova_lite.cmd.manage.cell_v2). Every command documents its exit codes in
+its --help. Unexpected errors print a message and exit 255.
+"""
+import sys
+import traceback
+
+from oslo_config import cfg
+
+from nova_lite.cmd import common
+from nova_lite.cmd.manage import cell_v2
+from nova_lite.cmd.manage import db
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite.db.api import api as api_db
+from nova_lite.db.main import api as main_db
+from nova_lite import objects
+
+UNEXPECTED_ERROR = 255
+
+
+CATEGORIES = {
+    'api_db': db.ApiDbCommands,
+    'db': db.DbCommands,
+    'cell_v2': cell_v2.CellV2Commands,
+}
+
+_category_opt = cfg.SubCommandOpt(
+    'category', title='Command categories',
+    help='Available categories',
+    handler=common.make_parser_handler(CATEGORIES))
+
+
+def _reset_process_state():
+    # In-process callers (tests) may run several commands with different
+    # configuration files; engines are cached per process.
+    api_db.reset()
+    main_db.reset()
+    nova_context._CELL_CACHE.clear()
+    # Minimum service versions are cached per process, per deployment.
+    reset_versions = getattr(sys.modules.get('nova_lite.objects.service'),
+                             'reset_min_version_cache', None)
+    if reset_versions is not None:
+        reset_versions()
+
+
+def main(argv=None):
+    """Parse argv (default: sys.argv[1:]), run the command, return its code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    common.prepare_cli(CONF, _category_opt)
+    try:
+        try:
+            CONF(argv, project='nova_lite', prog='nova-lite-manage')
+        except SystemExit as exc:  # --help, or argparse rejected the input
+            return exc.code if isinstance(exc.code, int) else 1
+        except cfg.Error as exc:
+            common.error(str(exc))
+            return 1
+        objects.register_all()
+        _reset_process_state()
+        try:
+            return common.call_parsed_command(CONF, CATEGORIES) or 0
+        except Exception as exc:
+            common.error('An error has occurred: %s' % exc)
+            traceback.print_exc()
+            return UNEXPECTED_ERROR
+    finally:
+        _reset_process_state()
+        common.release_cli(CONF)
