@@ -23,7 +23,8 @@ from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
-import nova_lite.objects.service  # noqa: F401  (objects.service)
+from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite import rpc
 from nova_lite import utils
 
@@ -39,7 +40,7 @@ class Service(oslo_service.Service):
     def __init__(self, host, binary, topic, endpoints, base_context=None,
                  transport=None, context_hook=None, version=None):
         super().__init__()
-        self.version = version or objects.service.SERVICE_VERSION
+        self.version = version or service_version.SERVICE_VERSION
         self.host = host
         self.binary = binary
         self.topic = topic
@@ -75,16 +76,16 @@ class Service(oslo_service.Service):
 
     def check_version(self):
         """Refuse to start when too old for the deployment (see
-        objects.service.check_can_start); raises ServiceTooOld or
+        service_obj.check_can_start); raises ServiceTooOld or
         TooOldComputeService."""
-        objects.service.check_can_start(
+        service_obj.check_can_start(
             self.context, self.binary, self.host, self.version,
             all_cells=bool(CONF.api_database.connection)
             and self.binary != constants.COMPUTE_BINARY)
 
     def reset(self):
         """SIGHUP: forget cached minimum service versions."""
-        objects.service.reset_min_version_cache()
+        service_version.reset_min_version_cache()
         LOG.info('%s on %s reset (SIGHUP): minimum service versions will '
                  'be read again', self.binary, self.host)
         for reset_hook in _hooks(self.endpoints, 'reset'):

@@ -38,14 +38,14 @@ def reset_process_state():
 @pytest.fixture
 def conf():
     """oslo.config CONF with overrides undone after the test."""
-    from nova_lite.objects import service as service_obj
-    service_obj.reset_min_version_cache()
+    from nova_lite.objects import service_version
+    service_version.reset_min_version_cache()
     yield CONF
     CONF.reset()
     for group, name in list(_OVERRIDDEN):
         CONF.clear_override(name, group=group)
     _OVERRIDDEN.clear()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     # reset() leaves CONF unparsed; later tests (policy file lookup) need
     # it parsed.
     CONF([], project='nova_lite', default_config_files=[])

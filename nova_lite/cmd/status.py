@@ -19,7 +19,7 @@ from nova_lite.cmd import common
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.online_migrations import registry
 
 DB_CONNECT_TIMEOUT = 10
@@ -166,16 +166,16 @@ class Checks(upgradecheck.UpgradeCommands):
         too_old = sorted(
             '%s on %s (version %d)' % (binary, host, version)
             for binary, host, version in services
-            if version < service_obj.OLDEST_SUPPORTED_SERVICE_VERSION
-            or newest[binary] - version > service_obj.SERVICE_VERSION_SKEW)
+            if version < service_version.OLDEST_SUPPORTED_SERVICE_VERSION
+            or newest[binary] - version > service_version.SERVICE_VERSION_SKEW)
         if too_old:
             return Result(Code.FAILURE, (
                 'Services too old for this release: %s. This code supports '
                 'service versions >= %d and at most %d behind the newest of '
                 'a binary; upgrade them before the others.') % (
                     '; '.join(too_old),
-                    service_obj.OLDEST_SUPPORTED_SERVICE_VERSION,
-                    service_obj.SERVICE_VERSION_SKEW))
+                    service_version.OLDEST_SUPPORTED_SERVICE_VERSION,
+                    service_version.SERVICE_VERSION_SKEW))
         notes = []
         versions = sorted({v for b, h, v in services})
         if len(versions) > 1:
@@ -187,10 +187,10 @@ class Checks(upgradecheck.UpgradeCommands):
                          % (', '.join(map(str, versions)), '; '.join(older)))
         newer = sorted('%s on %s (version %d)' % (b, h, v)
                        for b, h, v in services
-                       if v > service_obj.SERVICE_VERSION)
+                       if v > service_version.SERVICE_VERSION)
         if newer:
             notes.append('Services newer than this code (version %d): %s.'
-                         % (service_obj.SERVICE_VERSION, '; '.join(newer)))
+                         % (service_version.SERVICE_VERSION, '; '.join(newer)))
         if unreachable:
             notes.append('Could not read the database of cells: %s.'
                          % '; '.join(unreachable))

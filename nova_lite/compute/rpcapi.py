@@ -15,6 +15,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite.objects import base as obj_base
 from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite import rpc
 
 TOPIC = 'compute'
@@ -35,10 +36,10 @@ class ComputeAPI(object):
             return level, None
         version = service_obj.get_service_version(
             context, host, constants.COMPUTE_BINARY)
-        if version >= service_obj.SERVICE_VERSION:
+        if version >= service_version.SERVICE_VERSION:
             return None, None
-        return (service_obj.rpc_version_for('compute', version),
-                service_obj.object_versions_for(version))
+        return (service_version.rpc_version_for('compute', version),
+                service_version.object_versions_for(version))
 
     def _client(self, context, host):
         transport = rpc.transport_for_context(context)

@@ -14,7 +14,7 @@ read again.
 """
 import oslo_messaging as messaging
 
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite import rpc
 
 TOPIC = 'conductor'
@@ -28,7 +28,7 @@ class ConductorAPI(object):
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, version='1.0'),
-            lambda: service_obj.rpc_version_cap('conductor'),
+            lambda: service_version.rpc_version_cap('conductor'),
             transport=transport)
 
     def object_class_action_versions(self, context, objname, objmethod,
@@ -58,7 +58,7 @@ class ComputeTaskAPI(object):
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, namespace=COMPUTE_TASK_NAMESPACE,
                              version='1.0'),
-            lambda: service_obj.rpc_version_cap('compute_task'),
+            lambda: service_version.rpc_version_cap('compute_task'),
             transport=transport)
 
     def ping(self, context, arg):

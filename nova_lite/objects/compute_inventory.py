@@ -26,7 +26,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import exception
 from nova_lite.objects import base
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.placement import capacity
 from nova_lite.placement import hosts
 from nova_lite.placement import router
@@ -34,7 +34,7 @@ from nova_lite.placement import rpcapi as placement_rpcapi
 from nova_lite import virt
 
 # The service versions every API and conductor (in every cell) must have
-# reached before a node without a provider gets one (objects.service
+# reached before a node without a provider gets one (service_version
 # unmet_needs). Version 3 reads capacity from inventories.
 NEEDS = {constants.API_BINARY: 3, constants.CONDUCTOR_BINARY: 3}
 
@@ -285,14 +285,14 @@ def gate_blocked(context):
     cell is at NEEDS), else what it waits for (cached per process until
     SIGHUP, like every minimum-version answer)."""
     try:
-        return service_obj.unmet_needs(context, NEEDS)
+        return service_version.unmet_needs(context, NEEDS)
     except Exception as exc:
         return 'service versions unknown (%s)' % exc
 
 
 def placement_auto_cap():
     """The placement RPC cap for [upgrade_levels] placement = auto."""
-    return service_obj.get_auto_version_cap(
+    return service_version.get_auto_version_cap(
         'placement', binary=placement_rpcapi.SERVER_BINARY)
 
 

@@ -1,12 +1,10 @@
 """Service records: one per (host, binary) in the cell the service lives in.
 
-Service versions (../shared/specs/service-version-number.rst): every
-service records the SERVICE_VERSION of the code it runs; NULL (records
-written before the column existed) counts as 1. The history below says
-what each version speaks; the minimum version per binary gates online data
-migrations, RPC version caps ([upgrade_levels] ... = auto) and start-up.
+Each record carries the service version of the code that wrote it
+(nova_lite.objects.service_version has the history and the minimum-version
+gate); a service refuses to start when it is too old for its peers
+(check_can_start).
 """
-from oslo_log import log as logging
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from oslo_utils import versionutils
@@ -21,69 +19,7 @@ from nova_lite.db.main import models
 from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite.objects import cell_mapping
-
-LOG = logging.getLogger(__name__)
-
-# One entry per service version: the RPC API versions that code speaks, the
-# object versions it understands (objects sent to it are backported to
-# these) and what it enables. Version 1 is the code before the services
-# table had a version column (NULL in the database).
-# placement_rpc / compute_task_rpc None: that code does not serve that API.
-SERVICE_VERSION_HISTORY = {
-    1: {'compute_rpc': '1.0', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': None,
-        'compute_task_rpc': None,
-        'objects': {'Service': '1.0', 'ComputeNode': '1.0',
-                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
-        'enables': 'initial'},
-    2: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': None,
-        'compute_task_rpc': None,
-        'objects': {'Service': '1.1', 'ComputeNode': '1.1',
-                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
-        'enables': 'services.version recorded; compute RPC 1.1 '
-                   '(get_guests); ComputeNode.uuid; online migration '
-                   'migrate_flavors'},
-    3: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': '1.0',
-        'compute_task_rpc': None,
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
-        'enables': 'ComputeNode capacity in resource-provider inventories '
-                   '(usage from allocations); placement RPC 1.0 served by '
-                   'nova-lite-scheduler on every cell transport; online '
-                   'migration migrate_compute_node_inventories (needs '
-                   'nova-lite-api and nova-lite-conductor >= 3 in every '
-                   'cell)'},
-    4: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.0',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0'},
-        'enables': 'placement RPC 1.1: claim (optionally moving the '
-                   "consumer's allocations to another consumer), "
-                   'move_allocations, remove_allocations, get_consumer, '
-                   'with consumer generations (API DB consumers table); '
-                   'EmbeddedFlavor 1.0, the flavor snapshot servers carry '
-                   'in instance_extra; services recorded under the Compute '
-                   'API binary names (nova-osapi_compute, nova-conductor, '
-                   'nova-scheduler, nova-compute; earlier versions recorded '
-                   'nova-lite-*, read under either name); online migration '
-                   'migrate_service_binaries (needs nova-osapi_compute, '
-                   'nova-conductor and nova-scheduler >= 4 in every cell); '
-                   'compute_task RPC 1.0 served by super conductors'},
-}
-SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
-
-# Services older than this cannot join the deployment at all (API and
-# conductors refuse to start while such computes are recorded, unless
-# [workarounds] disable_compute_service_check_for_ffu).
-OLDEST_SUPPORTED_SERVICE_VERSION = 1
-
-# A service may be at most this many versions older than the newest of its
-# own binary (N-1 rolling upgrades); further behind, it refuses to start.
-SERVICE_VERSION_SKEW = 1
+from nova_lite.objects import service_version
 
 _FIELDS = ('id', 'uuid', 'host', 'binary', 'topic', 'report_count',
            'disabled', 'disabled_reason', 'last_seen_up', 'forced_down',
@@ -99,10 +35,8 @@ def _to_dict(row):
     return values
 
 
-def _binary_is(binaries):
-    """Rows of these binaries under their current or legacy names."""
-    names = [n for b in binaries for n in constants.binary_names(b)]
-    return models.Service.binary.in_(names)
+# Rows of these binaries under their current or legacy names.
+_binary_is = service_version.binary_in
 
 
 def _active(query):
@@ -155,7 +89,7 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         # The running code's version, unless the caller set one (a service
         # recording what it runs, decided where that code runs).
         if 'version' not in self.obj_what_changed():
-            self.version = SERVICE_VERSION
+            self.version = service_version.SERVICE_VERSION
 
     # --- lookups ---------------------------------------------------------
 
@@ -370,251 +304,31 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
                                   cls._get_from_db(context, host=host))
 
 
-# --- legacy binary names --------------------------------------------------
-#
-# Releases before service version 4 recorded nova-lite-* binaries. Such an
-# old API, conductor or scheduler looks its own row up by that name, so a
-# row is renamed only once none of them runs (the migration's gate: API,
-# conductor and scheduler >= 4 everywhere; an old compute looks its row up
-# through its conductor, which then matches either name); until then every
-# lookup here matches either name.
-
-@main_db.writer
-def _rename_legacy_rows(context, after_id, limit):
-    svc = models.Service
-    legacy = list(constants.LEGACY_BINARIES.values())
-    rows = (context.session.query(svc.id, svc.host, svc.binary,
-                                  svc.deleted)
-            .filter(svc.binary.in_(legacy), svc.id > after_id)
-            .order_by(svc.id).limit(limit).all())
-    if not rows:
-        return 0, 0, None
-    live_current = set(_active(context.session.query(
-        svc.host, svc.binary)).filter(
-            svc.host.in_({r.host for r in rows}),
-            svc.binary.in_(constants.BINARIES)).all())
-    done = 0
-    for row in rows:
-        new = constants.current_binary(row.binary)
-        if not row.deleted and (row.host, new) in live_current:
-            LOG.warning('Service %s (id %d) on %s is also recorded as %s: '
-                        'left under its legacy name', row.binary, row.id,
-                        row.host, new)
-            continue
-        # The legacy name in the WHERE clause makes a concurrent or
-        # repeated rename a no-op; updated_at keeps its value (it is a
-        # heartbeat's fallback, and nothing about the service changed).
-        done += context.session.query(svc).filter(
-            svc.id == row.id, svc.binary == row.binary).update(
-                {svc.binary: new, svc.updated_at: svc.updated_at},
-                synchronize_session=False)
-    return len(rows), done, rows[-1].id
-
-
-def rename_legacy_binaries(context, max_count):
-    """Rename service rows of the context's cell recorded under a legacy
-    binary name (deleted ones too) to the binary's current name; stop
-    after max_count renamed or when none is left. Returns (found, done).
-
-    Idempotent and safe next to itself: each row is renamed by one UPDATE
-    that matches its legacy name. A live row whose host is also recorded
-    under the current name is found but not done (and logged). Callers
-    run this only once no API, conductor or scheduler older than service
-    version 4 runs in any cell.
-    """
-    found = done = 0
-    after_id = 0
-    while done < max_count:
-        batch_found, batch_done, after_id = _rename_legacy_rows(
-            context, after_id, max_count - done)
-        if not batch_found:
-            break
-        found += batch_found
-        done += batch_done
-    return found, done
-
-
-@main_db.reader
-def count_legacy_binaries(context):
-    """Rows of the context's cell still under a legacy binary name
-    (reads only columns every schema has)."""
-    return context.session.query(sa.func.count(models.Service.id)).filter(
-        models.Service.binary.in_(
-            list(constants.LEGACY_BINARIES.values()))).scalar()
-
-
-# --- minimum versions ------------------------------------------------------
-#
-# Answers to "has everyone upgraded far enough?" are cached per process:
-# they gate code paths that run on every request, and the answer only
-# changes when an operator upgrades something — they then send SIGHUP
-# (oslo.service calls reset(), which calls reset_min_version_cache()).
-
-_MIN_VERSION_CACHE = {}
-
-
-def reset_min_version_cache():
-    _MIN_VERSION_CACHE.clear()
-
-
-@main_db.reader
-def _min_versions_in_db(context, binaries):
-    rows = (_active(context.session.query(
-        models.Service.binary,
-        sa.func.min(sa.func.coalesce(models.Service.version, 1))))
-        .filter(_binary_is(binaries))
-        .group_by(models.Service.binary).all())
-    mins = {}
-    for binary, version in rows:
-        binary = constants.current_binary(binary)
-        mins[binary] = min(version, mins.get(binary, version))
-    return mins
-
-
-def get_minimum_versions(context, binaries, use_cache=True):
-    """{binary: minimum version} in the context's cell; absent binaries
-    (none recorded) are left out."""
-    key = (getattr(context, 'cell_uuid', None), tuple(sorted(binaries)))
-    if use_cache and key in _MIN_VERSION_CACHE:
-        return dict(_MIN_VERSION_CACHE[key])
-    result = _min_versions_in_db(context, list(binaries))
-    _MIN_VERSION_CACHE[key] = dict(result)
-    return result
-
-
-def get_minimum_version(context, binary, use_cache=True):
-    """The minimum recorded version of binary in the context's cell, or 0
-    when no such service is recorded."""
-    return get_minimum_versions(context, [binary], use_cache).get(binary, 0)
-
-
-def get_minimum_version_all_cells(context, binaries, use_cache=True):
-    """{binary: minimum version across every cell} (cell0 excluded).
-
-    A cell that fails or does not answer is never silently counted as
-    upgraded: exception.CellsNotResponding names it.
-    """
-    key = ('all-cells', tuple(sorted(binaries)))
-    if use_cache and key in _MIN_VERSION_CACHE:
-        return dict(_MIN_VERSION_CACHE[key])
-    results = cell_mapping.scatter_gather_skip_cell0(
-        context, lambda cctxt: get_minimum_versions(cctxt, binaries,
-                                                    use_cache=False))
-    failed = [uuid for uuid, r in results.items()
-              if nova_context.is_cell_failure(r)]
-    if failed:
-        raise exception.CellsNotResponding(cells=', '.join(sorted(failed)))
-    mins = {}
-    for per_cell in results.values():
-        for binary, version in per_cell.items():
-            mins[binary] = min(version, mins.get(binary, version))
-    _MIN_VERSION_CACHE[key] = dict(mins)
-    return mins
-
-
 def get_service_version(context, host, binary, use_cache=True):
-    """The recorded version of one service (in the context's cell)."""
-    key = ('host', getattr(context, 'cell_uuid', None), host, binary)
-    if use_cache and key in _MIN_VERSION_CACHE:
-        return _MIN_VERSION_CACHE[key]
-    version = Service.get_by_host_and_binary(context, host, binary).version
-    _MIN_VERSION_CACHE[key] = version
-    return version
+    """The recorded version of one service (in the context's cell), cached
+    with the minimum versions (service_version.reset_min_version_cache)."""
+    return service_version.cached(
+        ('host', getattr(context, 'cell_uuid', None), host, binary),
+        lambda: Service.get_by_host_and_binary(context, host,
+                                               binary).version,
+        use_cache)
 
 
-def unmet_needs(context, needs):
-    """Which of {binary: version} needs are not met across all cells: the
-    gate of online data migrations (online_migrations.registry's needs)
-    and of compute-node inventory moves.
-
-    Returns a human-readable string, or None when every need is met. A
-    binary with no recorded service does not block; a cell that does not
-    answer does (it is not provably upgraded).
-    """
-    try:
-        mins = get_minimum_version_all_cells(context, list(needs))
-    except exception.CellsNotResponding as exc:
-        return exc.format_message()
-    waiting = ['%s >= %d (oldest is %d)' % (binary, need, mins[binary])
-               for binary, need in sorted(needs.items())
-               if binary in mins and mins[binary] < need]
-    return ('waiting for ' + ', '.join(waiting)) if waiting else None
-
-
-def rpc_version_for(service, service_version):
-    """The RPC API version ('compute', ...) a service version speaks."""
-    entry = SERVICE_VERSION_HISTORY.get(service_version)
-    if entry is None:
-        # Older than anything we know: the oldest we know is the best bet.
-        entry = SERVICE_VERSION_HISTORY[min(SERVICE_VERSION_HISTORY)]
-        if service_version > SERVICE_VERSION:
-            entry = SERVICE_VERSION_HISTORY[SERVICE_VERSION]
-    return entry['%s_rpc' % service]
-
-
-def object_versions_for(service_version):
-    entry = SERVICE_VERSION_HISTORY.get(
-        min(max(service_version, min(SERVICE_VERSION_HISTORY)),
-            SERVICE_VERSION))
-    return dict(entry['objects'])
-
-
-def get_auto_version_cap(service, binary=None):
-    """RPC cap for [upgrade_levels] <service> = auto: what the oldest
-    recorded server binary (default: the one serving <service>) speaks,
-    across all cells when this process can see them, else in its own
-    cell; None when that binary does not serve <service> at all. Cached
-    until reset_min_version_cache() (SIGHUP)."""
-    binary = binary or constants.SERVER_BINARIES[service]
-    key = ('cap', service, binary)
-    if key in _MIN_VERSION_CACHE:
-        return _MIN_VERSION_CACHE[key]
-    ctxt = nova_context.get_admin_context()
-    try:
-        if CONF.api_database.connection:
-            minimum = get_minimum_version_all_cells(ctxt, [binary]).get(
-                binary, SERVICE_VERSION)
-        else:
-            minimum = get_minimum_version(ctxt, binary) or SERVICE_VERSION
-    except Exception:
-        LOG.exception('Cannot read minimum %s version; capping at the '
-                      'oldest supported', binary)
-        minimum = OLDEST_SUPPORTED_SERVICE_VERSION
-    cap = _MIN_VERSION_CACHE[key] = rpc_version_for(service, minimum)
-    return cap
-
-
-# The cap that lets nothing be sent: no server of the API serves it yet.
-NOT_SERVED_CAP = '0.0'
-
-
-def rpc_version_cap(service):
-    """The RPC version cap for calls to service ('conductor', ...) from
-    [upgrade_levels] <service>: an explicit version pins; 'auto' derives
-    it (get_auto_version_cap; NOT_SERVED_CAP when the oldest server does
-    not serve the API at all); unset means no cap."""
-    value = getattr(CONF.upgrade_levels, service)
-    if not value:
-        return None
-    if value != 'auto':
-        return value
-    cap = get_auto_version_cap(service)
-    return NOT_SERVED_CAP if cap is None else cap
-
-
-def check_can_start(context, binary, host, version=SERVICE_VERSION,
+def check_can_start(context, binary, host,
+                    version=service_version.SERVICE_VERSION,
                     all_cells=False):
     """Refuse to start a service that is too old for its peers.
 
     Raises ServiceTooOld when another service of the same binary is more
     than SERVICE_VERSION_SKEW versions newer, or when this code is older
-    than OLDEST_SUPPORTED_SERVICE_VERSION; raises TooOldComputeService
-    (API and conductors) when computes older than the oldest supported
-    version are recorded, unless the FFU workaround is set.
+    than OLDEST_SUPPORTED_SERVICE_VERSION (both in service_version);
+    raises TooOldComputeService (API and conductors) when computes older
+    than the oldest supported version are recorded, unless the FFU
+    workaround is set.
     """
-    if version < OLDEST_SUPPORTED_SERVICE_VERSION:
-        raise exception.ServiceTooOld(thisver=version,
-                                      minver=OLDEST_SUPPORTED_SERVICE_VERSION)
+    oldest = service_version.OLDEST_SUPPORTED_SERVICE_VERSION
+    if version < oldest:
+        raise exception.ServiceTooOld(thisver=version, minver=oldest)
     if all_cells:
         per_cell = cell_mapping.scatter_gather_skip_cell0(
             context, Service.get_peer_versions, binary)
@@ -625,15 +339,13 @@ def check_can_start(context, binary, host, version=SERVICE_VERSION,
     newest_peer = max((v for b, h, v in peers if b == binary and h != host),
                       default=None)
     if newest_peer is not None and newest_peer - version > \
-            SERVICE_VERSION_SKEW:
+            service_version.SERVICE_VERSION_SKEW:
         raise exception.ServiceTooOld(thisver=version, minver=newest_peer)
     if binary in (constants.API_BINARY, constants.CONDUCTOR_BINARY) and \
             not CONF.workarounds.disable_compute_service_check_for_ffu:
         old = sorted('%s (v%d)' % (h, v) for b, h, v in peers
-                     if b == constants.COMPUTE_BINARY
-                     and v < OLDEST_SUPPORTED_SERVICE_VERSION)
+                     if b == constants.COMPUTE_BINARY and v < oldest)
         if old:
             raise exception.TooOldComputeService(
-                binary=binary, current=version,
-                oldest_supported=OLDEST_SUPPORTED_SERVICE_VERSION,
+                binary=binary, current=version, oldest_supported=oldest,
                 hosts=', '.join(old))

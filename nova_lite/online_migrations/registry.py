@@ -9,7 +9,7 @@ done, and logged with the reason. Register it with
                        pending=...)
 
 needs: {binary: minimum service version} every cell must have reached
-before it runs (objects.service.unmet_needs answers); batch: rows per call
+before it runs (service_version.unmet_needs answers); batch: rows per call
 when the runner is given no count (None: DEFAULT_BATCH); pending(context)
 -> int counts the rows still to move without moving any (nova-lite-status
 reports it), reading with plain SQL so that it answers against a schema

@@ -2,13 +2,13 @@
 `nova-lite-manage db online_data_migrations` (and `migrate_flavors`) do.
 
 Each migration runs only once the services it needs have upgraded
-(objects.service.unmet_needs); one that raises is reported and the others
+(service_version.unmet_needs); one that raises is reported and the others
 still run.
 """
 from oslo_log import log as logging
 import tqdm
 
-from nova_lite.objects import service
+from nova_lite.objects import service_version
 from nova_lite.online_migrations import registry
 
 LOG = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def _blocked_by(context, needs):
     if not needs:
         return None
     try:
-        return service.unmet_needs(context, needs)
+        return service_version.unmet_needs(context, needs)
     except Exception as e:
         # E.g. a cell that does not answer: not provably upgraded.
         return 'service versions unknown (%s)' % e

@@ -8,7 +8,7 @@ service versions, which SIGHUP makes the process read again.
 """
 import oslo_messaging as messaging
 
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite import rpc
 
 TOPIC = 'scheduler'
@@ -20,7 +20,7 @@ class SchedulerAPI(object):
     def __init__(self):
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, version='1.0'),
-            lambda: service_obj.rpc_version_cap('scheduler'))
+            lambda: service_version.rpc_version_cap('scheduler'))
 
     def select_destinations(self, context, spec):
         return self.client.prepare().call(context, 'select_destinations',

@@ -23,6 +23,7 @@ from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite import service
 from nova_lite.wsgi import server
 
@@ -50,7 +51,7 @@ def init_application(argv=None):
     config.parse_args(sys.argv if argv is None else argv,
                       default_config_files=config_files())
     ctxt = nova_context.get_admin_context()
-    version = service_obj.SERVICE_VERSION
+    version = service_version.SERVICE_VERSION
     try:
         service_obj.check_can_start(ctxt, constants.API_BINARY, CONF.host,
                                     version, all_cells=True)

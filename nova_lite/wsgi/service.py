@@ -9,6 +9,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite import service
 from nova_lite.wsgi import server as wsgi_server
 
@@ -36,7 +37,7 @@ class WSGIService(oslo_service.ServiceBase):
         self.service_ref = None
         self.binary = constants.API_BINARY
         self.host = self.record_host
-        self.version = service_obj.SERVICE_VERSION
+        self.version = service_version.SERVICE_VERSION
 
     def check_version(self):
         service_obj.check_can_start(self.context, self.binary,
@@ -56,7 +57,7 @@ class WSGIService(oslo_service.ServiceBase):
 
     def reset(self):
         """SIGHUP: forget cached minimum service versions."""
-        service_obj.reset_min_version_cache()
+        service_version.reset_min_version_cache()
         LOG.info('nova-lite-api reset (SIGHUP): minimum service versions '
                  'will be read again')
         self.server.reset()

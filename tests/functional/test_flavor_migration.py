@@ -18,7 +18,7 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db.main import legacy_flavors
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.online_migrations import flavor_copy
 from nova_lite.online_migrations import flavors as flavor_migration
 from nova_lite.online_migrations import legacy_write
@@ -286,7 +286,7 @@ def test_a_raising_migration_is_recorded_and_the_others_still_run(
 def test_blocked_migration_does_not_run(legacy, monkeypatch):
     ctxt = legacy.ctxt
     monkeypatch.setattr(
-        service_obj, 'unmet_needs',
+        service_version, 'unmet_needs',
         lambda context, needs: 'nova-osapi_compute >= 2 (at 1)')
     rows, code = runner.run_migrations(ctxt)
     assert rows[0]['blocked'] == 'nova-osapi_compute >= 2 (at 1)'

@@ -9,7 +9,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from tests.conftest import set_override
 from tests.functional.conftest import stop_plane
 from tests.functional.db import inventory_helpers as h
@@ -140,7 +140,7 @@ def test_old_conductor_keeps_reports_on_columns_until_it_upgrades(
     # The conductor upgrades; SIGHUP tells the running services.
     with nova_context.target_cell(ctxt, plane.cells['cell2']) as c2:
         old._context = c2
-        old.version = service_obj.SERVICE_VERSION
+        old.version = service_version.SERVICE_VERSION
         old.save()
     plane.reset()
     set_override('vcpus', 28, group='fake_driver')

@@ -7,6 +7,7 @@ from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.online_migrations import runner
 from tests.conftest import set_override
 from tests.functional.conftest import start_plane
@@ -36,7 +37,7 @@ def test_new_records_carry_running_version_and_null_reads_as_1(cells_env):
     cell = cells_env.cells['cell1']
     with nova_context.target_cell(cells_env.ctxt, cell) as cctxt:
         svc = _record(cctxt, 'c1', 'nova-compute')
-        assert svc.version == service_obj.SERVICE_VERSION
+        assert svc.version == service_version.SERVICE_VERSION
         _null_version(cctxt, svc)
         assert objects.Service.get_by_id(cctxt, svc.id).version == 1
 
@@ -49,24 +50,24 @@ def test_minimum_version_per_cell_and_across_cells(cells_env):
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
         _record(c2, 'c', 'nova-conductor', version=2)
         _record(c2, 'd', 'nova-osapi_compute', version=2)
-        assert service_obj.get_minimum_version(c2, 'nova-conductor') == 2
-        assert service_obj.get_minimum_version(c2, 'nova-compute') == 0
-    assert service_obj.get_minimum_version_all_cells(
+        assert service_version.get_minimum_version(c2, 'nova-conductor') == 2
+        assert service_version.get_minimum_version(c2, 'nova-compute') == 0
+    assert service_version.get_minimum_version_all_cells(
         ctxt, ['nova-conductor', 'nova-osapi_compute']) == {
             'nova-conductor': 1, 'nova-osapi_compute': 2}
     assert 'nova-conductor >= 2 (oldest is 1)' in \
-        service_obj.unmet_needs(ctxt, {'nova-conductor': 2})
+        service_version.unmet_needs(ctxt, {'nova-conductor': 2})
     # Deleted services do not count; the cached answer holds until reset
     # (SIGHUP).
     with nova_context.target_cell(ctxt, cells_env.cells['cell1']) as c1:
         old._context = c1
         old.destroy()
-    assert service_obj.get_minimum_version_all_cells(
+    assert service_version.get_minimum_version_all_cells(
         ctxt, ['nova-conductor'])['nova-conductor'] == 1
-    service_obj.reset_min_version_cache()
-    assert service_obj.get_minimum_version_all_cells(
+    service_version.reset_min_version_cache()
+    assert service_version.get_minimum_version_all_cells(
         ctxt, ['nova-conductor'])['nova-conductor'] == 2
-    assert service_obj.unmet_needs(ctxt, {'nova-conductor': 2}) is None
+    assert service_version.unmet_needs(ctxt, {'nova-conductor': 2}) is None
 
 
 def test_unreachable_cell_is_reported_not_counted_as_upgraded(cells_env):
@@ -74,17 +75,18 @@ def test_unreachable_cell_is_reported_not_counted_as_upgraded(cells_env):
     cell2 = cells_env.cells['cell2']
     cell2.database_connection = 'sqlite:////nonexistent/dir/x.sqlite'
     cell2.save()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     with pytest.raises(exception.CellsNotResponding):
-        service_obj.get_minimum_version_all_cells(ctxt, ['nova-osapi_compute'])
-    assert 'did not respond' in service_obj.unmet_needs(
+        service_version.get_minimum_version_all_cells(
+            ctxt, ['nova-osapi_compute'])
+    assert 'did not respond' in service_version.unmet_needs(
         ctxt, {'nova-osapi_compute': 2})
 
 
 def test_service_far_behind_its_peers_refuses_to_start(cells_env):
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
-        newest = service_obj.SERVICE_VERSION
+        newest = service_version.SERVICE_VERSION
         _record(c1, 'peer', 'nova-conductor', version=newest + 2)
         with pytest.raises(exception.ServiceTooOld) as err:
             service_obj.check_can_start(c1, 'nova-conductor', 'me',
@@ -145,8 +147,8 @@ def test_auto_pinning_caps_calls_and_backports_objects_for_old_compute(
 def test_history_matches_current_rpc_and_object_versions():
     from nova_lite.conductor import rpcapi as conductor_rpcapi
     from nova_lite.scheduler import rpcapi as scheduler_rpcapi
-    current = service_obj.SERVICE_VERSION_HISTORY[
-        service_obj.SERVICE_VERSION]
+    current = service_version.SERVICE_VERSION_HISTORY[
+        service_version.SERVICE_VERSION]
     assert current['compute_rpc'] == compute_rpcapi.ComputeAPI.VERSION
     assert current['conductor_rpc'] == conductor_rpcapi.ConductorAPI.VERSION
     assert current['scheduler_rpc'] == scheduler_rpcapi.SchedulerAPI.VERSION
@@ -159,15 +161,15 @@ def test_history_matches_current_rpc_and_object_versions():
     assert placement_manager.PlacementEndpoint.target.version == \
         current['placement_rpc']
     # Placement is served from service version 3 on.
-    assert [service_obj.rpc_version_for('placement', v) for v in (1, 2, 3)] \
-        == [None, None, '1.0']
+    assert [service_version.rpc_version_for('placement', v)
+            for v in (1, 2, 3)] == [None, None, '1.0']
     from nova_lite.conductor import manager as conductor_manager
     assert current['compute_task_rpc'] == \
         conductor_rpcapi.ComputeTaskAPI.VERSION
     assert conductor_manager.ComputeTaskManager.target.version == \
         current['compute_task_rpc']
     # compute_task is served from service version 4 on.
-    assert [service_obj.rpc_version_for('compute_task', v)
+    assert [service_version.rpc_version_for('compute_task', v)
             for v in (1, 2, 3, 4)] == [None, None, None, '1.0']
     for name, version in current['objects'].items():
         assert getattr(objects, name).VERSION == version, name
@@ -194,7 +196,7 @@ def test_online_migration_blocked_until_peers_upgrade(cells_env):
         peer._context = c2
         peer.version = 2
         peer.save()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     rows, code = runner.run_migrations(ctxt, names=['migrate_flavors'])
     assert code == 0, rows
     assert rows[0]['blocked'] is None and rows[0]['done'] == 1

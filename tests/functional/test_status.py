@@ -128,21 +128,21 @@ def _record(dep, cell, host, binary, version):
 
 
 def test_service_versions_pass_when_everyone_runs_this_code(dep):
-    from nova_lite.objects import service as service_obj
+    from nova_lite.objects import service_version
     dep.setup_cells()
     _record(dep, 'cell1', 'ctl1', 'nova-conductor',
-            service_obj.SERVICE_VERSION)
+            service_version.SERVICE_VERSION)
     _record(dep, 'cell2', 'c2-host1', 'nova-compute',
-            service_obj.SERVICE_VERSION)
+            service_version.SERVICE_VERSION)
     dep.ok('cell_v2', 'discover_hosts')
     code, checks = _check(dep)
     assert checks['Service Versions'] == (SUCCESS, None)
 
 
 def test_service_versions_warn_on_a_mixed_deployment(dep):
-    from nova_lite.objects import service as service_obj
+    from nova_lite.objects import service_version
     dep.setup_cells()
-    new = service_obj.SERVICE_VERSION
+    new = service_version.SERVICE_VERSION
     _record(dep, 'cell1', 'ctl1', 'nova-conductor', new)
     _record(dep, 'cell2', 'ctl2', 'nova-conductor', new - 1)
     code, checks = _check(dep)
@@ -154,8 +154,8 @@ def test_service_versions_warn_on_a_mixed_deployment(dep):
 
 
 def test_service_versions_null_counts_as_version_1(dep, monkeypatch):
-    from nova_lite.objects import service as service_obj
-    monkeypatch.setattr(service_obj, 'SERVICE_VERSION', 2)
+    from nova_lite.objects import service_version
+    monkeypatch.setattr(service_version, 'SERVICE_VERSION', 2)
     dep.setup_cells()
     _record(dep, 'cell1', 'ctl1', 'nova-conductor', 2)
     _record(dep, 'cell2', 'ctl2', 'nova-conductor', None)
@@ -164,14 +164,14 @@ def test_service_versions_null_counts_as_version_1(dep, monkeypatch):
 
 
 def test_service_versions_fail_on_too_old_services(dep, monkeypatch):
-    from nova_lite.objects import service as service_obj
+    from nova_lite.objects import service_version
     dep.setup_cells()
     _record(dep, 'cell1', 'ctl1', 'nova-conductor', 5)
     _record(dep, 'cell2', 'ctl2', 'nova-conductor', 3)  # 2 behind
     _record(dep, 'cell2', 'c2-host1', 'nova-compute', 1)
-    monkeypatch.setattr(service_obj, 'SERVICE_VERSION', 5)
-    monkeypatch.setattr(service_obj, 'SERVICE_VERSION_SKEW', 1)
-    monkeypatch.setattr(service_obj, 'OLDEST_SUPPORTED_SERVICE_VERSION', 2)
+    monkeypatch.setattr(service_version, 'SERVICE_VERSION', 5)
+    monkeypatch.setattr(service_version, 'SERVICE_VERSION_SKEW', 1)
+    monkeypatch.setattr(service_version, 'OLDEST_SUPPORTED_SERVICE_VERSION', 2)
     code, checks = _check(dep)
     assert code == FAILURE
     result, details = checks['Service Versions']

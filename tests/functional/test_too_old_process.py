@@ -5,7 +5,7 @@ import sys
 
 from nova_lite import context as nova_context
 from nova_lite import objects
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 
 
 def _conf(tmp_path, cells_env, **extra):
@@ -29,7 +29,7 @@ def _run_conductor(conf_file):
 
 def test_conductor_far_behind_its_peers_exits_with_clear_error(
         tmp_path, cells_env):
-    newer = service_obj.SERVICE_VERSION + 2
+    newer = service_version.SERVICE_VERSION + 2
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
         objects.Service(c1, host='peer', binary='nova-conductor',
@@ -37,7 +37,7 @@ def test_conductor_far_behind_its_peers_exits_with_clear_error(
     result = _run_conductor(_conf(tmp_path, cells_env))
     assert result.returncode == 3, result.stderr[-2000:]
     assert ('older (v%d) than the minimum (v%d)'
-            % (service_obj.SERVICE_VERSION, newer)) in result.stderr
+            % (service_version.SERVICE_VERSION, newer)) in result.stderr
 
 
 def test_conductor_refuses_while_ancient_compute_recorded(tmp_path,

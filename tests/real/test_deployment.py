@@ -271,7 +271,7 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
     and migrate_service_binaries blocked, touching no node and renaming
     no service; once the peer has upgraded, the next run migrates the
     node and renames the peer's row."""
-    from nova_lite.objects import service as service_obj
+    from nova_lite.objects import service_version
     top = _engine(deployment, 'cell1')   # the top-level [database]
     cell2 = _engine(deployment, 'cell2')
     flavors = main_models.InstanceTypes.__table__
@@ -344,7 +344,7 @@ def test_online_migration_waits_for_an_old_conductor(deployment):
         with cell2.begin() as conn:
             conn.execute(services.update().where(
                 services.c.host == 'old-conductor').values(
-                    version=service_obj.SERVICE_VERSION))
+                    version=service_version.SERVICE_VERSION))
         out = manage(deployment, 'db', 'online_data_migrations', '--json')
         assert out.returncode == 0, out.stdout + out.stderr
         rows = {r['name']: r for r in json.loads(out.stdout)['migrations']}

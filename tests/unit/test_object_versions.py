@@ -1,6 +1,6 @@
 """Object fingerprints: a change to an object's fields or remotable
 methods changes its hash; bump its VERSION (and record what the new
-version speaks in objects.service.SERVICE_VERSION_HISTORY), then update
+version speaks in service_version.SERVICE_VERSION_HISTORY), then update
 the hash here."""
 from oslo_versionedobjects import fixture
 

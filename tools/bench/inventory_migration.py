@@ -70,7 +70,7 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite.db import migration
 from nova_lite import objects
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.online_migrations import compute_inventory as inventory_migration  # noqa: E501
 from nova_lite.online_migrations import registry
 from nova_lite.online_migrations import runner
@@ -184,14 +184,14 @@ class Deployment(object):
                                   binary=constants.CONDUCTOR_BINARY,
                                   topic='conductor', version=2)
             svc.create()
-        service_obj.reset_min_version_cache()
+        service_version.reset_min_version_cache()
         return svc
 
     def release_gate(self, svc):
         with nova_context.target_cell(self.ctxt, self.cells[-1]) as cctxt:
             svc._context = cctxt
             svc.destroy()
-        service_obj.reset_min_version_cache()
+        service_version.reset_min_version_cache()
 
     def counts(self):
         with api_db.get_engine().connect() as conn:
@@ -318,7 +318,7 @@ def _teardown():
     api_db.reset()
     main_db.reset()
     nova_context._CELL_CACHE.clear()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
 
 
 def run(args):

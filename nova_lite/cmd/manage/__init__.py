@@ -19,6 +19,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
 from nova_lite import objects
+from nova_lite.objects import service_version
 
 UNEXPECTED_ERROR = 255
 
@@ -42,10 +43,7 @@ def _reset_process_state():
     main_db.reset()
     nova_context._CELL_CACHE.clear()
     # Minimum service versions are cached per process, per deployment.
-    reset_versions = getattr(sys.modules.get('nova_lite.objects.service'),
-                             'reset_min_version_cache', None)
-    if reset_versions is not None:
-        reset_versions()
+    service_version.reset_min_version_cache()
 
 
 def main(argv=None):

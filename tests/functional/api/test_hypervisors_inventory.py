@@ -6,7 +6,7 @@ import webtest
 from nova_lite.api import app as api_app
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.placement import allocations
 from nova_lite import policy
 from tests.conftest import set_override
@@ -62,9 +62,9 @@ def test_detail_and_show_are_identical_before_and_after_migration(
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell2']) as c2:
         old._context = c2
-        old.version = service_obj.SERVICE_VERSION
+        old.version = service_version.SERVICE_VERSION
         old.save()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     after = _views(app, seeded)
     assert h.api_counts()['resource_providers'] == 5
     assert after == before
@@ -99,7 +99,7 @@ def test_detail_of_many_nodes_is_a_few_queries_per_cell(legacy_seeded,
                                   cells_env.cells['cell2']) as c2:
         old._context = c2
         old.destroy()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     app.get('/v2.1/os-hypervisors/detail', headers=headers('2.53'))
     counter = h.StatementCounter(api=api_db.get_engines(),
                                  cell1=cell1_engines)

@@ -8,7 +8,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.online_migrations import registry
 from nova_lite.online_migrations import runner
 from tests.functional.api.fixtures import COMPUTE
@@ -118,7 +118,8 @@ def test_either_name_finds_an_unrenamed_row_and_no_duplicate_is_made(
         assert old.id == new.id and new.binary == COMPUTE
         assert {s.host for s in objects.ServiceList.get_by_binary(
             cctxt, COMPUTE)} == {'c2-host1', 'c2-host2'}
-        assert service_obj.get_minimum_version(cctxt, 'nova-conductor') == 3
+        assert service_version.get_minimum_version(
+            cctxt, 'nova-conductor') == 3
         # A service registering under the new name finds the old row.
         try:
             objects.Service(cctxt, host='c2-host1', binary=COMPUTE,
@@ -156,7 +157,7 @@ def test_rename_waits_for_old_services_then_renames_every_row_once(seeded):
             cctxt, 'ctl2', 'nova-conductor')
         conductor.version = 4
         conductor.save()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     assert ('ctl2', 'nova-lite-conductor', False) in _binaries(env, 'cell2')
 
     # A run cut short (max_count) leaves a consistent state; the next

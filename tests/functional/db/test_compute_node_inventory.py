@@ -12,7 +12,7 @@ from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
-from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.placement import allocations
 from nova_lite.placement import capacity
 from nova_lite.placement import hosts
@@ -213,9 +213,9 @@ def test_no_migration_while_an_old_conductor_is_recorded(cells_env, c1):
     # The conductor upgrades; SIGHUP makes the others notice.
     with nova_context.target_cell(ctxt, cells_env.cells['cell2']) as c2:
         old._context = c2
-        old.version = service_obj.SERVICE_VERSION
+        old.version = service_version.SERVICE_VERSION
         old.save()
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     nodes = objects.ComputeNodeList.get_all(c1)
     assert h.api_counts()['resource_providers'] == 4
     assert nodes[0].vcpus == 20
@@ -336,7 +336,7 @@ def test_placement_rpc_cap(cells_env, c1):
     assert cap() == '1.0'
     set_override('placement', 'auto', group='upgrade_levels')
     assert cap() == '1.1'   # no scheduler recorded: the newest
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     h.record_service(c1, 'old-scheduler', 'nova-scheduler', 3)
     assert cap() == '1.0'
     # Capped below 1.1, the allocation calls are refused before sending.
@@ -345,7 +345,7 @@ def test_placement_rpc_cap(cells_env, c1):
     with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
         api.claim(c1, 'instance-1', {'p': {'VCPU': 1}})
     assert 'claim needs 1.1' in str(err.value)
-    service_obj.reset_min_version_cache()
+    service_version.reset_min_version_cache()
     h.record_service(c1, 'older-scheduler', 'nova-scheduler', 2)
     with pytest.raises(placement_rpcapi.PlacementUnavailable) as err:
         cap()

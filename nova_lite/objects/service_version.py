@@ -1,0 +1,250 @@
+"""Service versions: what each version of the code speaks, and what the
+oldest recorded services allow.
+
+Every service records the SERVICE_VERSION of the code it runs
+(../shared/specs/service-version-number.rst); NULL (records written before
+the column existed) counts as 1. SERVICE_VERSION_HISTORY says what each
+version speaks. The minimum recorded version per binary -- in one cell or
+across all cells -- gates online data migrations (unmet_needs), RPC version
+caps ([upgrade_levels] ... = auto: rpc_version_cap) and start-up
+(objects.service.check_can_start). Answers are cached per process until
+SIGHUP (reset_min_version_cache).
+"""
+from oslo_log import log as logging
+import sqlalchemy as sa
+
+from nova_lite.conf import CONF
+from nova_lite import constants
+from nova_lite import context as nova_context
+from nova_lite.db.main import api as main_db
+from nova_lite.db.main import models
+from nova_lite import exception
+from nova_lite.objects import cell_mapping
+
+LOG = logging.getLogger(__name__)
+
+
+# One entry per service version: the RPC API versions that code speaks, the
+# object versions it understands (objects sent to it are backported to
+# these) and what it enables. Version 1 is the code before the services
+# table had a version column (NULL in the database).
+# placement_rpc / compute_task_rpc None: that code does not serve that API.
+SERVICE_VERSION_HISTORY = {
+    1: {'compute_rpc': '1.0', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': None,
+        'compute_task_rpc': None,
+        'objects': {'Service': '1.0', 'ComputeNode': '1.0',
+                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
+        'enables': 'initial'},
+    2: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': None,
+        'compute_task_rpc': None,
+        'objects': {'Service': '1.1', 'ComputeNode': '1.1',
+                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
+        'enables': 'services.version recorded; compute RPC 1.1 '
+                   '(get_guests); ComputeNode.uuid; online migration '
+                   'migrate_flavors'},
+    3: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': '1.0',
+        'compute_task_rpc': None,
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
+        'enables': 'ComputeNode capacity in resource-provider inventories '
+                   '(usage from allocations); placement RPC 1.0 served by '
+                   'nova-lite-scheduler on every cell transport; online '
+                   'migration migrate_compute_node_inventories (needs '
+                   'nova-lite-api and nova-lite-conductor >= 3 in every '
+                   'cell)'},
+    4: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
+        'compute_task_rpc': '1.0',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                    'EmbeddedFlavor': '1.0'},
+        'enables': 'placement RPC 1.1: claim (optionally moving the '
+                   "consumer's allocations to another consumer), "
+                   'move_allocations, remove_allocations, get_consumer, '
+                   'with consumer generations (API DB consumers table); '
+                   'EmbeddedFlavor 1.0, the flavor snapshot servers carry '
+                   'in instance_extra; services recorded under the Compute '
+                   'API binary names (nova-osapi_compute, nova-conductor, '
+                   'nova-scheduler, nova-compute; earlier versions recorded '
+                   'nova-lite-*, read under either name); online migration '
+                   'migrate_service_binaries (needs nova-osapi_compute, '
+                   'nova-conductor and nova-scheduler >= 4 in every cell); '
+                   'compute_task RPC 1.0 served by super conductors'},
+}
+SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
+
+# Services older than this cannot join the deployment at all (API and
+# conductors refuse to start while such computes are recorded, unless
+# [workarounds] disable_compute_service_check_for_ffu).
+OLDEST_SUPPORTED_SERVICE_VERSION = 1
+
+# A service may be at most this many versions older than the newest of its
+# own binary (N-1 rolling upgrades); further behind, it refuses to start.
+SERVICE_VERSION_SKEW = 1
+
+
+def binary_in(binaries):
+    """Rows of these binaries under their current or legacy names."""
+    names = [n for b in binaries for n in constants.binary_names(b)]
+    return models.Service.binary.in_(names)
+
+
+# --- minimum versions ------------------------------------------------------
+#
+# Answers to "has everyone upgraded far enough?" are cached per process:
+# they gate code paths that run on every request, and the answer only
+# changes when an operator upgrades something — they then send SIGHUP
+# (oslo.service calls reset(), which calls reset_min_version_cache()).
+
+_MIN_VERSION_CACHE = {}
+
+
+def reset_min_version_cache():
+    _MIN_VERSION_CACHE.clear()
+
+
+def cached(key, load, use_cache=True):
+    """load() once per key until reset_min_version_cache() (use_cache
+    False: load again and remember the new answer)."""
+    if use_cache and key in _MIN_VERSION_CACHE:
+        return _MIN_VERSION_CACHE[key]
+    value = _MIN_VERSION_CACHE[key] = load()
+    return value
+
+
+@main_db.reader
+def _min_versions_in_db(context, binaries):
+    rows = (context.session.query(
+        models.Service.binary,
+        sa.func.min(sa.func.coalesce(models.Service.version, 1)))
+        .filter(models.Service.deleted == 0, binary_in(binaries))
+        .group_by(models.Service.binary).all())
+    mins = {}
+    for binary, version in rows:
+        binary = constants.current_binary(binary)
+        mins[binary] = min(version, mins.get(binary, version))
+    return mins
+
+
+def get_minimum_versions(context, binaries, use_cache=True):
+    """{binary: minimum version} in the context's cell; absent binaries
+    (none recorded) are left out."""
+    key = (getattr(context, 'cell_uuid', None), tuple(sorted(binaries)))
+    if use_cache and key in _MIN_VERSION_CACHE:
+        return dict(_MIN_VERSION_CACHE[key])
+    result = _min_versions_in_db(context, list(binaries))
+    _MIN_VERSION_CACHE[key] = dict(result)
+    return result
+
+
+def get_minimum_version(context, binary, use_cache=True):
+    """The minimum recorded version of binary in the context's cell, or 0
+    when no such service is recorded."""
+    return get_minimum_versions(context, [binary], use_cache).get(binary, 0)
+
+
+def get_minimum_version_all_cells(context, binaries, use_cache=True):
+    """{binary: minimum version across every cell} (cell0 excluded).
+
+    A cell that fails or does not answer is never silently counted as
+    upgraded: exception.CellsNotResponding names it.
+    """
+    key = ('all-cells', tuple(sorted(binaries)))
+    if use_cache and key in _MIN_VERSION_CACHE:
+        return dict(_MIN_VERSION_CACHE[key])
+    results = cell_mapping.scatter_gather_skip_cell0(
+        context, lambda cctxt: get_minimum_versions(cctxt, binaries,
+                                                    use_cache=False))
+    failed = [uuid for uuid, r in results.items()
+              if nova_context.is_cell_failure(r)]
+    if failed:
+        raise exception.CellsNotResponding(cells=', '.join(sorted(failed)))
+    mins = {}
+    for per_cell in results.values():
+        for binary, version in per_cell.items():
+            mins[binary] = min(version, mins.get(binary, version))
+    _MIN_VERSION_CACHE[key] = dict(mins)
+    return mins
+
+
+def unmet_needs(context, needs):
+    """Which of {binary: version} needs are not met across all cells: the
+    gate of online data migrations (online_migrations.registry's needs)
+    and of compute-node inventory moves.
+
+    Returns a human-readable string, or None when every need is met. A
+    binary with no recorded service does not block; a cell that does not
+    answer does (it is not provably upgraded).
+    """
+    try:
+        mins = get_minimum_version_all_cells(context, list(needs))
+    except exception.CellsNotResponding as exc:
+        return exc.format_message()
+    waiting = ['%s >= %d (oldest is %d)' % (binary, need, mins[binary])
+               for binary, need in sorted(needs.items())
+               if binary in mins and mins[binary] < need]
+    return ('waiting for ' + ', '.join(waiting)) if waiting else None
+
+
+def rpc_version_for(service, service_version):
+    """The RPC API version ('compute', ...) a service version speaks."""
+    entry = SERVICE_VERSION_HISTORY.get(service_version)
+    if entry is None:
+        # Older than anything we know: the oldest we know is the best bet.
+        entry = SERVICE_VERSION_HISTORY[min(SERVICE_VERSION_HISTORY)]
+        if service_version > SERVICE_VERSION:
+            entry = SERVICE_VERSION_HISTORY[SERVICE_VERSION]
+    return entry['%s_rpc' % service]
+
+
+def object_versions_for(service_version):
+    entry = SERVICE_VERSION_HISTORY.get(
+        min(max(service_version, min(SERVICE_VERSION_HISTORY)),
+            SERVICE_VERSION))
+    return dict(entry['objects'])
+
+
+def get_auto_version_cap(service, binary=None):
+    """RPC cap for [upgrade_levels] <service> = auto: what the oldest
+    recorded server binary (default: the one serving <service>) speaks,
+    across all cells when this process can see them, else in its own
+    cell; None when that binary does not serve <service> at all. Cached
+    until reset_min_version_cache() (SIGHUP)."""
+    binary = binary or constants.SERVER_BINARIES[service]
+    key = ('cap', service, binary)
+    if key in _MIN_VERSION_CACHE:
+        return _MIN_VERSION_CACHE[key]
+    ctxt = nova_context.get_admin_context()
+    try:
+        if CONF.api_database.connection:
+            minimum = get_minimum_version_all_cells(ctxt, [binary]).get(
+                binary, SERVICE_VERSION)
+        else:
+            minimum = get_minimum_version(ctxt, binary) or SERVICE_VERSION
+    except Exception:
+        LOG.exception('Cannot read minimum %s version; capping at the '
+                      'oldest supported', binary)
+        minimum = OLDEST_SUPPORTED_SERVICE_VERSION
+    cap = _MIN_VERSION_CACHE[key] = rpc_version_for(service, minimum)
+    return cap
+
+
+# The cap that lets nothing be sent: no server of the API serves it yet.
+NOT_SERVED_CAP = '0.0'
+
+
+def rpc_version_cap(service):
+    """The RPC version cap for calls to service ('conductor', ...) from
+    [upgrade_levels] <service>: an explicit version pins; 'auto' derives
+    it (get_auto_version_cap; NOT_SERVED_CAP when the oldest server does
+    not serve the API at all); unset means no cap."""
+    value = getattr(CONF.upgrade_levels, service)
+    if not value:
+        return None
+    if value != 'auto':
+        return value
+    cap = get_auto_version_cap(service)
+    return NOT_SERVED_CAP if cap is None else cap
