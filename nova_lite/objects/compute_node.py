@@ -9,68 +9,25 @@ migrates it (_migrate_inventory; nova_lite.online_migrations migrates the
 rest in batches).
 
 Cell-DB work is in remotable methods (a compute runs them on its cell
-conductor); provider work goes through compute_inventory.placement_for():
-in-process where the API DB is held, otherwise the placement RPC topic
-on the cell's transport. A compute never opens a database, a cell
+conductor) over the queries in nova_lite.db.main.compute_nodes; provider
+work goes through compute_inventory.placement_for(): in-process where the
+API DB is held, otherwise the placement RPC topic on the cell's
+transport. A compute never opens a database, a cell
 conductor never opens the API DB.
 """
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from oslo_utils import versionutils
 from oslo_versionedobjects import fields
-import sqlalchemy as sa
 
-from nova_lite.db.main import api as main_db
-from nova_lite.db.main import models
+from nova_lite.db.main import compute_nodes as compute_nodes_db
 from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite.objects import compute_inventory as ci
 from nova_lite.placement import local as local_placement
-from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
-
-_INT_FIELDS = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
-               'memory_mb_used', 'local_gb_used', 'hypervisor_version',
-               'free_ram_mb', 'free_disk_gb', 'current_workload',
-               'running_vms', 'disk_available_least')
-_RATIOS = ('cpu_allocation_ratio', 'ram_allocation_ratio',
-           'disk_allocation_ratio')
-_COLUMNS = (('id', 'uuid', 'service_id', 'host', 'hypervisor_type',
-             'hypervisor_hostname', 'cpu_info', 'host_ip', 'pci_stats',
-             'numa_topology', 'created_at', 'updated_at', 'deleted_at',
-             'deleted', 'stats') + _INT_FIELDS + _RATIOS)
-_TABLE = models.ComputeNode.__table__
-
-
-def _to_dict(row):
-    return {c: getattr(row, c) for c in _COLUMNS}
-
-
-def _not_migrated():
-    col = _TABLE.c.inventory_migrated
-    return sa.or_(_TABLE.c.uuid.is_(None), col.is_(None), col == sa.false())
-
-
-@main_db.reader
-def get_rows(context, filters, after_id=None, limit=None, pending=False):
-    """(row dicts, ids of rows flagged migrated): one query."""
-    query = sa.select(_TABLE).where(_TABLE.c.deleted == 0)
-    for key, value in sorted(filters.items()):
-        query = query.where(_TABLE.c[key] == value)
-    if pending:
-        query = query.where(_not_migrated())
-    if after_id is not None:
-        query = query.where(_TABLE.c.id > after_id)
-    query = query.order_by(_TABLE.c.id).limit(limit)
-    rows, migrated = [], []
-    for row in context.session.execute(query):
-        rows.append({c: getattr(row, c) for c in _COLUMNS})
-        if row.inventory_migrated:
-            migrated.append(row.id)
-    return rows, migrated
 
 
 @base.NovaLiteObjectRegistry.register
@@ -161,40 +118,16 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
 
     # --- cell-DB parts (remotable: run on the conductor for computes) ----
 
-    @staticmethod
-    @main_db.writer
-    def _claim_uuids_in_db(context, proposed):
-        # Only where none is set yet: concurrent loaders all end up with
-        # the first writer's uuid.
-        context.session.execute(
-            _TABLE.update().where(_TABLE.c.id == sa.bindparam('node_id'),
-                                  _TABLE.c.uuid.is_(None))
-            .values(uuid=sa.bindparam('new_uuid')),
-            [{'node_id': i, 'new_uuid': u} for i, u in proposed])
-        found = []
-        for part in utils.chunks([i for i, _ in proposed]):
-            found.extend([i, u] for i, u in context.session.execute(
-                sa.select(_TABLE.c.id, _TABLE.c.uuid).where(
-                    _TABLE.c.id.in_(part), _TABLE.c.deleted == 0)))
-        return found
-
     @base.remotable_classmethod
     def _claim_uuids(cls, context, proposed):
         """Persist [[id, uuid]] where the node has no uuid yet; returns
         [[id, uuid]] as stored (deleted nodes left out)."""
-        return cls._claim_uuids_in_db(context, [tuple(p) for p in proposed])
-
-    @staticmethod
-    @main_db.writer
-    def _mark_migrated_in_db(context, ids):
-        for part in utils.chunks(ids):
-            context.session.execute(
-                _TABLE.update().where(_TABLE.c.id.in_(part))
-                .values(inventory_migrated=True))
+        return compute_nodes_db.claim_uuids(context,
+                                            [tuple(p) for p in proposed])
 
     @base.remotable_classmethod
     def _mark_migrated(cls, context, ids):
-        cls._mark_migrated_in_db(context, list(ids))
+        compute_nodes_db.mark_migrated(context, list(ids))
 
     @staticmethod
     def _to_db_values(node, names):
@@ -211,50 +144,22 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
             values.pop(key, None)
         return values
 
-    @staticmethod
-    @main_db.writer
-    def _create_in_db(context, values):
-        row = models.ComputeNode(**values)
-        context.session.add(row)
-        context.session.flush()
-        return _to_dict(row)
-
     @base.remotable
     def _create_in_cell(self):
         values = self._to_db_values(self, self.obj_what_changed())
         self._from_db_object(self._context, self,
-                             self._create_in_db(self._context, values))
-
-    @staticmethod
-    @main_db.writer
-    def _save_in_db(context, compute_id, values):
-        values['updated_at'] = timeutils.utcnow()
-        if not context.session.execute(
-                _TABLE.update().where(_TABLE.c.id == compute_id,
-                                      _TABLE.c.deleted == 0)
-                .values(**values)).rowcount:
-            raise exception.ComputeNodeNotFound(node=compute_id)
-        return values['updated_at']
+                             compute_nodes_db.create(self._context, values))
 
     @base.remotable
     def _save_in_cell(self, names):
         """Write these fields (only) to the compute_nodes row."""
-        self.updated_at = self._save_in_db(
+        self.updated_at = compute_nodes_db.save(
             self._context, self.id, self._to_db_values(self, names))
         self.obj_reset_changes(list(names) + ['updated_at'])
 
-    @staticmethod
-    @main_db.writer
-    def _destroy_in_db(context, compute_id):
-        context.session.query(models.ComputeNode).filter_by(
-            id=compute_id, deleted=0).update(
-                {models.ComputeNode.deleted: models.ComputeNode.id,
-                 models.ComputeNode.deleted_at: timeutils.utcnow()},
-                synchronize_session=False)
-
     @base.remotable
     def _destroy_in_cell(self):
-        self._destroy_in_db(self._context, self.id)
+        compute_nodes_db.destroy(self._context, self.id)
 
     # --- writes ------------------------------------------------------------
 
@@ -336,8 +241,8 @@ class ComputeNodeList(base.ObjectListBase, base.NovaLiteObject):
                         pending=False):
         """[ComputeNodeList of the rows as stored, ids of rows flagged
         migrated]. pending: only rows not flagged migrated."""
-        rows, migrated = get_rows(context, filters, after_id, limit,
-                                   pending)
+        rows, migrated = compute_nodes_db.get_rows(context, filters,
+                                                   after_id, limit, pending)
         return [base.obj_make_list(context, cls(context), rows), migrated]
 
     @classmethod
@@ -368,7 +273,7 @@ def _load(context, filters):
     else:
         # Build each object once, from its row with the provider's values
         # merged in (big listings: API, scheduler).
-        rows, migrated = get_rows(context, filters)
+        rows, migrated = compute_nodes_db.get_rows(context, filters)
         uuids = [r['uuid'] for r in rows if r['uuid']]
         with_gate = len(uuids) < len(rows)
         if isinstance(placement, local_placement.LocalPlacement):

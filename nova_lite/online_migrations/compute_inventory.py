@@ -12,6 +12,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
+from nova_lite.db.main import compute_nodes as compute_nodes_db
 from nova_lite.objects import cell_mapping
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import compute_node
@@ -96,9 +97,9 @@ def migrate_pending(context, max_count):
     found = done = 0
     after_id = None
     while done < max_count:
-        rows, _ = compute_node.get_rows(context, {}, after_id=after_id,
-                                        limit=max_count - done,
-                                        pending=True)
+        rows, _ = compute_nodes_db.get_rows(context, {}, after_id=after_id,
+                                            limit=max_count - done,
+                                            pending=True)
         if not rows:
             break
         after_id = rows[-1]['id']

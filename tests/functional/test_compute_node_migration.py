@@ -30,7 +30,7 @@ sys.path.insert(0, %(root)r)
 import tests.conftest  # eventlet, config, objects
 from nova_lite.conf import CONF
 from nova_lite import context, objects
-from nova_lite.objects import compute_node as cn
+from nova_lite.db.main import compute_nodes
 from nova_lite.placement import hosts
 CONF.set_override('connection', %(api)r, group='api_database')
 CONF.set_override('connection', %(cell)r, group='database')
@@ -40,15 +40,15 @@ def die(*args, **kwargs):
 
 point = %(point)r
 if point == 'after-uuid':           # step 1 committed, step 2 not begun
-    claim = cn.ComputeNode._claim_uuids_in_db
+    claim = compute_nodes.claim_uuids
     def claim_then_die(ctx, proposed):
         claim(ctx, proposed)
         die()
-    cn.ComputeNode._claim_uuids_in_db = staticmethod(claim_then_die)
+    compute_nodes.claim_uuids = claim_then_die
 elif point == 'inside-step-2':      # providers and inventories inserted,
     hosts._host_usage_rows = die    # usage next, nothing committed
 elif point == 'after-provider':     # step 2 committed, step 3 not begun
-    cn.ComputeNode._mark_migrated_in_db = staticmethod(die)
+    compute_nodes.mark_migrated = die
 objects.ComputeNodeList.get_all(context.get_admin_context())
 print('not killed')
 '''
