@@ -8,6 +8,7 @@ vhosts), cell0 + N cells, M simulated computes per cell. Used by
 Layout of the state directory::
 
     api.sqlite  cell0.sqlite  cell1.sqlite ...   databases
+    local_services.sqlite                        images, networks, ports
     fake-hypervisor/<host>.json                  simulated guests
     nova_lite.conf                               for nova-lite-manage/-status
 """
@@ -23,9 +24,12 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
+from nova_lite.db.local_services import api as local_services_db
 from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite import exception
+from nova_lite.image import api as image_api
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.placement import rpcapi as placement_rpcapi
@@ -40,6 +44,9 @@ API_TRANSPORT = 'fake://'
 # (db.database): the rules a deployment enforces with separate processes.
 CELL_CONDUCTOR_REFUSES = frozenset(['api_database'])
 COMPUTE_REFUSES = frozenset(['api_database', 'database'])
+# The local-services database's file (computes may open it: it stands in
+# for Glance and Neutron).
+LOCAL_SERVICES = 'local_services'
 
 
 def cell_names(cells):
@@ -71,9 +78,12 @@ def write_config(state_dir, host, port):
                 'connection = %s\n'
                 '\n[database]\n'
                 'connection = %s\n'
+                '\n[local_services]\n'
+                'connection = %s\n'
                 % (API_TRANSPORT, os.path.abspath(state_dir), host, port,
                    sqlite_url(state_dir, 'api'),
-                   sqlite_url(state_dir, 'cell1')))
+                   sqlite_url(state_dir, 'cell1'),
+                   sqlite_url(state_dir, LOCAL_SERVICES)))
     return path
 
 
@@ -82,6 +92,8 @@ def _overrides(state_dir, host, port):
             ('transport_url', API_TRANSPORT, None),
             ('connection', sqlite_url(state_dir, 'api'), 'api_database'),
             ('connection', sqlite_url(state_dir, 'cell1'), 'database'),
+            ('connection', sqlite_url(state_dir, LOCAL_SERVICES),
+             'local_services'),
             ('auth_strategy', 'noauth2', 'api'),
             ('listen', host, 'api'),
             ('port', port, 'api')]
@@ -94,6 +106,7 @@ def configure(state_dir, host='127.0.0.1', port=8774):
         CONF.set_override(name, value, group=group)
     api_db.reset()
     main_db.reset()
+    local_services_db.reset()
     nova_context._CELL_CACHE.clear()
 
 
@@ -103,13 +116,17 @@ def unconfigure():
         CONF.clear_override(name, group=group)
     api_db.reset()
     main_db.reset()
+    local_services_db.reset()
     nova_context._CELL_CACHE.clear()
 
 
 def prepare_databases(state_dir, cells):
-    """Create and sync databases and map cell0 + cells (idempotent)."""
+    """Create and sync databases, map cell0 + cells, and ship the default
+    images and network (idempotent)."""
     migration.db_sync('api', sqlite_url(state_dir, 'api'))
+    migration.db_sync('local_services', sqlite_url(state_dir, LOCAL_SERVICES))
     ctxt = nova_context.get_admin_context()
+    create_local_defaults(ctxt)
     mapped = {c.name: c for c in objects.CellMappingList.get_all(ctxt)}
     for name in ['cell0'] + cell_names(cells):
         url = sqlite_url(state_dir, name)
@@ -127,6 +144,12 @@ def prepare_databases(state_dir, cells):
         cell.create()
         mapped[name] = cell
     return mapped
+
+
+def create_local_defaults(ctxt):
+    """The images and the shared network every plane starts with."""
+    image_api.API().ensure_default_images(ctxt)
+    network_api.API().ensure_default_network(ctxt)
 
 
 def discover_hosts(ctxt, cells):

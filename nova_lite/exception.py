@@ -232,6 +232,68 @@ class CellsNotResponding(NovaLiteException):
     msg_fmt = 'Cells did not respond: %(cells)s'
 
 
+# --- local services: images and networks (nova_lite/image, nova_lite/network)
+# The network errors are raised while a boot request is checked, where the
+# Compute API answers 400 (or 409 for a port in use / an ambiguous network).
+
+class ImageNotFound(NotFound):
+    msg_fmt = 'Image %(image_id)s could not be found.'
+
+
+class NetworkNotFound(Invalid):
+    msg_fmt = 'Network %(network_id)s could not be found.'
+
+
+class PortNotFound(Invalid):
+    msg_fmt = 'Port id %(port_id)s could not be found.'
+
+
+class PortInUse(Conflict):
+    msg_fmt = 'Port %(port_id)s is still in use.'
+
+
+class PortNotUsable(Invalid):
+    msg_fmt = 'Port %(port_id)s not usable for instance %(instance)s.'
+
+
+class FixedIpAlreadyInUse(Invalid):
+    msg_fmt = ('Fixed IP address %(address)s is already in use on instance '
+               '%(instance_uuid)s.')
+
+
+class FixedIpInvalid(Invalid):
+    msg_fmt = ('Fixed IP address %(address)s is not valid on network '
+               '%(network_id)s.')
+
+
+class NoMoreFixedIps(NovaLiteException):
+    msg_fmt = 'No fixed IP addresses available for network: %(net)s'
+
+
+class NetworkAmbiguous(Conflict):
+    msg_fmt = ('More than one possible network found. Specify network ID(s) '
+               'to select which one(s) to connect to.')
+
+
+class UnableToAutoAllocateNetwork(Invalid):
+    msg_fmt = ('Unable to automatically allocate a network for project '
+               '%(project_id)s')
+
+
+# --- key pairs ---------------------------------------------------------------
+
+class KeypairNotFound(NotFound):
+    msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = 'Keypair data is invalid: %(reason)s'
+
+
 # --- resource providers, inventories and allocations ------------------------
 
 class ResourceProviderNotFound(NotFound):

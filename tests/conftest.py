@@ -17,8 +17,11 @@ import pytest  # noqa: E402
 from nova_lite.conf import CONF  # noqa: E402
 from nova_lite import context as nova_context  # noqa: E402
 from nova_lite.db.api import api as api_db  # noqa: E402
+from nova_lite.db.local_services import api as local_services_db  # noqa: E402,E501
 from nova_lite.db.main import api as main_db  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
+from nova_lite.image import api as image_api  # noqa: E402
+from nova_lite.network import api as network_api  # noqa: E402
 from nova_lite import objects  # noqa: E402
 from nova_lite import rpc  # noqa: E402
 
@@ -30,6 +33,7 @@ def reset_process_state():
     """Forget engines, transports and cell caches between tests."""
     api_db.reset()
     main_db.reset()
+    local_services_db.reset()
     nova_context._CELL_CACHE.clear()
     rpc.cleanup()
     CONF.reset()
@@ -63,7 +67,8 @@ _TEMPLATES = {}
 
 
 def synced_sqlite(kind, path):
-    """A freshly synced SQLite database of kind ('api' or 'main') at path.
+    """A freshly synced SQLite database of kind ('api', 'main',
+    'local_services') at path.
 
     Alembic runs once per process and kind; later databases are copies of
     that first result (the schema is the same, and copying is ~50x faster
@@ -81,10 +86,12 @@ def synced_sqlite(kind, path):
 
 
 class CellsEnv(object):
-    """API DB + cell0 + cell1 + cell2 on SQLite files, mapped and synced.
+    """API DB + cell0 + cell1 + cell2 + local services on SQLite files,
+    mapped and synced.
 
-    [api_database] and [database] (= cell1, the top-level cell database)
-    point at them; .cells maps name -> CellMapping.
+    [api_database], [database] (= cell1, the top-level cell database) and
+    [local_services] (with the default images and network) point at them;
+    .cells maps name -> CellMapping.
     """
 
     def __init__(self, path, n_cells=2):
@@ -96,10 +103,17 @@ class CellsEnv(object):
                 'main', '%s/%s.sqlite' % (path, name))
         set_override('connection', self.api_url, group='api_database')
         set_override('connection', self.cell_urls['cell1'], group='database')
+        self.local_services_url = synced_sqlite(
+            'local_services', '%s/local_services.sqlite' % path)
+        set_override('connection', self.local_services_url,
+                     group='local_services')
         api_db.reset()
         main_db.reset()
+        local_services_db.reset()
         nova_context._CELL_CACHE.clear()
         self.ctxt = nova_context.get_admin_context()
+        image_api.API().ensure_default_images(self.ctxt)
+        network_api.API().ensure_default_network(self.ctxt)
         self.cells = {}
         for name, url in self.cell_urls.items():
             kwargs = {}
@@ -117,6 +131,7 @@ class CellsEnv(object):
     def cleanup(self):
         api_db.reset()
         main_db.reset()
+        local_services_db.reset()
         nova_context._CELL_CACHE.clear()
         rpc.cleanup()
 

@@ -7,14 +7,15 @@ from nova_lite.conf import compute
 from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
+from nova_lite.conf import local_services
 from nova_lite.conf import scheduler
 from nova_lite.conf import upgrade_levels
 from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
 
-MODULES = (default, api, compute, database, fake_driver, scheduler,
-           upgrade_levels, workarounds)
+MODULES = (default, api, compute, database, fake_driver, local_services,
+           scheduler, upgrade_levels, workarounds)
 
 
 def register_all(conf=CONF):

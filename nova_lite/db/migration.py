@@ -1,4 +1,5 @@
-"""Run the alembic trees shipped as nova_lite.migrations (api, main)."""
+"""Run the alembic trees shipped as nova_lite.migrations (api, main,
+local_services)."""
 import importlib.util
 import os
 
@@ -7,18 +8,21 @@ from alembic import config as alembic_config
 from alembic import migration as alembic_migration
 import sqlalchemy as sa
 
-DATABASES = ('api', 'main')
+DATABASES = ('api', 'main', 'local_services')
 
 
 def migrations_dir(database):
-    """The alembic tree for 'api' or 'main', installed or in the checkout."""
-    # Installed: a package of data (setup.py maps migrations/ to it).
-    spec = importlib.util.find_spec('nova_lite.migrations')
-    if spec is not None and spec.submodule_search_locations:
-        base = list(spec.submodule_search_locations)[0]
-    else:
-        base = os.path.join(os.path.dirname(os.path.dirname(
-            os.path.dirname(os.path.abspath(__file__)))), 'migrations')
+    """The alembic tree of a database in DATABASES: the checkout's when
+    nova_lite is imported from a checkout (it matches that code, even
+    with another checkout installed editable), else the installed one."""
+    checkout = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    base = os.path.join(checkout, 'migrations')
+    if not os.path.isfile(os.path.join(checkout, 'setup.py')):
+        # Installed: a package of data (setup.py maps migrations/ to it).
+        spec = importlib.util.find_spec('nova_lite.migrations')
+        if spec is not None and spec.submodule_search_locations:
+            base = list(spec.submodule_search_locations)[0]
     path = os.path.join(base, database)
     if not os.path.isdir(path):
         raise RuntimeError('alembic tree for %s not found at %s'

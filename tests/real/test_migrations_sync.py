@@ -14,11 +14,13 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.db.api import models as api_models
+from nova_lite.db.local_services import models as local_models
 from nova_lite.db.main import models as main_models
 from nova_lite.db import migration
 
 METADATA = {'api': api_models.BASE.metadata,
-            'main': main_models.BASE.metadata}
+            'main': main_models.BASE.metadata,
+            'local_services': local_models.BASE.metadata}
 
 
 class _ModelsMigrationsSync(test_migrations.ModelsMigrationsSync):
@@ -79,6 +81,11 @@ class TestMainModelsMigrationsSyncSQLite(
     database = 'main'
 
 
+class TestLocalServicesModelsMigrationsSyncSQLite(
+        _SQLite, _ModelsMigrationsSync, unittest.TestCase):
+    database = 'local_services'
+
+
 class TestApiModelsMigrationsSyncMariaDB(
         _MariaDB, _ModelsMigrationsSync, unittest.TestCase):
     database = 'api'
@@ -89,6 +96,11 @@ class TestMainModelsMigrationsSyncMariaDB(
     database = 'main'
 
 
+class TestLocalServicesModelsMigrationsSyncMariaDB(
+        _MariaDB, _ModelsMigrationsSync, unittest.TestCase):
+    database = 'local_services'
+
+
 class TestApiModelsMigrationsSyncPostgreSQL(
         _PostgreSQL, _ModelsMigrationsSync, unittest.TestCase):
     database = 'api'
@@ -97,3 +109,8 @@ class TestApiModelsMigrationsSyncPostgreSQL(
 class TestMainModelsMigrationsSyncPostgreSQL(
         _PostgreSQL, _ModelsMigrationsSync, unittest.TestCase):
     database = 'main'
+
+
+class TestLocalServicesModelsMigrationsSyncPostgreSQL(
+        _PostgreSQL, _ModelsMigrationsSync, unittest.TestCase):
+    database = 'local_services'

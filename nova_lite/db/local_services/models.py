@@ -1,0 +1,96 @@
+"""Local-services database models (images, networks, subnets, ports).
+History lives in migrations/local_services; never edit there.
+
+Ids are UUID strings chosen by the services (as Glance's and Neutron's
+are), so they are the primary keys.
+"""
+from oslo_db.sqlalchemy import models
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+BASE = orm.declarative_base()
+
+
+class _Base(models.ModelBase, models.TimestampMixin):
+    pass
+
+
+class Image(BASE, _Base):
+    __tablename__ = 'images'
+    __table_args__ = (
+        sa.Index('images_deleted_visibility_idx', 'deleted', 'visibility'),
+        sa.Index('images_owner_idx', 'owner'),
+        sa.Index('images_created_at_id_idx', 'created_at', 'id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255))
+    # 'queued', 'active' or 'deleted'
+    status = sa.Column(sa.String(30), nullable=False)
+    # 'public' or 'private'
+    visibility = sa.Column(sa.String(20), nullable=False)
+    owner = sa.Column(sa.String(255))
+    disk_format = sa.Column(sa.String(20))
+    container_format = sa.Column(sa.String(20))
+    min_disk = sa.Column(sa.Integer, nullable=False, default=0)
+    min_ram = sa.Column(sa.Integer, nullable=False, default=0)
+    size = sa.Column(sa.BigInteger)
+    checksum = sa.Column(sa.String(32))
+    # A JSON object of string keys and values.
+    properties = sa.Column(sa.Text)
+    deleted = sa.Column(sa.Boolean, nullable=False, default=False,
+                        server_default=sa.false())
+
+
+class Network(BASE, _Base):
+    __tablename__ = 'networks'
+    __table_args__ = (
+        sa.Index('networks_project_id_idx', 'project_id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255))
+    # NULL for a network no project owns (shared ones).
+    project_id = sa.Column(sa.String(255))
+    shared = sa.Column(sa.Boolean, nullable=False, default=False,
+                       server_default=sa.false())
+
+
+class Subnet(BASE, _Base):
+    __tablename__ = 'subnets'
+    __table_args__ = (
+        sa.Index('subnets_network_id_idx', 'network_id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    network_id = sa.Column(sa.String(36), sa.ForeignKey('networks.id'),
+                           nullable=False)
+    cidr = sa.Column(sa.String(64), nullable=False)
+    gateway_ip = sa.Column(sa.String(64))
+    ip_version = sa.Column(sa.Integer, nullable=False, default=4)
+
+
+class Port(BASE, _Base):
+    __tablename__ = 'ports'
+    __table_args__ = (
+        # Two allocations racing for one address: one of them fails here
+        # and retries with the next free address.
+        sa.UniqueConstraint('network_id', 'fixed_ip',
+                            name='uniq_ports0network_id0fixed_ip'),
+        sa.UniqueConstraint('mac_address', name='uniq_ports0mac_address'),
+        sa.Index('ports_device_id_idx', 'device_id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    network_id = sa.Column(sa.String(36), sa.ForeignKey('networks.id'),
+                           nullable=False)
+    subnet_id = sa.Column(sa.String(36), sa.ForeignKey('subnets.id'))
+    project_id = sa.Column(sa.String(255))
+    # The instance uuid the port is bound to ('' or NULL: unbound).
+    device_id = sa.Column(sa.String(36))
+    device_owner = sa.Column(sa.String(255))
+    mac_address = sa.Column(sa.String(32), nullable=False)
+    fixed_ip = sa.Column(sa.String(64))
+    # 'DOWN' or 'ACTIVE'
+    status = sa.Column(sa.String(16), nullable=False)
+    binding_host = sa.Column(sa.String(255))
+    # A port the user created and asked for: unbound, not deleted, when
+    # its instance goes away.
+    preserve_on_delete = sa.Column(sa.Boolean, nullable=False, default=False,
+                                   server_default=sa.false())

@@ -1,0 +1,1 @@
+"""The embedded image service (stands in for Glance): see api.py."""

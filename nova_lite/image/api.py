@@ -1,0 +1,235 @@
+"""The embedded image service: image records in the local-services
+database. It stands in for Glance (there are no image bits: the simulated
+hypervisor needs none).
+
+``ImageAPI`` is the interface the compute API and the images REST proxy
+call; ``API`` implements it on the local-services database. A client of a
+real Glance can implement the same methods and replace ``API``. Images
+are plain dicts::
+
+    {'id', 'name', 'status', 'visibility', 'owner', 'min_disk',
+     'min_ram', 'size', 'disk_format', 'container_format', 'checksum',
+     'created_at', 'updated_at' (naive UTC datetimes), 'properties'
+     (a dict of strings)}
+
+Visibility: a public image is seen by everyone, a private one by its
+owner's project and by admins; an image nobody may see is reported as
+not found (ImageNotFound), as Glance does. Deleted images are never seen.
+"""
+import datetime
+
+from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from nova_lite.db.local_services import api as ls_db
+from nova_lite.db.local_services import models
+from nova_lite import exception
+
+IMAGES = models.Image.__table__
+FIELDS = ('id', 'name', 'status', 'visibility', 'owner', 'min_disk',
+          'min_ram', 'size', 'disk_format', 'container_format', 'checksum',
+          'created_at', 'updated_at', 'properties')
+
+# Shipped with every all-in-one and test plane (created idempotently).
+# cirros keeps the id of Nova's own fake image so that benchmark request
+# bodies work against both.
+_SHIPPED_AT = datetime.datetime(2026, 1, 1)
+DEFAULT_IMAGES = (
+    {'id': '155d900f-4e14-4e4c-a73d-069cbf4541e6',
+     'name': 'cirros-0.6.2-x86_64-disk', 'disk_format': 'qcow2',
+     'container_format': 'bare', 'min_disk': 0, 'min_ram': 0,
+     'size': 21430272, 'checksum': 'c8fc807773e5354afe61636071771906',
+     'properties': {'os_distro': 'cirros', 'architecture': 'x86_64',
+                    'hw_disk_bus': 'virtio'}},
+    {'id': 'a2459075-d96c-40d5-893e-577ff92e721c',
+     'name': 'ubuntu-24.04-server-cloudimg-amd64', 'disk_format': 'qcow2',
+     'container_format': 'bare', 'min_disk': 3, 'min_ram': 512,
+     'size': 587202560, 'checksum': '0fe3f3b0d5bfa1d8a4f4c3b1f09d8e2a',
+     'properties': {'os_distro': 'ubuntu', 'os_version': '24.04',
+                    'architecture': 'x86_64'}},
+    {'id': '70a599e0-31e7-49b7-b260-868f441e862b',
+     'name': 'debian-12-generic-amd64', 'disk_format': 'qcow2',
+     'container_format': 'bare', 'min_disk': 2, 'min_ram': 256,
+     'size': 429916160, 'checksum': '5a7c4fe2e3c6b1f4a0e8d7c2b9f1a6e3',
+     'properties': {'os_distro': 'debian', 'os_version': '12',
+                    'architecture': 'x86_64'}},
+)
+CIRROS_IMAGE_ID = DEFAULT_IMAGES[0]['id']
+
+STATUSES = ('queued', 'active', 'deleted')
+VISIBILITIES = ('public', 'private')
+
+
+class ImageAPI(object):
+    """What nova_lite needs of an image service (see the module doc)."""
+
+    def get(self, context, image_id):
+        """The image, or ImageNotFound (missing, deleted, not visible)."""
+        raise NotImplementedError()
+
+    def get_all(self, context, filters=None, limit=None, marker=None):
+        """Visible images, newest first (created_at desc, id desc).
+
+        filters: name, status, min_disk, min_ram (at least),
+        changes_since (updated or created at or after, a datetime).
+        marker: an image id (ImageNotFound if not visible), the listing
+        continues after it."""
+        raise NotImplementedError()
+
+    def create(self, context, name, visibility='private', status='active',
+               disk_format='qcow2', container_format='bare', min_disk=0,
+               min_ram=0, size=None, checksum=None, properties=None,
+               image_id=None, owner=None):
+        """A new image record owned by owner (default: context's
+        project)."""
+        raise NotImplementedError()
+
+    def delete(self, context, image_id):
+        """Delete the image (its owner or an admin); ImageNotFound."""
+        raise NotImplementedError()
+
+
+class API(ImageAPI):
+    """ImageAPI on the local-services database."""
+
+    def get(self, context, image_id):
+        image = _get(context, image_id)
+        if image is None or not _visible(context, image):
+            raise exception.ImageNotFound(image_id=image_id)
+        return image
+
+    def get_all(self, context, filters=None, limit=None, marker=None):
+        return _get_all(context, dict(filters or {}), limit, marker)
+
+    def create(self, context, name, visibility='private', status='active',
+               disk_format='qcow2', container_format='bare', min_disk=0,
+               min_ram=0, size=None, checksum=None, properties=None,
+               image_id=None, owner=None):
+        if visibility not in VISIBILITIES:
+            raise exception.InvalidInput(
+                reason='visibility must be one of %s' % (VISIBILITIES,))
+        if status not in STATUSES:
+            raise exception.InvalidInput(
+                reason='status must be one of %s' % (STATUSES,))
+        now = timeutils.utcnow()
+        return _create(context, {
+            'id': image_id or uuidutils.generate_uuid(), 'name': name,
+            'status': status, 'visibility': visibility,
+            'owner': owner if owner is not None else context.project_id,
+            'disk_format': disk_format,
+            'container_format': container_format, 'min_disk': min_disk,
+            'min_ram': min_ram, 'size': size, 'checksum': checksum,
+            'properties': dict(properties or {}), 'created_at': now,
+            'updated_at': None})
+
+    def delete(self, context, image_id):
+        image = self.get(context, image_id)
+        if not (context.is_admin or image['owner'] == context.project_id):
+            raise exception.Forbidden()
+        _delete(context, image_id)
+
+    def ensure_default_images(self, context):
+        """Create DEFAULT_IMAGES (public, active) that do not exist yet."""
+        present = _present(context, [i['id'] for i in DEFAULT_IMAGES])
+        for spec in DEFAULT_IMAGES:
+            if spec['id'] in present:
+                continue
+            try:
+                _create(context, dict(
+                    spec, image_id=None, status='active',
+                    visibility='public', owner=None,
+                    created_at=_SHIPPED_AT, updated_at=_SHIPPED_AT))
+            except db_exc.DBDuplicateEntry:
+                pass   # created concurrently
+
+
+def _visible(context, image):
+    return (image['visibility'] == 'public' or context.is_admin
+            or (image['owner'] is not None
+                and image['owner'] == context.project_id))
+
+
+def _to_dict(row):
+    image = {name: row[name] for name in FIELDS}
+    image['properties'] = jsonutils.loads(row['properties'] or '{}')
+    image['size'] = int(row['size']) if row['size'] is not None else None
+    return image
+
+
+def _columns():
+    return [IMAGES.c[name] for name in FIELDS]
+
+
+@ls_db.reader
+def _get(context, image_id):
+    row = context.session.execute(sa.select(*_columns()).where(
+        IMAGES.c.id == image_id, IMAGES.c.deleted == sa.false())).first()
+    return _to_dict(row._mapping) if row is not None else None
+
+
+@ls_db.reader
+def _present(context, image_ids):
+    return {row.id for row in context.session.execute(
+        sa.select(IMAGES.c.id).where(IMAGES.c.id.in_(image_ids)))}
+
+
+def _visibility_clause(context):
+    if context.is_admin:
+        return sa.true()
+    return sa.or_(IMAGES.c.visibility == 'public',
+                  IMAGES.c.owner == context.project_id)
+
+
+@ls_db.reader
+def _get_all(context, filters, limit, marker):
+    session = context.session
+    query = sa.select(*_columns()).where(
+        IMAGES.c.deleted == sa.false(), _visibility_clause(context))
+    if filters.get('name') is not None:
+        query = query.where(IMAGES.c.name == filters['name'])
+    if filters.get('status') is not None:
+        query = query.where(IMAGES.c.status == filters['status'])
+    if filters.get('min_disk') is not None:
+        query = query.where(IMAGES.c.min_disk >= filters['min_disk'])
+    if filters.get('min_ram') is not None:
+        query = query.where(IMAGES.c.min_ram >= filters['min_ram'])
+    if filters.get('changes_since') is not None:
+        since = filters['changes_since']
+        query = query.where(sa.func.coalesce(
+            IMAGES.c.updated_at, IMAGES.c.created_at) >= since)
+    if marker is not None:
+        mark = session.execute(sa.select(
+            IMAGES.c.created_at, IMAGES.c.id).where(
+            IMAGES.c.id == marker, IMAGES.c.deleted == sa.false(),
+            _visibility_clause(context))).first()
+        if mark is None:
+            raise exception.ImageNotFound(image_id=marker)
+        # Newest first: continue with older rows, ties broken by id.
+        query = query.where(sa.or_(
+            IMAGES.c.created_at < mark.created_at,
+            sa.and_(IMAGES.c.created_at == mark.created_at,
+                    IMAGES.c.id < mark.id)))
+    query = query.order_by(IMAGES.c.created_at.desc(), IMAGES.c.id.desc())
+    if limit is not None:
+        query = query.limit(limit)
+    return [_to_dict(row._mapping) for row in session.execute(query)]
+
+
+@ls_db.writer
+def _create(context, values):
+    row = dict(values)
+    row.pop('image_id', None)
+    row['properties'] = jsonutils.dumps(values.get('properties') or {})
+    row['deleted'] = False
+    context.session.execute(IMAGES.insert().values(**row))
+    return _to_dict(dict(row, properties=row['properties']))
+
+
+@ls_db.writer
+def _delete(context, image_id):
+    context.session.execute(IMAGES.update().where(
+        IMAGES.c.id == image_id).values(
+        deleted=True, status='deleted', updated_at=timeutils.utcnow()))

@@ -1,0 +1,1 @@
+"""The embedded network service (stands in for Neutron): see api.py."""
