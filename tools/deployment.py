@@ -7,8 +7,10 @@
 Layout: API, super conductor and scheduler share the API database, the
 top-level cell database (cell1) and the API RabbitMQ vhost; each cell has
 its own database, its own vhost and its own conductor, whose config has
-no [api_database] at all; computes have no database, only their cell's
-vhost. Databases and vhosts get a unique prefix per deployment and are
+no [api_database] at all; computes have no cell or API database, only
+their cell's vhost and the local-services database (the embedded image
+and network services, which stand in for Glance and Neutron; the API has
+it too). Databases and vhosts get a unique prefix per deployment and are
 dropped by `stop` (unless --keep-data). State (pids, URLs) is kept in
 DIR/deployment.json so `stop` can undo exactly what `start` did.
 """
@@ -44,6 +46,7 @@ def _use_project_venv():
 
 
 DB_ROOT = os.environ.get('NOVA_LITE_MYSQL', 'mysql+pymysql://root@127.0.0.1')
+LOCAL_SERVICES = 'local_services'
 RABBIT = os.environ.get('NOVA_LITE_RABBIT',
                         'rabbit://guest:guest@127.0.0.1:5672')
 
@@ -108,6 +111,9 @@ class Deployment(object):
     def mq_url(self, name):
         return '%s/%s' % (RABBIT, self.vhost(name))
 
+    def database_names(self):
+        return ['api', 'cell0'] + self.cell_names() + [LOCAL_SERVICES]
+
     def cell_names(self):
         return ['cell%d' % i for i in range(1, self.cells + 1)]
 
@@ -142,6 +148,7 @@ class Deployment(object):
                     'port': self.port},
             'api_database': {'connection': self.db_url('api')},
             'database': {'connection': self.db_url('cell1')},
+            'local_services': {'connection': self.db_url(LOCAL_SERVICES)},
         })
         for cell in self.cell_names():
             confs['%s-conductor' % cell] = self._write_conf(
@@ -154,13 +161,15 @@ class Deployment(object):
                 host = '%s-compute%d' % (cell, i)
                 confs[host] = self._write_conf(host, {
                     'DEFAULT': self._common(host, self.mq_url(cell)),
+                    'local_services': {
+                        'connection': self.db_url(LOCAL_SERVICES)},
                 })
         return confs
 
     # --- lifecycle ----------------------------------------------------
 
     def create_backends(self):
-        for name in ['api', 'cell0'] + self.cell_names():
+        for name in self.database_names():
             _mysql('CREATE DATABASE `%s` CHARACTER SET utf8mb4'
                    % self.db(name))
         vhosts = [self.vhost(name) for name in ['api'] + self.cell_names()]
@@ -169,7 +178,7 @@ class Deployment(object):
                            '.*') for v in vhosts])
 
     def drop_backends(self):
-        for name in ['api', 'cell0'] + self.cell_names():
+        for name in self.database_names():
             try:
                 _mysql('DROP DATABASE IF EXISTS `%s`' % self.db(name))
             except Exception as exc:
@@ -186,6 +195,8 @@ class Deployment(object):
 
     def map_cells(self):
         self.manage('api_db', 'sync')
+        self.manage('local_services', 'sync')
+        self.manage('local_services', 'create_defaults')
         self.manage('cell_v2', 'map_cell0', '--database_connection',
                     self.db_url('cell0'))
         for cell in self.cell_names():

@@ -31,6 +31,7 @@ Invariants:
 """
 import ipaddress
 import random
+import time
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
@@ -52,8 +53,10 @@ PORTS = models.Port.__table__
 AUTO = 'auto'
 NONE = 'none'
 DEVICE_OWNER = 'compute:nova'
-# Allocations that lost a race for an address (or a MAC) try again.
-ALLOCATE_ATTEMPTS = 10
+# Allocations that lost a race for an address (or a MAC, or a deadlock)
+# try again: each lost race means another allocation succeeded, so N
+# concurrent allocations on one network need at most N attempts.
+ALLOCATE_ATTEMPTS = 64
 
 # The shared network every all-in-one and test plane starts with.
 DEFAULT_NETWORK = {
@@ -116,9 +119,10 @@ class API(NetworkAPI):
             try:
                 return _allocate(context, instance_uuid, project_id,
                                  requested_networks, host)
-            except db_exc.DBDuplicateEntry as exc:
+            except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock) as exc:
                 LOG.debug('Port allocation for %s lost a race (%s); '
-                          'attempt %d', instance_uuid, exc.columns, attempt)
+                          'attempt %d', instance_uuid, exc, attempt)
+                _back_off(attempt)
         raise exception.NoMoreFixedIps(net=requested_networks)
 
     def deallocate_for_instance(self, context, instance_uuid):
@@ -158,12 +162,12 @@ class API(NetworkAPI):
                     project_id=None):
         """An unbound port (as a user creates one to boot with): kept, not
         deleted, when the instance it is bound to goes away."""
-        for _attempt in range(ALLOCATE_ATTEMPTS):
+        for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
             try:
                 return _create_port(context, network_id, fixed_ip,
                                     project_id or context.project_id)
-            except db_exc.DBDuplicateEntry:
-                continue
+            except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
+                _back_off(attempt)
         raise exception.NoMoreFixedIps(net=network_id)
 
     def ensure_default_network(self, context):
@@ -176,6 +180,12 @@ class API(NetworkAPI):
                                           shared=True))
         except db_exc.DBDuplicateEntry:
             pass   # created concurrently
+
+
+def _back_off(attempt):
+    """A short random pause (yielding to other green threads) so racers
+    that collided on an address do not collide again at once."""
+    time.sleep(random.uniform(0, min(0.001 * attempt, 0.02)))
 
 
 def _is_none(requested_networks):

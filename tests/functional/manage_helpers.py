@@ -18,19 +18,21 @@ class Deployment(object):
     """A tmp dir with a config file; databases are created by the CLI."""
 
     def __init__(self, path, capsys, transport_url='fake:///cell1',
-                 api=True, database=True):
+                 api=True, database=True, local_services=True):
         self.path = str(path)
         self.capsys = capsys
         self.api_url = self.url('api')
         self.db_url = self.url('cell1')
+        self.local_services_url = self.url('local_services')
         self.config_file = os.path.join(self.path, 'nova_lite.conf')
         self.write_config(transport_url=transport_url, api=api,
-                          database=database)
+                          database=database, local_services=local_services)
 
     def url(self, name):
         return 'sqlite:///%s/%s.sqlite' % (self.path, name)
 
-    def write_config(self, transport_url=None, api=True, database=True):
+    def write_config(self, transport_url=None, api=True, database=True,
+                     local_services=True):
         sections = []
         if transport_url:
             sections.append('[DEFAULT]\ntransport_url = %s\n' % transport_url)
@@ -39,6 +41,9 @@ class Deployment(object):
                             % self.api_url)
         if database:
             sections.append('[database]\nconnection = %s\n' % self.db_url)
+        if local_services:
+            sections.append('[local_services]\nconnection = %s\n'
+                            % self.local_services_url)
         with open(self.config_file, 'w') as f:
             f.write('\n'.join(sections))
 

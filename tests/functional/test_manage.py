@@ -1,6 +1,7 @@
 """nova-lite-manage, as an operator uses it: output and exit codes."""
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 
@@ -116,6 +117,39 @@ def test_db_sync_reports_an_unreachable_cell_and_syncs_the_rest(dep):
     assert 'cell2' in err
     assert migration.db_version('main', dep.url('cell1_cell0')) == \
         migration.head('main')
+
+
+# --- local_services ---------------------------------------------------------
+
+def test_local_services_sync_then_defaults_ship_images_and_network(dep):
+    assert dep.ok('local_services', 'version').strip() == 'None'
+    dep.ok('local_services', 'sync')
+    assert dep.ok('local_services', 'version').strip() == migration.head(
+        'local_services')
+    dep.ok('local_services', 'create_defaults')
+    dep.ok('local_services', 'create_defaults')   # idempotent
+    conn = sqlite3.connect(os.path.join(dep.path, 'local_services.sqlite'))
+    try:
+        images = conn.execute('SELECT id, status, visibility FROM images '
+                              'ORDER BY name').fetchall()
+        nets = conn.execute('SELECT n.name, n.shared, s.cidr FROM networks n '
+                            'JOIN subnets s ON s.network_id = n.id'
+                            ).fetchall()
+    finally:
+        conn.close()
+    assert ('155d900f-4e14-4e4c-a73d-069cbf4541e6', 'active',
+            'public') in images
+    assert len(images) == 3
+    assert nets == [('private', 1, '10.0.0.0/24')]
+
+
+def test_local_services_commands_need_their_connection(tmp_path, capsys,
+                                                       conf):
+    dep = Deployment(tmp_path, capsys, local_services=False)
+    for command in ('sync', 'version', 'create_defaults'):
+        code, _, err = dep.manage('local_services', command)
+        assert code == 1, command
+        assert '[local_services] connection' in err
 
 
 # --- map_cell0 --------------------------------------------------------------

@@ -107,6 +107,10 @@ def test_cell_conductors_and_computes_have_no_api_database(deployment):
                                   '%s-compute1.conf' % cell))
         assert not compute.has_section('api_database')
         assert not compute.has_section('database')
+        # The embedded image and network services stand in for Glance and
+        # Neutron, which computes reach directly.
+        assert deployment.db('local_services') in compute[
+            'local_services']['connection']
 
 
 def test_only_the_super_conductor_serves_compute_task(deployment):

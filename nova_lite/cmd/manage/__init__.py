@@ -3,8 +3,9 @@
     nova-lite-manage [--config-file FILE] <category> <command> [options]
 
 Categories: api_db, db (nova_lite.cmd.manage.db), cell_v2
-(nova_lite.cmd.manage.cell_v2). Every command documents its exit codes in
-its --help. Unexpected errors print a message and exit 255.
+(nova_lite.cmd.manage.cell_v2), local_services
+(nova_lite.cmd.manage.local_services). Every command documents its exit
+codes in its --help. Unexpected errors print a message and exit 255.
 """
 import sys
 import traceback
@@ -14,9 +15,11 @@ from oslo_config import cfg
 from nova_lite.cmd import common
 from nova_lite.cmd.manage import cell_v2
 from nova_lite.cmd.manage import db
+from nova_lite.cmd.manage import local_services
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
+from nova_lite.db.local_services import api as local_services_db
 from nova_lite.db.main import api as main_db
 from nova_lite import objects
 from nova_lite.objects import service_version
@@ -28,6 +31,7 @@ CATEGORIES = {
     'api_db': db.ApiDbCommands,
     'db': db.DbCommands,
     'cell_v2': cell_v2.CellV2Commands,
+    'local_services': local_services.LocalServicesCommands,
 }
 
 _category_opt = cfg.SubCommandOpt(
@@ -41,6 +45,7 @@ def _reset_process_state():
     # configuration files; engines are cached per process.
     api_db.reset()
     main_db.reset()
+    local_services_db.reset()
     nova_context._CELL_CACHE.clear()
     # Minimum service versions are cached per process, per deployment.
     service_version.reset_min_version_cache()
