@@ -221,3 +221,23 @@ class BuildRequest(BASE, _Base):
     instance = sa.Column(sa.Text)
     block_device_mappings = sa.Column(sa.Text)
     tags = sa.Column(sa.Text)
+
+
+# --- key pairs: a user's, across projects and cells. Rows are
+# hard-deleted, so deleted stays 0 (it is part of the unique key only so
+# the schema allows soft deletion later).
+
+class KeyPair(BASE, _Base, models.SoftDeleteMixin):
+    __tablename__ = 'key_pairs'
+    __table_args__ = (
+        sa.UniqueConstraint('user_id', 'name', 'deleted',
+                            name='uniq_key_pairs0user_id0name0deleted'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    fingerprint = sa.Column(sa.String(255))
+    public_key = sa.Column(sa.Text)
+    # 'ssh' or 'x509'
+    type = sa.Column(sa.String(10), nullable=False, default='ssh',
+                     server_default='ssh')
