@@ -4,6 +4,7 @@ import warnings
 from oslo_log import log as logging
 
 from nova_lite.conf import CONF
+from nova_lite.conf import default as conf_default
 from nova_lite.conf import opts as conf_opts
 from nova_lite import objects
 
@@ -18,6 +19,7 @@ def parse_args(argv, default_config_files=None, configure_logging=True):
     conf_opts.set_defaults(CONF)
     CONF(argv[1:], project='nova_lite', prog=argv[0].rsplit('/', 1)[-1],
          default_config_files=default_config_files)
+    conf_default.apply_deprecated_options(CONF)
     if configure_logging:
         logging.setup(CONF, 'nova_lite')
     objects.register_all()

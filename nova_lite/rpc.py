@@ -17,8 +17,6 @@ _entity_serializer = messaging.NoOpSerializer
 _EXMODS = ['nova_lite.exception']
 NOTIFIER = None
 
-messaging.set_transport_defaults(control_exchange='nova_lite')
-
 
 def set_entity_serializer(factory):
     """Serialize message entities with factory() from now on."""

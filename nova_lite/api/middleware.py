@@ -47,6 +47,7 @@ class BodySizeLimit(sizelimit.RequestBodySizeLimiter):
         super().__init__(application, CONF)
 
     def _conf_get(self, key, group='oslo_middleware'):
+        # oslo.middleware internal, kept: doc/private-apis.rst.
         # The limit keeps its nova_lite option, read on every request.
         if key == 'max_request_body_size':
             return CONF.api.max_request_body_size

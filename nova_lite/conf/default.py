@@ -1,8 +1,12 @@
 import socket
 
 from oslo_config import cfg
+import oslo_messaging as messaging
 from oslo_messaging import opts as messaging_opts
 from oslo_utils import netutils
+
+# oslo.messaging's control_exchange default for our transports.
+CONTROL_EXCHANGE = 'nova_lite'
 
 opts = [
     cfg.StrOpt('host', default=socket.gethostname(),
@@ -25,24 +29,40 @@ opts = [
     cfg.IntOpt('cell_timeout', default=60, min=1,
                help='Seconds to wait for one cell in a scatter-gather '
                     'before reporting it as not responding.'),
+    cfg.IntOpt('rpc_response_timeout_seconds', min=1,
+               deprecated_for_removal=True,
+               deprecated_reason='Use oslo.messaging\'s [DEFAULT] '
+                                 'rpc_response_timeout.',
+               help='Timeout for RPC calls, in seconds: the default of '
+                    'rpc_response_timeout when that is not set (see '
+                    'doc/private-apis.rst for why this is not an alias of '
+                    'it).'),
 ]
 
 
 def register_opts(conf):
     conf.register_opts(opts)
-    # oslo.messaging registers transport_url & co. only when a transport
-    # is first made; register the very same option objects up front so
-    # config files and overrides can set them before that.
-    from oslo_messaging import transport as messaging_transport
-    conf.register_opts(messaging_transport._transport_opts)
-    # Likewise oslo.messaging's other [DEFAULT] options (rpc_response_timeout:
-    # the timeout of every RPC call we make); its list_opts names that
-    # group None.
-    registered = {opt.name for opt in messaging_transport._transport_opts}
+    # oslo.messaging registers its [DEFAULT] options (transport_url,
+    # rpc_response_timeout, ...) only when a transport or client is made.
+    # Register equal copies (its public list_opts) up front, so config
+    # files and overrides can set them before that. Its transport defaults
+    # go first: set_transport_defaults changes the library's own option
+    # objects, which must still equal our copies when it registers them.
+    messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
     for group, group_opts in messaging_opts.list_opts():
         if group is None:
-            conf.register_opts([opt for opt in group_opts
-                                if opt.name not in registered])
+            conf.register_opts(group_opts)
+
+
+def apply_deprecated_options(conf):
+    """After parsing: a set rpc_response_timeout_seconds (deprecated)
+    becomes the default of oslo.messaging's rpc_response_timeout, so an
+    explicitly set rpc_response_timeout still wins."""
+    old = conf.rpc_response_timeout_seconds
+    location = conf.get_location('rpc_response_timeout')
+    if old is not None and (location is None or
+                            location.location == cfg.Locations.opt_default):
+        conf.set_default('rpc_response_timeout', old)
 
 
 def list_opts():

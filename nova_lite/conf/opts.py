@@ -3,6 +3,7 @@ from oslo_db import options as db_options
 import oslo_messaging
 
 from nova_lite.conf import CONF
+from nova_lite.conf import default
 from nova_lite.conf import MODULES
 
 
@@ -16,4 +17,5 @@ def list_opts():
 
 def set_defaults(conf=CONF):
     db_options.set_defaults(conf, connection='sqlite:///nova_lite.sqlite')
-    oslo_messaging.set_transport_defaults(control_exchange='nova_lite')
+    oslo_messaging.set_transport_defaults(
+        control_exchange=default.CONTROL_EXCHANGE)

@@ -51,6 +51,8 @@ def remotable_classmethod(fn):
         else:
             result = fn(cls, context, *args, **kwargs)
             if isinstance(result, ovoo_base.VersionedObject):
+                # As ovo's own remotable_classmethod does (no public
+                # setter): doc/private-apis.rst.
                 result._context = context
         return result
     wrapper.remotable = True
@@ -78,8 +80,12 @@ def remotable(fn):
                     setattr(self, key, value)
                 else:
                     setattr(self, key, field.from_primitive(self, key, value))
-        self.obj_reset_changes()
-        self._changed_fields = set(updates.get('obj_what_changed', []))
+        # Changed here is what the conductor left changed (every field it
+        # sent a value for was just set, so only resets are needed).
+        remote_changed = set(updates.get('obj_what_changed', []))
+        stale = [f for f in self.obj_what_changed() if f not in remote_changed]
+        if stale:   # obj_reset_changes([]) would reset every field
+            self.obj_reset_changes(stale)
         return result
     wrapper.remotable = True
     wrapper.original_fn = fn

@@ -60,6 +60,7 @@ class CellMapping(base.NovaLiteObject):
         for key in cell.fields:
             setattr(cell, key, db_cell[key])
         cell.obj_reset_changes()
+        # No public setter (ovo convention): doc/private-apis.rst.
         cell._context = context
         return cell
 

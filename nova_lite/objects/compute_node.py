@@ -76,6 +76,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
             elif key == 'deleted':
                 value = bool(value)
             setattr(node, key, value)
+        # No public setter (ovo convention): doc/private-apis.rst.
         node._context = context
         node.obj_reset_changes()
         return node

@@ -34,6 +34,7 @@ class HostMapping(base.NovaLiteObject):
         obj.cell_mapping = cell_mapping.CellMapping._from_db_object(
             context, cell_mapping.CellMapping(), db['cell_mapping'])
         obj.obj_reset_changes()
+        # No public setter (ovo convention): doc/private-apis.rst.
         obj._context = context
         return obj
 

@@ -39,6 +39,7 @@ class InstanceMapping(base.NovaLiteObject):
             context, cell_mapping.CellMapping(), db['cell_mapping'])
             if db['cell_mapping'] else None)
         obj.obj_reset_changes()
+        # No public setter (ovo convention): doc/private-apis.rst.
         obj._context = context
         return obj
 

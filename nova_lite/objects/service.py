@@ -72,6 +72,7 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
             elif key in ('disabled', 'forced_down'):
                 value = bool(value)
             setattr(service, key, value)
+        # No public setter (ovo convention): doc/private-apis.rst.
         service._context = context
         service.obj_reset_changes()
         return service

@@ -70,6 +70,7 @@ class HttpProtocol(eventlet.wsgi.HttpProtocol):
     """eventlet's HTTP/1.1 protocol, refusing bad requests with faults."""
 
     def _read_request_line(self):
+        # eventlet internal, no public hook: doc/private-apis.rst.
         # eventlet answers a request line of url_length_limit bytes or more
         # with its own empty 414 right after this returns; answer first.
         line = super()._read_request_line()
