@@ -232,6 +232,13 @@ class CellsNotResponding(NovaLiteException):
     msg_fmt = 'Cells did not respond: %(cells)s'
 
 
+class InstanceCellNotResponding(NovaLiteException):
+    code = 503
+    msg_fmt = ('The cell of instance %(instance_id)s is not responding; '
+               'its details are not available. Try again later, or use '
+               'microversion 2.69 or later to see what is known of it.')
+
+
 # --- local services: images and networks (nova_lite/image, nova_lite/network)
 # The network errors are raised while a boot request is checked, where the
 # Compute API answers 400 (or 409 for a port in use / an ambiguous network).

@@ -15,6 +15,12 @@ opts = [
                help='Number of API worker processes.'),
     cfg.IntOpt('max_limit', default=1000, min=1,
                help='Largest number of items one list response returns.'),
+    cfg.IntOpt('list_cell_timeout', default=30, min=1,
+               help='Seconds a server list waits for each cell. A cell '
+                    'that has not answered by then is left out of the '
+                    'list with a warning (before microversion 2.69) or '
+                    'shown as minimal records with status UNKNOWN (2.69 '
+                    'and later).'),
     cfg.StrOpt('api_paste_config', default='api-paste.ini',
                help='Paste deploy file; looked up next to the config files, '
                     'then in the packaged etc/nova_lite.'),

@@ -11,28 +11,71 @@ import re
 from nova_lite import exception
 
 MIN = '2.1'
+# servers: more OS-EXT-SRV-ATTR fields (reservation_id, launch_index,
+# hostname, kernel_id, ramdisk_id, root_device_name, user_data);
+# delete_on_termination in os-extended-volumes:volumes_attached.
+SERVER_EXTENDED_ATTRS_V23 = '2.3'
+# servers: non-administrators may filter lists by ip6.
+SERVER_IP6_FILTER = '2.5'
 # flavors: adding access to a public flavor is a 409.
 FLAVOR_ACCESS_PUBLIC_CONFLICT = '2.7'
+# servers: locked in bodies.
+SERVER_LOCKED = '2.9'
 # os-services: forced_down in responses; PUT /os-services/force-down.
 SERVICE_FORCED_DOWN = '2.11'
+# servers: host_status in show and detail (when policy allows).
+SERVER_HOST_STATUS = '2.16'
+# servers: description (create, update, bodies).
+SERVER_DESCRIPTION = '2.19'
+# servers: tags in bodies; tags, tags-any, not-tags, not-tags-any filters.
+SERVER_TAGS = '2.26'
 # os-hypervisors: cpu_info is a JSON object instead of a string.
 HYPERVISOR_CPU_INFO_OBJECT = '2.28'
+# servers: network tags on create.
+SERVER_NETWORK_TAGS = '2.32'
 # os-hypervisors: limit and marker on list and detail.
 HYPERVISOR_PAGING = '2.33'
+# servers: networks is required on create, and may be 'auto' or 'none'.
+SERVER_NETWORKS_AUTO = '2.37'
+# servers: an unknown status filter is a 400 (an empty list before).
+SERVER_STRICT_STATUS = '2.38'
+# servers: the flavor of show/detail/update is the instance's own copy
+# {vcpus, ram, disk, ephemeral, swap, original_name, extra_specs}.
+SERVER_EMBEDDED_FLAVOR = '2.47'
+# servers: tags on create.
+SERVER_TAGS_ON_CREATE = '2.52'
 # os-services and os-hypervisors: ids are UUIDs; PUT /os-services/{id};
 # hypervisor_hostname_pattern and with_servers; /search and /servers gone.
 SERVICE_HYPERVISOR_UUID_IDS = '2.53'
 # flavors carry a description (POST, and PUT /flavors/{id}).
 FLAVOR_DESCRIPTION = '2.55'
+# servers: personality is no longer accepted on create.
+SERVER_NO_PERSONALITY = '2.57'
 # flavor bodies carry extra_specs (when the extra-specs index policy allows).
 FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'
+# servers: trusted_image_certificates (create, bodies).
+SERVER_TRUSTED_CERTS = '2.63'
+# servers: changes-before filter.
+SERVER_CHANGES_BEFORE = '2.66'
 # os-services: services of a cell that does not answer are listed with
 # status UNKNOWN instead of being left out.
 SERVICE_DOWN_CELLS = '2.69'
+# servers of a cell that does not answer are minimal constructs (status
+# UNKNOWN) in lists and show, instead of being left out (or an error).
+SERVER_DOWN_CELLS = SERVICE_DOWN_CELLS
+# servers: server_groups in show and update bodies.
+SERVER_GROUPS_IN_BODY = '2.71'
+# servers: locked_reason in bodies; locked filter and sort key.
+SERVER_LOCKED_REASON = '2.73'
 # Unknown query parameters on os-services and flavor lists are rejected;
 # with_servers on os-hypervisors always returns a servers list, possibly
-# empty; a flavor without swap says 0 instead of "".
+# empty; a flavor without swap says 0 instead of ""; server lists reject
+# unknown filters; PUT /servers/{id} answers with the full show body.
 STRICT_QUERY_EMPTY_SERVERS = '2.75'
+# servers: non-administrators may filter by availability_zone,
+# config_drive, key_name, created_at, launched_at, terminated_at,
+# power_state, task_state, vm_state, progress and user_id.
+SERVER_MORE_USER_FILTERS = '2.83'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'

@@ -19,6 +19,8 @@ Validation runs before the method, hence before its policy check: a
 malformed request is a 400 whoever sends it, as in Nova. Failures are 400s
 naming the offending field.
 """
+import base64
+import binascii
 import functools
 import unicodedata
 
@@ -63,6 +65,18 @@ def _name(instance):
         return False
     return not instance or (unicodedata.category(instance[0]) != 'Zs' and
                             unicodedata.category(instance[-1]) != 'Zs')
+
+
+@FORMAT_CHECKER.checks('base64')
+def _base64(instance):
+    """Standard base64 (user_data, personality contents)."""
+    if not isinstance(instance, str):
+        return True
+    try:
+        base64.b64decode(instance, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
 
 
 # Reusable property types.

@@ -1,0 +1,376 @@
+"""Server response bodies at every microversion from 2.1 to 2.88.
+
+Bodies render from server records (plain dicts; see
+nova_lite.compute.server_listing), never from ORM rows or objects. A
+Builder settles once per request what depends on the microversion and
+on policy (extended attributes, host_status, the flavor's extra specs),
+so rendering a page is one loop over records with no policy check and
+no query per server.
+
+What each microversion changes is tabled in doc/api_version_history.rst.
+"""
+import hashlib
+import itertools
+from urllib import parse
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.views import common
+
+COLLECTION = 'servers'
+
+# vm_state -> {task_state: status}, 'default' for any other task state.
+_RESIZING = {'resize_prep': 'RESIZE', 'resize_migrating': 'RESIZE',
+             'resize_migrated': 'RESIZE', 'resize_finish': 'RESIZE'}
+_REBUILDING = {'rebuilding': 'REBUILD',
+               'rebuild_block_device_mapping': 'REBUILD',
+               'rebuild_spawning': 'REBUILD'}
+STATE_MAP = {
+    'active': dict(
+        default='ACTIVE', rebooting='REBOOT', reboot_pending='REBOOT',
+        reboot_started='REBOOT', rebooting_hard='HARD_REBOOT',
+        reboot_pending_hard='HARD_REBOOT',
+        reboot_started_hard='HARD_REBOOT', updating_password='PASSWORD',
+        migrating='MIGRATING', **_REBUILDING, **_RESIZING),
+    'building': {'default': 'BUILD'},
+    'stopped': dict(default='SHUTOFF', **_RESIZING, **_REBUILDING),
+    'resized': {'default': 'VERIFY_RESIZE',
+                'resize_reverting': 'REVERT_RESIZE'},
+    'paused': {'default': 'PAUSED', 'migrating': 'MIGRATING'},
+    'suspended': {'default': 'SUSPENDED'},
+    'rescued': {'default': 'RESCUE'},
+    'error': dict(default='ERROR', **_REBUILDING),
+    'deleted': {'default': 'DELETED'},
+    'soft-delete': {'default': 'SOFT_DELETED'},
+    'shelved': {'default': 'SHELVED'},
+    'shelved_offloaded': {'default': 'SHELVED_OFFLOADED'},
+}
+_UNKNOWN = {'default': 'UNKNOWN'}
+_FAULT_STATUSES = ('ERROR', 'DELETED')
+_PROGRESS_STATUSES = ('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
+                      'VERIFY_RESIZE', 'MIGRATING')
+# Host status values (Nova's HostStatus); '' when the server has no host.
+HOST_UP, HOST_DOWN, HOST_MAINTENANCE, HOST_UNKNOWN, HOST_NONE = (
+    'UP', 'DOWN', 'MAINTENANCE', 'UNKNOWN', '')
+
+
+def status(vm_state, task_state):
+    """The Compute API status of a (vm_state, task_state) pair."""
+    tasks = STATE_MAP.get(vm_state, _UNKNOWN)
+    return tasks.get(task_state, tasks['default'])
+
+
+def states_of_statuses(statuses):
+    """(vm_states, task_states) whose status is one of statuses (case
+    insensitive); task_states holds 'default' when any task state
+    matches. Both empty if no status is known."""
+    wanted = {s.lower() for s in statuses}
+    vm_states, task_states = set(), set()
+    for vm_state, tasks in STATE_MAP.items():
+        for task_state, name in tasks.items():
+            if name.lower() in wanted:
+                vm_states.add(vm_state)
+                task_states.add(task_state)
+    return sorted(vm_states), sorted(task_states)
+
+
+def host_id(project_id, host):
+    """hostId: an opaque per-project digest of the host ('' if none)."""
+    if not host:
+        return ''
+    return hashlib.sha224(((project_id or '') + host).encode()).hexdigest()
+
+
+def _zulu(value):
+    """created/updated: second precision with a Z, as the reference."""
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
+
+
+def addresses(network_info, extended):
+    """{network label: [{version, addr[, OS-EXT-IPS:type,
+    OS-EXT-IPS-MAC:mac_addr]}]} from an info cache, fixed then floating
+    addresses per port, ports in order."""
+    result = {}
+    for vif in network_info or ():
+        network = vif.get('network') or {}
+        label = network.get('label')
+        if label is None:
+            continue
+        ips = result.setdefault(label, [])
+        mac = vif.get('address')
+        for subnet in network.get('subnets') or ():
+            for ip in subnet.get('ips') or ():
+                floating = ip.get('floating_ips') or ()
+                for addr, kind in itertools.chain(
+                        [(ip, ip.get('type', 'fixed'))],
+                        ((f, 'floating') for f in floating)):
+                    body = {'version': addr.get('version', ip.get(
+                        'version', 4)), 'addr': addr['address']}
+                    if extended:
+                        body['OS-EXT-IPS:type'] = kind
+                        body['OS-EXT-IPS-MAC:mac_addr'] = mac
+                    ips.append(body)
+    return result
+
+
+class Builder(object):
+    """Renders server records for one request.
+
+    application_url: the API's URL including /v2.1 (bookmarks leave the
+    version out). The keyword flags are what policy allowed the caller,
+    decided once per request by the controller:
+      extended_attrs: OS-EXT-SRV-ATTR:* fields;
+      host_status: 'all', 'unknown' (only when UNKNOWN) or None;
+      extra_specs: the 2.47 flavor's extra_specs;
+      is_admin: fault details of 500 faults.
+    """
+
+    def __init__(self, application_url, version, extended_attrs=False,
+                 host_status=None, extra_specs=False, is_admin=False,
+                 default_zone='nova'):
+        base = application_url.rstrip('/')
+        self.href = '%s/%s/' % (base, COLLECTION)
+        root = base[:-len('/v2.1')] if base.endswith('/v2.1') else base
+        self.bookmark = '%s/%s/' % (root, COLLECTION)
+        self.flavor_bookmark = '%s/flavors/' % root
+        self.image_bookmark = '%s/images/' % root
+        self.version = version
+        self.extended_attrs = extended_attrs
+        self.host_status = (host_status if version >= av.SERVER_HOST_STATUS
+                            else None)
+        self.extra_specs = extra_specs
+        self.is_admin = is_admin
+        self.default_zone = default_zone
+        self.embedded_flavor = version >= av.SERVER_EMBEDDED_FLAVOR
+        self.down_cells = version >= av.SERVER_DOWN_CELLS
+
+    # --- pieces ---------------------------------------------------------
+
+    def links(self, uuid):
+        return [{'rel': 'self', 'href': self.href + uuid},
+                {'rel': 'bookmark', 'href': self.bookmark + uuid}]
+
+    def image(self, image_ref):
+        if not image_ref:
+            return ''
+        image_id = image_ref.rstrip('/').rsplit('/', 1)[-1]
+        return {'id': image_id, 'links': [
+            {'rel': 'bookmark', 'href': self.image_bookmark + image_id}]}
+
+    def flavor(self, flavor):
+        """{id, links} below 2.47; the instance's own copy from 2.47."""
+        flavor = flavor or {}
+        if not self.embedded_flavor:
+            flavorid = str(flavor.get('flavorid', ''))
+            return {'id': flavorid, 'links': [
+                {'rel': 'bookmark',
+                 'href': self.flavor_bookmark + parse.quote(flavorid,
+                                                            safe='')}]}
+        body = {'vcpus': flavor.get('vcpus'), 'ram': flavor.get('memory_mb'),
+                'disk': flavor.get('root_gb'),
+                'ephemeral': flavor.get('ephemeral_gb'),
+                'swap': flavor.get('swap'),
+                'original_name': flavor.get('name')}
+        if self.extra_specs:
+            body['extra_specs'] = dict(flavor.get('extra_specs') or {})
+        return body
+
+    def fault(self, fault):
+        body = {'code': fault['code'], 'created': _zulu(fault['created_at']),
+                'message': fault['message']}
+        if fault.get('details') and (self.is_admin or fault['code'] != 500):
+            body['details'] = fault['details']
+        return body
+
+    def _zone(self, rec):
+        if rec.get('host'):
+            return rec.get('availability_zone') or self.default_zone
+        return rec.get('availability_zone') or ''
+
+    # --- bodies -----------------------------------------------------------
+
+    def summary(self, rec):
+        """A server in GET /servers."""
+        if rec.get('cell_down') and self.down_cells:
+            return {'id': rec['uuid'], 'status': 'UNKNOWN',
+                    'links': self.links(rec['uuid'])}
+        return {'id': rec['uuid'], 'name': rec['display_name'],
+                'links': self.links(rec['uuid'])}
+
+    def down_cell(self, rec, shown=False):
+        """The 2.69 minimal construct of a server whose cell did not
+        answer; show (shown=True) adds what the API DB knows."""
+        uuid = rec['uuid']
+        body = {'id': uuid, 'status': 'UNKNOWN',
+                'tenant_id': rec.get('project_id'),
+                'created': _zulu(rec.get('created_at')),
+                'links': self.links(uuid)}
+        if shown:
+            if rec.get('flavor'):
+                body['flavor'] = self.flavor(rec['flavor'])
+            body['image'] = self.image(rec.get('image_ref'))
+            body['OS-EXT-AZ:availability_zone'] = (
+                rec.get('availability_zone') or 'UNKNOWN')
+            body['OS-EXT-STS:power_state'] = rec.get('power_state') or 0
+            body['user_id'] = rec.get('user_id') or 'UNKNOWN'
+            if self.version >= av.SERVER_GROUPS_IN_BODY:
+                body['server_groups'] = []
+        return body
+
+    def detail(self, rec, full=True, server_groups=False):
+        """The body of one server.
+
+        full: everything GET /servers/{id} shows (False: what PUT showed
+        before 2.75, without the extension fields); server_groups: the
+        2.71 list (show and update, not detail lists).
+        """
+        if rec.get('cell_down') and self.down_cells:
+            return self.down_cell(rec, shown=server_groups)
+        version = self.version
+        uuid = rec['uuid']
+        project_id = rec.get('project_id')
+        state = status(rec.get('vm_state'), rec.get('task_state'))
+        building = rec.get('vm_state') == 'building'
+        body = {
+            'id': uuid,
+            'name': rec.get('display_name'),
+            'status': state,
+            'tenant_id': project_id or '',
+            'user_id': rec.get('user_id') or '',
+            'metadata': dict(rec.get('metadata') or {}),
+            'hostId': host_id(project_id, rec.get('host')),
+            'image': self.image(rec.get('image_ref')),
+            'flavor': self.flavor(rec.get('flavor')),
+            'created': _zulu(rec.get('created_at')),
+            'updated': _zulu(rec.get('updated_at') or rec.get('created_at')),
+            # Addresses stay hidden while the server builds.
+            'addresses': {} if building else addresses(
+                rec.get('network_info'), extended=full),
+            'accessIPv4': rec.get('access_ip_v4') or '',
+            'accessIPv6': rec.get('access_ip_v6') or '',
+            'links': self.links(uuid),
+            'OS-DCF:diskConfig': ('AUTO' if rec.get('auto_disk_config')
+                                  else 'MANUAL'),
+        }
+        if state in _FAULT_STATUSES and rec.get('fault'):
+            body['fault'] = self.fault(rec['fault'])
+        if state in _PROGRESS_STATUSES:
+            body['progress'] = rec.get('progress') or 0
+        if full:
+            self._extensions(body, rec)
+        if version >= av.SERVER_LOCKED:
+            body['locked'] = bool(rec.get('locked_by') or rec.get('locked'))
+        if version >= av.SERVER_LOCKED_REASON:
+            body['locked_reason'] = (rec.get('system_metadata') or {}).get(
+                'locked_reason')
+        if version >= av.SERVER_DESCRIPTION:
+            body['description'] = rec.get('display_description')
+        if version >= av.SERVER_TAGS:
+            body['tags'] = list(rec.get('tags') or [])
+        if version >= av.SERVER_TRUSTED_CERTS:
+            body['trusted_image_certificates'] = rec.get(
+                'trusted_image_certificates')
+        if server_groups and version >= av.SERVER_GROUPS_IN_BODY:
+            # There are no server groups (yet): never a member of one.
+            body['server_groups'] = []
+        return body
+
+    def _extensions(self, body, rec):
+        """The fields v2.0's extensions added (all of show and detail)."""
+        body['OS-EXT-AZ:availability_zone'] = self._zone(rec)
+        body['config_drive'] = rec.get('config_drive') or ''
+        body['key_name'] = rec.get('key_name')
+        for key in ('launched_at', 'terminated_at'):
+            body['OS-SRV-USG:' + key] = common.isotime(rec.get(key))
+        if rec.get('network_info'):
+            # Ports are in the default security group.
+            body['security_groups'] = [{'name': 'default'}]
+        if self.extended_attrs:
+            body['OS-EXT-SRV-ATTR:host'] = rec.get('host')
+            body['OS-EXT-SRV-ATTR:instance_name'] = (
+                'instance-%08x' % rec['id'] if rec.get('id') else '')
+            body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = rec.get('node')
+            if self.version >= av.SERVER_EXTENDED_ATTRS_V23:
+                body.update({
+                    'OS-EXT-SRV-ATTR:reservation_id':
+                        rec.get('reservation_id'),
+                    'OS-EXT-SRV-ATTR:launch_index': rec.get('launch_index'),
+                    'OS-EXT-SRV-ATTR:hostname': rec.get('hostname'),
+                    'OS-EXT-SRV-ATTR:kernel_id': rec.get('kernel_id') or '',
+                    'OS-EXT-SRV-ATTR:ramdisk_id':
+                        rec.get('ramdisk_id') or '',
+                    'OS-EXT-SRV-ATTR:root_device_name':
+                        rec.get('root_device_name'),
+                    'OS-EXT-SRV-ATTR:user_data': rec.get('user_data'),
+                })
+        body['OS-EXT-STS:task_state'] = rec.get('task_state')
+        body['OS-EXT-STS:vm_state'] = rec.get('vm_state')
+        body['OS-EXT-STS:power_state'] = rec.get('power_state') or 0
+        with_delete = self.version >= av.SERVER_EXTENDED_ATTRS_V23
+        volumes = []
+        for bdm in rec.get('volumes') or ():
+            volume = {'id': bdm['volume_id']}
+            if with_delete:
+                volume['delete_on_termination'] = bool(
+                    bdm.get('delete_on_termination'))
+            volumes.append(volume)
+        body['os-extended-volumes:volumes_attached'] = volumes
+        if self.host_status is not None:
+            value = rec.get('host_status', HOST_NONE)
+            if self.host_status == 'all' or value == HOST_UNKNOWN:
+                body['host_status'] = value
+
+    # --- responses --------------------------------------------------------
+
+    def show(self, rec):
+        """GET /servers/{id}."""
+        return {'server': self.detail(rec, server_groups=True)}
+
+    def updated(self, rec):
+        """PUT /servers/{id}: the full show body from 2.75; before, the
+        body without the extension fields (nor host_status)."""
+        full = self.version >= av.STRICT_QUERY_EMPTY_SERVERS
+        if not full:
+            self.extended_attrs, self.host_status = False, None
+        return {'server': self.detail(rec, full=full, server_groups=True)}
+
+    def created(self, uuid, admin_pass=None, disk_config='MANUAL',
+                security_groups=None):
+        """POST /servers (202)."""
+        body = {'id': uuid, 'links': self.links(uuid),
+                'OS-DCF:diskConfig': disk_config,
+                'security_groups': security_groups or [{'name': 'default'}]}
+        if admin_pass is not None:
+            body['adminPass'] = admin_pass
+        return {'server': body}
+
+    def index(self, records, detailed, limit, params):
+        """{'servers': [...]} with 'servers_links' (next) when the page
+        is full. params: the request's query as (name, value) pairs, kept
+        in the next link with the marker replaced."""
+        if detailed:
+            servers = [self.detail(r) for r in records]
+        else:
+            servers = [self.summary(r) for r in records]
+        body = {'servers': servers}
+        if limit and len(records) == limit:
+            query = [(k, v) for k, v in params if k != 'marker']
+            query.append(('marker', records[-1]['uuid']))
+            url = self.href + 'detail' if detailed else self.href[:-1]
+            body['servers_links'] = [{
+                'rel': 'next',
+                'href': '%s?%s' % (url, parse.urlencode(query))}]
+        return body
+
+    @staticmethod
+    def ips(rec):
+        """GET /servers/{id}/ips."""
+        return {'addresses': addresses(rec.get('network_info'),
+                                       extended=False)}
+
+    @staticmethod
+    def ips_of_network(rec, label):
+        """GET /servers/{id}/ips/{label}; None if not on that network."""
+        found = addresses(rec.get('network_info'), extended=False)
+        if label not in found:
+            return None
+        return {label: found[label]}
