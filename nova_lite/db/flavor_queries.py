@@ -9,6 +9,7 @@ across both generations) as the tie-breaker; sort_tuple() is the same
 order in Python, for merging pages of the two generations.
 """
 import collections
+import functools
 
 import sqlalchemy as sa
 
@@ -93,6 +94,27 @@ def flavorids_present(session, gen, flavorids):
     return {fid for (fid,) in driver_sql.fetch_in_chunks(
         session.connection(), 'SELECT flavorid FROM %s WHERE deleted = 0 '
         'AND flavorid IN (%%(marks)s)' % gen.flavors.name, flavorids)}
+
+
+@functools.lru_cache(maxsize=None)
+def _named_or_numbered(table, columns, null_name):
+    name = (table.c.name.is_(None) if null_name
+            else table.c.name == sa.bindparam('name'))
+    return sa.select(*[table.c[c] for c in columns]).where(
+        table.c.deleted == 0,
+        sa.or_(name, table.c.flavorid == sa.bindparam('flavorid')))
+
+
+def named_or_numbered(conn, gen, columns, name, flavorid):
+    """Rows (tuples of columns) of the live flavors with this name or this
+    flavorid. The statement is built once per generation and columns:
+    SQLAlchemy keeps a statement's cache key on the statement, so a call
+    only binds its values (flavor create runs this on every request)."""
+    params = {'flavorid': flavorid}
+    if name is not None:
+        params['name'] = name
+    return [tuple(r) for r in conn.execute(_named_or_numbered(
+        gen.flavors, tuple(columns), name is None), params)]
 
 
 def id_of(session, gen, flavorid):

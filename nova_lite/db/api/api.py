@@ -15,6 +15,8 @@ get_engines = DB.get_engines
 reset = DB.reset
 reader = DB.reader
 writer = DB.writer
+connection_reader = DB.connection_reader
+connection_writer = DB.connection_writer
 
 
 def __getattr__(name):

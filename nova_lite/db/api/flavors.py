@@ -42,34 +42,37 @@ def raise_exists(name, flavorid, clash_flavorid):
     raise exception.FlavorExists(name=name)
 
 
-@api_db.writer
+# Built once: SQLAlchemy keeps a statement's cache key on the statement,
+# so each create only binds its values.
+_INSERT = FLAVORS.insert()
+_INSERT_RETURNING = FLAVORS.insert().returning(
+    *[FLAVORS.c[c] for c in queries.COLUMNS])
+
+
+@api_db.connection_writer
 def _create(context, values, extra_specs, projects):
-    session = context.session
+    conn = context.connection
     values = dict({k: v for k, v in values.items()
                    if k in queries.COLUMNS and k != 'id'},
                   deleted=0, created_at=timeutils.utcnow())
-    for clash in session.execute(sa.select(FLAVORS.c.flavorid).where(
-            FLAVORS.c.deleted == 0,
-            sa.or_(FLAVORS.c.name == values.get('name'),
-                   FLAVORS.c.flavorid == values['flavorid']))):
-        raise_exists(values.get('name'), values['flavorid'],
-                      clash.flavorid)
-    insert = FLAVORS.insert().values(**values)
+    for (clash,) in queries.named_or_numbered(
+            conn, GEN, ('flavorid',), values.get('name'),
+            values['flavorid']):
+        raise_exists(values.get('name'), values['flavorid'], clash)
     row = None
-    if session.connection().dialect.insert_returning:
+    if conn.dialect.insert_returning:
         # The stored row, column defaults and all, comes back at once.
-        row = dict(session.execute(insert.returning(
-            *[FLAVORS.c[c] for c in queries.COLUMNS])).mappings().one())
+        row = dict(conn.execute(_INSERT_RETURNING, values).mappings().one())
         flavor_id = row['id']
     else:
-        flavor_id = session.execute(insert).inserted_primary_key[0]
-    _add_specs(session, flavor_id, extra_specs)
-    for project_id in projects:
-        session.execute(PROJECTS.insert().values(
-            flavor_id=flavor_id, project_id=project_id, deleted=0,
-            created_at=values['created_at']))
+        flavor_id = conn.execute(_INSERT, values).inserted_primary_key[0]
+    _add_specs(conn, flavor_id, extra_specs)
+    if projects:
+        conn.execute(PROJECTS.insert(), [
+            {'flavor_id': flavor_id, 'project_id': project_id, 'deleted': 0,
+             'created_at': values['created_at']} for project_id in projects])
     if row is None:
-        row = queries.select_flavors(session, GEN,
+        row = queries.select_flavors(conn, GEN,
                                      [FLAVORS.c.id == flavor_id])[0]
     # The related rows are those just inserted.
     return dict(row, extra_specs=dict(extra_specs), projects=list(projects))
@@ -88,6 +91,8 @@ def create(context, values, extra_specs=None, projects=None):
 
 
 def _add_specs(session, flavor_id, specs):
+    """Set specs of a flavor; session: an ORM Session or a Core
+    Connection."""
     if not specs:
         return
     t = EXTRA_SPECS

@@ -18,3 +18,5 @@ get_engines = DB.get_engines
 reset = DB.reset
 reader = DB.reader
 writer = DB.writer
+connection_reader = DB.connection_reader
+connection_writer = DB.connection_writer

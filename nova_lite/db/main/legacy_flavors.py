@@ -8,7 +8,6 @@ these rows soft-deletes (so locks) the flavor row before its extra specs
 and projects, so that two writers never wait on each other in a cycle.
 """
 from oslo_utils import timeutils
-import sqlalchemy as sa
 
 from nova_lite.db import driver_sql
 from nova_lite.db import flavor_queries as queries
@@ -33,15 +32,12 @@ def id_of(lctx, flavorid):
     return queries.id_of(lctx.session, GEN, flavorid)
 
 
-@main_db.reader
+@main_db.connection_reader
 def named_or_numbered(lctx, name, flavorid):
     """(name, flavorid) of the live legacy flavors with this name or this
     flavorid."""
-    t = FLAVORS
-    return [tuple(r) for r in lctx.session.execute(
-        sa.select(t.c.name, t.c.flavorid).where(
-            t.c.deleted == 0,
-            sa.or_(t.c.name == name, t.c.flavorid == flavorid)))]
+    return queries.named_or_numbered(lctx.connection, GEN,
+                                     ('name', 'flavorid'), name, flavorid)
 
 
 # --- soft-deletes -----------------------------------------------------------
