@@ -37,7 +37,8 @@ def _memoized(read_argspec):
     function's answer: pecan reads a controller's signature several times
     per request, and its reader builds a namedtuple class (with eval)
     every time, about a tenth of a POST /flavors. Signatures of functions
-    do not change; a bound method's is its function's."""
+    do not change; a bound method's is its function's. (A pecan
+    internal: see doc/private-apis.rst.)"""
     specs = {}
 
     def getargspec(func):

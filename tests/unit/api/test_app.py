@@ -36,3 +36,11 @@ def test_other_callables_are_read_every_time():
     getargspec(callable_object)
     getargspec(callable_object)
     assert reads == [callable_object, callable_object]
+
+
+def test_the_app_factory_memoizes_the_reader_pecan_uses(monkeypatch):
+    monkeypatch.setattr(pecan_util, '_getargspec', pecan_util._getargspec)
+    api_app.v21_app_factory({})
+    assert pecan_util._getargspec.memoized
+    # pecan.util.getargspec looks the reader up by this name on each call.
+    assert '_getargspec' in pecan_util.getargspec.__code__.co_names
