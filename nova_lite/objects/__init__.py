@@ -9,3 +9,4 @@ def register_all():
     __import__('nova_lite.objects.compute_node')
     __import__('nova_lite.objects.flavor')
     __import__('nova_lite.objects.embedded_flavor')
+    __import__('nova_lite.objects.keypair')

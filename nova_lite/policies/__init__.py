@@ -5,6 +5,7 @@ import itertools
 from nova_lite.policies import base
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
+from nova_lite.policies import keypairs
 from nova_lite.policies import servers
 from nova_lite.policies import services
 
@@ -14,6 +15,7 @@ def list_rules():
         base.list_rules(),
         flavors.list_rules(),
         hypervisors.list_rules(),
+        keypairs.list_rules(),
         servers.list_rules(),
         services.list_rules(),
     ))

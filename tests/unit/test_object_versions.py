@@ -20,6 +20,8 @@ OBJECT_HASHES = {
     'HostMapping': '1.0-1441319dc4ad0abbfff131ba1fd81661',
     'HostMappingList': '1.0-ad8a103fab7959f3e97f87dc304e6404',
     'InstanceMapping': '1.0-c567d34060c540f7d89bd088f6eda9d7',
+    'KeyPair': '1.0-9824d711743ed17c4030cc08fe7530eb',
+    'KeyPairList': '1.0-94aad3ac5c938eef4b5e83da0212f506',
     'Service': '1.1-13ddf1d9d933459f36f49ded2aaf9644',
     'ServiceList': '1.0-bc0af570ce1c61131068f0ddff1e320d',
 }

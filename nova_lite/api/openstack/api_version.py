@@ -11,6 +11,8 @@ import re
 from nova_lite import exception
 
 MIN = '2.1'
+# os-keypairs: key types (ssh, x509); create answers 201, delete 204.
+KEYPAIR_TYPE = '2.2'
 # servers: more OS-EXT-SRV-ATTR fields (reservation_id, launch_index,
 # hostname, kernel_id, ramdisk_id, root_device_name, user_data);
 # delete_on_termination in os-extended-volumes:volumes_attached.
@@ -21,6 +23,8 @@ SERVER_IP6_FILTER = '2.5'
 FLAVOR_ACCESS_PUBLIC_CONFLICT = '2.7'
 # servers: locked in bodies.
 SERVER_LOCKED = '2.9'
+# os-keypairs: administrators name another user (user_id).
+KEYPAIR_USER_ID = '2.10'
 # os-services: forced_down in responses; PUT /os-services/force-down.
 SERVICE_FORCED_DOWN = '2.11'
 # servers: host_status in show and detail (when policy allows).
@@ -35,6 +39,10 @@ HYPERVISOR_CPU_INFO_OBJECT = '2.28'
 SERVER_NETWORK_TAGS = '2.32'
 # os-hypervisors: limit and marker on list and detail.
 HYPERVISOR_PAGING = '2.33'
+# os-keypairs: limit and marker on the list.
+KEYPAIR_PAGING = '2.35'
+# The image proxy (/images) is gone: 404.
+IMAGES_PROXY_REMOVED = '2.36'
 # servers: networks is required on create, and may be 'auto' or 'none'.
 SERVER_NETWORKS_AUTO = '2.37'
 # servers: an unknown status filter is a 400 (an empty list before).

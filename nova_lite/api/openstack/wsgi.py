@@ -100,6 +100,8 @@ def expose(status=200, min_version=None, max_version=None, method='GET'):
     The method takes no routing arguments of its own: extra path segments
     are a 404, query parameters are read through validation helpers. It
     returns a dict (rendered as JSON with ``status``) or None (empty body).
+    ``status`` may be a function of the microversion, for resources whose
+    status code changed with one (os-keypairs: 200 -> 201 at 2.2).
     Outside [min_version, max_version] the endpoint does not exist (404).
     ``method`` is the HTTP method served: pecan hands a generic GET handler
     every method nothing else claimed, so anything else is a 405 here.
@@ -108,7 +110,8 @@ def expose(status=200, min_version=None, max_version=None, method='GET'):
         @functools.wraps(fn)
         def wrapper(self, *remainder, **_query):
             _check_route(remainder, method, min_version, max_version)
-            return _render(fn(self), status)
+            code = status(api_version()) if callable(status) else status
+            return _render(fn(self), code)
         return wrapper
     return decorator
 

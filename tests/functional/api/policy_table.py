@@ -1,7 +1,7 @@
 """The policy table: the status each persona gets, with the default
-policies, for every flavor, extra-spec, flavor-access, os-services and
-os-hypervisors rule. Plain data, so that the same table can be replayed
-against real Nova.
+policies, for every flavor, extra-spec, flavor-access, os-services,
+os-hypervisors and os-keypairs rule. Plain data, so that the same table
+can be replayed against real Nova.
 
 Every row is what Nova 34 answers with its default policies except the
 access-list reads (GET /flavors/{id}/os-flavor-access): there our default
@@ -56,6 +56,20 @@ def _all(status):
 
 def _admin_only(status, others=403):
     return {ADMIN: status, MEMBER: others, READER: others, OTHER: others}
+
+
+# A public key every persona may import.
+PUBLIC_KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHt+d1/dWektvXf3GGys0BVE5d'
+              'c9lP0e/vNv7qe8QR0T')
+
+
+def _keypair(name, **extra):
+    return {'keypair': dict(name=name, public_key=PUBLIC_KEY, **extra)}
+
+
+def _member_keys(status):
+    """The member's key pairs: the member and administrators."""
+    return {ADMIN: status, MEMBER: status, READER: 403, OTHER: 403}
 
 
 # Private flavors, their extra specs included, exist only for the projects
@@ -148,6 +162,25 @@ ROWS = [
     ('GET', '/os-hypervisors/{hostname}/servers', None, '2.1',
      _admin_only(200)),
     ('GET', '/os-hypervisors?unknown=1', None, '2.53', _all(400)),
+    # os-keypairs: an administrator, or the key pair's user (the caller,
+    # or the user_id an administrator names at 2.10+). Each persona is its
+    # own user, so each creates and deletes its own 'policy-kp'.
+    ('POST', '/os-keypairs', _keypair('policy-kp'), '2.1', _all(200)),
+    ('POST', '/os-keypairs', _keypair('policy-kp'), '2.1', _all(409)),
+    ('POST', '/os-keypairs', {'keypair': {}}, '2.1', _all(400)),
+    ('GET', '/os-keypairs', None, '2.1', _all(200)),
+    ('GET', '/os-keypairs/policy-kp', None, '2.2', _all(200)),
+    ('GET', '/os-keypairs/no-such-kp', None, '2.1', _all(404)),
+    ('GET', '/os-keypairs?user_id=user-member', None, '2.10',
+     _member_keys(200)),
+    ('GET', '/os-keypairs/policy-kp?user_id=user-member', None, '2.10',
+     _member_keys(200)),
+    ('POST', '/os-keypairs', _keypair('policy-kp2', user_id='user-member'),
+     '2.10', dict(_member_keys(201), admin=409)),
+    ('DELETE', '/os-keypairs/policy-kp?user_id=user-member', None, '2.10',
+     dict(_member_keys(204), admin=404)),
+    ('DELETE', '/os-keypairs/policy-kp', None, '2.1',
+     dict(_all(202), member=404)),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default

@@ -64,8 +64,16 @@ FLAVOR_PATHS = st.one_of(
     st.builds('/v2.1/flavors/{}/{}/{}'.format, FLAVOR_IDS, st.sampled_from(
         ['os-flavor-access', 'action', 'x']), IDS),
 )
-PATHS = st.one_of(PATHS, FLAVOR_PATHS)
+KEYPAIR_NAMES = st.one_of(st.sampled_from(['kp', 'kp0', 'x y', 'detail']),
+                          IDS)
+KEYPAIR_PATHS = st.one_of(
+    st.just('/v2.1/os-keypairs'),
+    st.builds('/v2.1/os-keypairs/{}'.format, KEYPAIR_NAMES),
+    st.builds('/v2.1/os-keypairs/{}/{}'.format, KEYPAIR_NAMES, IDS),
+)
+PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS)
 QUERY_KEYS = st.sampled_from(['host', 'binary', 'limit', 'marker',
+                              'user_id',
                               'with_servers', 'hypervisor_hostname_pattern',
                               'minRam', 'minDisk', 'is_public', 'sort_key',
                               'sort_dir', 'foo', ''])
@@ -177,6 +185,27 @@ FLAVOR_REQUESTS = st.one_of(
     _endpoint('GET', FLAVOR_PATHS),
     st.tuples(METHODS, FLAVOR_PATHS, BODIES),
 )
+PUBLIC_KEYS = st.one_of(
+    st.sampled_from([
+        'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHt+d1/dWektvXf3GGys0BVE5dc9lP0e'
+        '/vNv7qe8QR0T', 'ssh-rsa AAAA', 'ssh-rsa', '-----BEGIN CERTIFICATE'
+        '-----\nMII\n-----END CERTIFICATE-----', '']),
+    FIELD_VALUES)
+KEYPAIR_BODIES = st.fixed_dictionaries(
+    {'name': st.one_of(st.sampled_from(['kp', 'kp0', 'x y']),
+                       st.text(min_size=1, max_size=6), FIELD_VALUES)},
+    optional={'public_key': PUBLIC_KEYS,
+              'type': st.one_of(st.sampled_from(['ssh', 'x509', 'rsa']),
+                                FIELD_VALUES),
+              'user_id': st.one_of(st.sampled_from(['bob', 'admin']),
+                                   FIELD_VALUES)}).map(
+    lambda k: {'keypair': k})
+KEYPAIR_REQUESTS = st.one_of(
+    _endpoint('POST', st.just('/v2.1/os-keypairs'), _json(KEYPAIR_BODIES)),
+    _endpoint('GET', KEYPAIR_PATHS),
+    _endpoint('DELETE', KEYPAIR_PATHS),
+    st.tuples(METHODS, KEYPAIR_PATHS, BODIES),
+)
 CONTENT_TYPES = st.sampled_from(['application/json', None, 'text/plain',
                                  'application/x-www-form-urlencoded'])
 ACCEPTS = st.sampled_from([None, '*/*', 'application/json', 'text/html',
@@ -267,6 +296,19 @@ def test_no_flavor_input_gives_a_server_error(flavor_app, request, query,
              'application/json', None)
 
 
+@settings(SETTINGS, max_examples=150)
+@given(request=KEYPAIR_REQUESTS, query=QUERIES,
+       version=st.sampled_from(['2.1', '2.2', '2.9', '2.10', '2.34', '2.35',
+                                '2.88']),
+       token=st.sampled_from(['admin:admin', 'bob:project-a']))
+def test_no_keypair_input_gives_a_server_error(app, request, query, version,
+                                               token):
+    """os-keypairs with bodies shaped like its own."""
+    method, path, body = request
+    _request(app, method, path, query, version, False, token, body,
+             'application/json', None)
+
+
 # Every endpoint with its own method; the mixed deployment's flavors.
 ENDPOINTS = [
     ('GET', '/'), ('GET', '/v2.1/'), ('GET', '/identity/v3'),
@@ -291,6 +333,8 @@ ENDPOINTS = [
     ('GET', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
     ('PUT', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
     ('DELETE', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
+    ('GET', '/v2.1/os-keypairs'), ('POST', '/v2.1/os-keypairs'),
+    ('GET', '/v2.1/os-keypairs/kp'), ('DELETE', '/v2.1/os-keypairs/kp'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),

@@ -1,0 +1,80 @@
+"""The real `openstack` CLI and openstacksdk against a real
+nova-lite-all-in-one process: key pairs (and the image proxy the SDK
+still reads), with the settings README.rst gives.
+
+One all-in-one for the whole module: starting it and each CLI call take
+seconds.
+"""
+import os
+import subprocess
+
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from cryptography.hazmat.primitives import serialization
+import pytest
+
+from tests import clients
+
+CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+
+
+@pytest.fixture(scope='module')
+def cloud(tmp_path_factory):
+    state_dir = str(tmp_path_factory.mktemp('aio-state'))
+    port = clients.free_port()
+    log = open(os.path.join(state_dir, 'all-in-one.log'), 'w')
+    proc = clients.start_all_in_one(state_dir, port, log)
+    try:
+        clients.wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
+        yield 'http://127.0.0.1:%d' % port, state_dir
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_keypair_create_import_list_show_delete(cloud):
+    endpoint, state_dir = cloud
+    env = clients.openstack_env(endpoint)
+    # The CLI generates the key itself, imports the public half and
+    # prints the private one.
+    created = clients.openstack(env, 'keypair', 'create', 'cli-gen').stdout
+    assert 'PRIVATE KEY-----' in created
+    public = ed25519.Ed25519PrivateKey.generate().public_key().public_bytes(
+        serialization.Encoding.OpenSSH,
+        serialization.PublicFormat.OpenSSH).decode()
+    path = os.path.join(state_dir, 'key.pub')
+    with open(path, 'w') as f:
+        f.write(public + '\n')
+    imported = clients.openstack_json(env, 'keypair', 'create',
+                                      '--public-key', path, 'cli-imported')
+    assert imported['name'] == 'cli-imported'
+    assert len(imported['fingerprint'].split(':')) == 16
+    listed = clients.openstack_json(env, 'keypair', 'list')
+    assert sorted(k['Name'] for k in listed) == ['cli-gen', 'cli-imported']
+    shown = clients.openstack_json(env, 'keypair', 'show', 'cli-imported')
+    assert shown['fingerprint'] == imported['fingerprint']
+    assert shown['user_id'] == 'admin'
+    clients.openstack(env, 'keypair', 'delete', 'cli-gen', 'cli-imported')
+    assert clients.openstack_json(env, 'keypair', 'list') == []
+    missing = clients.openstack(env, 'keypair', 'show', 'cli-gen',
+                                check=False)
+    assert missing.returncode != 0
+
+
+def test_openstacksdk_keypairs_and_image_proxy(cloud):
+    import openstack
+    endpoint, _state_dir = cloud
+    conn = openstack.connect(auth_type='admin_token',
+                             auth={'token': 'admin:admin',
+                                   'endpoint': endpoint + '/v2.1'})
+    keypair = conn.compute.create_keypair(name='sdk-key')
+    assert keypair.private_key and keypair.fingerprint
+    assert [k.name for k in conn.compute.keypairs()] == ['sdk-key']
+    assert conn.compute.get_keypair('sdk-key').fingerprint == \
+        keypair.fingerprint
+    conn.compute.delete_keypair('sdk-key')
+    assert list(conn.compute.keypairs()) == []
