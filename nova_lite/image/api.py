@@ -75,8 +75,8 @@ class ImageAPI(object):
 
         filters: name, status, min_disk, min_ram (at least),
         changes_since (updated or created at or after, a datetime).
-        marker: an image id (ImageNotFound if not visible), the listing
-        continues after it."""
+        marker: an image id (MarkerNotFound, 400, if not visible), the
+        listing continues after it."""
         raise NotImplementedError()
 
     def create(self, context, name, visibility='private', status='active',
@@ -206,7 +206,7 @@ def _get_all(context, filters, limit, marker):
             IMAGES.c.id == marker, IMAGES.c.deleted == sa.false(),
             _visibility_clause(context))).first()
         if mark is None:
-            raise exception.ImageNotFound(image_id=marker)
+            raise exception.MarkerNotFound(marker=marker)
         # Newest first: continue with older rows, ties broken by id.
         query = query.where(sa.or_(
             IMAGES.c.created_at < mark.created_at,

@@ -78,3 +78,9 @@ def test_openstacksdk_keypairs_and_image_proxy(cloud):
         keypair.fingerprint
     conn.compute.delete_keypair('sdk-key')
     assert list(conn.compute.keypairs()) == []
+    # The compute API's image proxy (below 2.36).
+    images = {i.id: i for i in conn.compute.images()}
+    assert CIRROS in images
+    cirros = conn.compute.get_image(CIRROS)
+    assert (cirros.name, cirros.status) == ('cirros-0.6.2-x86_64-disk',
+                                            'ACTIVE')

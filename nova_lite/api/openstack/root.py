@@ -3,6 +3,7 @@ import pecan
 
 from nova_lite.api.openstack.compute import flavors
 from nova_lite.api.openstack.compute import hypervisors
+from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import services
 from nova_lite.api.openstack import versions
@@ -27,3 +28,4 @@ pecan.route(V21Controller, 'os-services', services.ServicesController())
 pecan.route(V21Controller, 'os-hypervisors',
             hypervisors.HypervisorsController())
 pecan.route(V21Controller, 'os-keypairs', keypairs.KeypairsController())
+pecan.route(V21Controller, 'images', images.ImagesController())

@@ -71,9 +71,16 @@ KEYPAIR_PATHS = st.one_of(
     st.builds('/v2.1/os-keypairs/{}'.format, KEYPAIR_NAMES),
     st.builds('/v2.1/os-keypairs/{}/{}'.format, KEYPAIR_NAMES, IDS),
 )
-PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS)
+IMAGE_PATHS = st.one_of(
+    st.sampled_from(['/v2.1/images', '/v2.1/images/detail',
+                     '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6']),
+    st.builds('/v2.1/images/{}'.format, IDS),
+    st.builds('/v2.1/images/{}/{}'.format, IDS, IDS),
+)
+PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS, IMAGE_PATHS)
 QUERY_KEYS = st.sampled_from(['host', 'binary', 'limit', 'marker',
-                              'user_id',
+                              'user_id', 'changes-since',
+                              'status', 'name', 'page_size',
                               'with_servers', 'hypervisor_hostname_pattern',
                               'minRam', 'minDisk', 'is_public', 'sort_key',
                               'sort_dir', 'foo', ''])
@@ -335,6 +342,9 @@ ENDPOINTS = [
     ('DELETE', '/v2.1/flavors/a1/os-extra_specs/hw:cpu_policy'),
     ('GET', '/v2.1/os-keypairs'), ('POST', '/v2.1/os-keypairs'),
     ('GET', '/v2.1/os-keypairs/kp'), ('DELETE', '/v2.1/os-keypairs/kp'),
+    ('GET', '/v2.1/images'), ('GET', '/v2.1/images/detail'),
+    ('GET', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6'),
+    ('DELETE', '/v2.1/images/00000000-0000-0000-0000-000000000001'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),

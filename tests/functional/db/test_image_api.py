@@ -78,8 +78,8 @@ def test_list_newest_first_with_marker_and_limit(api, user):
     assert page1 + page2 + rest == listed
 
 
-def test_unknown_marker_is_not_found(api, user):
-    with pytest.raises(exception.ImageNotFound):
+def test_unknown_marker_is_400(api, user):
+    with pytest.raises(exception.MarkerNotFound):
         api.get_all(user, marker='00000000-0000-0000-0000-00000000dead')
 
 

@@ -1,0 +1,24 @@
+"""Query schemas of the image proxy (/images, below 2.36). Unknown
+parameters are ignored, as in Nova; the filters' values are checked by
+the controller."""
+from nova_lite.api.openstack import validation
+
+_STRING = validation.multi_params({'type': 'string'})
+
+index_query = {
+    'type': 'object',
+    'properties': {
+        'name': _STRING,
+        'status': _STRING,
+        'changes-since': _STRING,
+        'server': _STRING,
+        'type': _STRING,
+        'minRam': _STRING,
+        'minDisk': _STRING,
+        'limit': validation.multi_params(validation.non_negative_integer),
+        'marker': _STRING,
+        'page_size': validation.multi_params(
+            validation.non_negative_integer),
+    },
+    'additionalProperties': True,
+}

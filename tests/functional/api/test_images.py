@@ -1,0 +1,106 @@
+"""The image proxy through the REST API: /images below 2.36 (bodies as the
+Compute API reference shows them), 404 in the fault format from 2.36."""
+import pytest
+
+from nova_lite import context as nova_context
+from nova_lite.image import api as image_api
+from tests.functional.api.fixtures import ADMIN
+from tests.functional.api.fixtures import headers
+from tests.functional.api.fixtures import MEMBER
+
+CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+OTHER = {'X-Auth-Token': 'carol:project-b'}
+SHIPPED = [i['id'] for i in image_api.DEFAULT_IMAGES]
+
+
+def get(app, path, version=None, token=MEMBER):
+    return app.get('/v2.1' + path, headers=headers(version, token),
+                   status='*')
+
+
+def test_show_cirros_at_2_1(app):
+    resp = get(app, '/images/' + CIRROS)
+    assert resp.status_int == 200
+    image = resp.json['image']
+    assert sorted(image) == ['OS-EXT-IMG-SIZE:size', 'created', 'id',
+                             'links', 'metadata', 'minDisk', 'minRam',
+                             'name', 'progress', 'status', 'updated']
+    assert image['name'] == 'cirros-0.6.2-x86_64-disk'
+    assert (image['status'], image['progress']) == ('ACTIVE', 100)
+    assert (image['minDisk'], image['minRam']) == (0, 0)
+    assert image['OS-EXT-IMG-SIZE:size'] == 21430272
+    assert image['created'] == '2026-01-01T00:00:00Z'
+    assert image['metadata']['os_distro'] == 'cirros'
+    rels = [(link['rel'], link['href'].split('//', 1)[1].split('/', 1)[1])
+            for link in image['links']]
+    assert rels == [('self', 'v2.1/images/' + CIRROS),
+                    ('bookmark', 'images/' + CIRROS),
+                    ('alternate', 'images/' + CIRROS)]
+    assert image['links'][2]['type'] == 'application/vnd.openstack.image'
+
+
+def test_list_and_detail(app):
+    listed = get(app, '/images', '2.35').json['images']
+    assert sorted(i['id'] for i in listed) == sorted(SHIPPED)
+    assert sorted(listed[0]) == ['id', 'links', 'name']
+    detailed = get(app, '/images/detail').json['images']
+    assert {i['id']: i['minRam'] for i in detailed} == {
+        SHIPPED[0]: 0, SHIPPED[1]: 512, SHIPPED[2]: 256}
+
+
+def test_filters_and_paging(app):
+    names = [i['name'] for i in get(
+        app, '/images/detail?minRam=300').json['images']]
+    assert names == ['ubuntu-24.04-server-cloudimg-amd64']
+    assert [i['id'] for i in get(
+        app, '/images?name=cirros-0.6.2-x86_64-disk').json['images']] == [
+        CIRROS]
+    assert get(app, '/images?status=ACTIVE').json['images']
+    assert get(app, '/images?status=SAVING').json['images'] == []
+    page = get(app, '/images?limit=2').json
+    assert len(page['images']) == 2
+    link = page['images_links'][0]
+    assert link['rel'] == 'next' and 'marker=' in link['href']
+    rest = get(app, '/images?marker=%s' % page['images'][-1]['id']).json
+    assert len(rest['images']) == 1 and 'images_links' not in rest
+    assert get(app, '/images?changes-since=2027-01-01T00:00:00Z'
+               ).json['images'] == []
+
+
+@pytest.mark.parametrize('query', ['minRam=x', 'minDisk=1.5', 'limit=-1',
+                                   'changes-since=yesterday',
+                                   'marker=no-such-image'])
+def test_bad_filters_are_400(app, query):
+    resp = get(app, '/images?' + query)
+    assert resp.status_int == 400
+    assert resp.json['badRequest']['code'] == 400
+
+
+def test_private_image_only_for_its_project(app, api_env):
+    ctxt = nova_context.RequestContext(user_id='bob',
+                                       project_id='project-a')
+    image = image_api.API().create(ctxt, 'mine', size=5,
+                                   properties={'instance_uuid': 'abc'})
+    shown = get(app, '/images/' + image['id']).json['image']
+    assert shown['server']['id'] == 'abc'
+    assert get(app, '/images/' + image['id'], token=ADMIN).status_int == 200
+    resp = get(app, '/images/' + image['id'], token=OTHER)
+    assert resp.json['itemNotFound']['message'] == (
+        'Image %s could not be found.' % image['id'])
+    assert image['id'] not in [i['id'] for i in get(
+        app, '/images', token=OTHER).json['images']]
+    assert app.delete('/v2.1/images/' + image['id'], headers=OTHER,
+                      status='*').status_int == 404
+    assert app.delete('/v2.1/images/' + image['id'],
+                      headers=MEMBER).status_int == 204
+    assert get(app, '/images/' + image['id']).status_int == 404
+
+
+@pytest.mark.parametrize('path', ['/images', '/images/detail',
+                                  '/images/' + CIRROS])
+def test_gone_from_2_36(app, path):
+    assert get(app, path, '2.35').status_int == 200
+    for version in ('2.36', '2.88'):
+        resp = get(app, path, version)
+        assert resp.status_int == 404
+        assert resp.json['itemNotFound']['code'] == 404
