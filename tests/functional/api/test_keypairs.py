@@ -1,6 +1,7 @@
 """os-keypairs through the REST API at the microversions that change it:
 2.1 (create 200, delete 202, no type), 2.2 (type, 201, 204), 2.10
-(administrators name a user), 2.35 (paging)."""
+(administrators name a user), 2.35 (paging), 2.75 (unknown query
+parameters are 400)."""
 import base64
 import hashlib
 
@@ -198,3 +199,17 @@ def test_paging_from_2_35(app):
     # Before 2.35 limit is ignored.
     assert len(app.get(URL + '?limit=2', headers=headers('2.34', MEMBER)
                        ).json['keypairs']) == 5
+
+
+@pytest.mark.parametrize('method,path', [
+    ('GET', URL + '?foo=1'), ('GET', URL + '/strict?foo=1'),
+    ('DELETE', URL + '/strict?foo=1')])
+def test_unknown_query_parameters_are_400_from_2_75(app, method, path):
+    create(app, {'name': 'strict'})
+    for version in ('2.75', '2.88'):
+        resp = app.request(path, method=method,
+                           headers=headers(version, MEMBER), status='*')
+        assert 'foo' in fault(resp, 'badRequest', 400)
+    resp = app.request(path, method=method, headers=headers('2.74', MEMBER),
+                       status='*')
+    assert resp.status_int in (200, 204)

@@ -43,8 +43,11 @@ def _deleted_status(version):
 
 
 def _user_query(fn):
-    return validation.query_schema(schemas.user_query_v210,
-                                   av.KEYPAIR_USER_ID)(fn)
+    fn = validation.query_schema(schemas.user_query_v275,
+                                 av.STRICT_QUERY_EMPTY_SERVERS)(fn)
+    return validation.query_schema(
+        schemas.user_query_v210, av.KEYPAIR_USER_ID,
+        av.before(av.STRICT_QUERY_EMPTY_SERVERS))(fn)
 
 
 class KeypairController(object):
@@ -76,7 +79,10 @@ class KeypairsController(object):
     @wsgi.expose()
     @validation.query_schema(schemas.user_query_v210, av.KEYPAIR_USER_ID,
                              av.before(av.KEYPAIR_PAGING))
-    @validation.query_schema(schemas.index_query_v235, av.KEYPAIR_PAGING)
+    @validation.query_schema(schemas.index_query_v235, av.KEYPAIR_PAGING,
+                             av.before(av.STRICT_QUERY_EMPTY_SERVERS))
+    @validation.query_schema(schemas.index_query_v275,
+                             av.STRICT_QUERY_EMPTY_SERVERS)
     def index(self, query=None):
         ctxt, user_id = _owner(kp_policies.INDEX, _queried_user(query))
         if wsgi.api_version() < av.KEYPAIR_PAGING:

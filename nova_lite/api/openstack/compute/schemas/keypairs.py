@@ -33,7 +33,7 @@ create_v210['properties']['keypair']['properties']['user_id'] = {
     'type': 'string'}
 
 # GET|DELETE /os-keypairs/{name} and GET /os-keypairs from 2.10. Unknown
-# parameters are ignored, as in Nova.
+# parameters are ignored before 2.75 and a 400 from 2.75, as in Nova.
 user_query_v210 = {
     'type': 'object',
     'properties': {
@@ -48,3 +48,9 @@ index_query_v235['properties'].update({
     'limit': validation.multi_params(validation.non_negative_integer),
     'marker': validation.multi_params({'type': 'string'}),
 })
+
+user_query_v275 = copy.deepcopy(user_query_v210)
+user_query_v275['additionalProperties'] = False
+
+index_query_v275 = copy.deepcopy(index_query_v235)
+index_query_v275['additionalProperties'] = False
