@@ -1,4 +1,5 @@
 """The unmodified OpenStack clients, configured as README.rst says."""
+import contextlib
 import json
 import os
 import socket
@@ -26,6 +27,26 @@ def start_all_in_one(state_dir, port, log, *args):
          '--computes-per-cell', '1'] + list(args),
         stdout=log, stderr=subprocess.STDOUT,
         env=dict(os.environ, PYTHONWARNINGS='ignore'))
+
+
+@contextlib.contextmanager
+def all_in_one(state_dir, *args):
+    """A running all-in-one on a free port (start_all_in_one's defaults;
+    its output in state_dir/all-in-one.log): yields (endpoint, process);
+    terminated on exit."""
+    port = free_port()
+    with open(os.path.join(state_dir, 'all-in-one.log'), 'w') as log:
+        proc = start_all_in_one(state_dir, port, log, *args)
+        try:
+            wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
+            yield 'http://127.0.0.1:%d' % port, proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def wait_until_up(proc, url, timeout=90):

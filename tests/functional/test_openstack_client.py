@@ -6,7 +6,6 @@ seconds.
 """
 import os
 import sqlite3
-import subprocess
 
 import pytest
 
@@ -33,20 +32,8 @@ class Cloud(object):
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-state'))
-    port = clients.free_port()
-    log = open(os.path.join(state_dir, 'all-in-one.log'), 'w')
-    proc = clients.start_all_in_one(state_dir, port, log)
-    try:
-        clients.wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
-        yield Cloud(state_dir, port)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with clients.all_in_one(state_dir) as (endpoint, _proc):
+        yield Cloud(state_dir, int(endpoint.rsplit(':', 1)[1]))
 
 
 def test_private_flavor_lifecycle(cloud):

@@ -6,7 +6,6 @@ One all-in-one for the whole module: starting it and each CLI call take
 seconds.
 """
 import os
-import subprocess
 
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from cryptography.hazmat.primitives import serialization
@@ -20,20 +19,8 @@ CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-state'))
-    port = clients.free_port()
-    log = open(os.path.join(state_dir, 'all-in-one.log'), 'w')
-    proc = clients.start_all_in_one(state_dir, port, log)
-    try:
-        clients.wait_until_up(proc, 'http://127.0.0.1:%d/' % port)
-        yield 'http://127.0.0.1:%d' % port, state_dir
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with clients.all_in_one(state_dir) as (endpoint, _proc):
+        yield endpoint, state_dir
 
 
 def test_keypair_create_import_list_show_delete(cloud):

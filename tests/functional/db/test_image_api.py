@@ -18,16 +18,6 @@ def api():
 
 
 @pytest.fixture
-def admin(cells_env):
-    return cells_env.ctxt
-
-
-@pytest.fixture
-def user(cells_env):
-    return nova_context.RequestContext(user_id='u1', project_id='p1')
-
-
-@pytest.fixture
 def other(cells_env):
     return nova_context.RequestContext(user_id='u2', project_id='p2')
 

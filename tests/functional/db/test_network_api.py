@@ -23,16 +23,6 @@ def api():
     return network_api.API()
 
 
-@pytest.fixture
-def admin(cells_env):
-    return cells_env.ctxt
-
-
-@pytest.fixture
-def user(cells_env):
-    return nova_context.RequestContext(user_id='u1', project_id='p1')
-
-
 def addresses_of(info):
     return [ip for _label, _mac, ip, _v, _t in model.fixed_ips(info)]
 
