@@ -174,6 +174,15 @@ class HypervisorNotFoundByPattern(NotFound):
     msg_fmt = "No hypervisor matching '%(pattern)s' could be found."
 
 
+class ComputeServiceUnavailable(Invalid):
+    msg_fmt = 'Compute service of %(host)s is unavailable at this time.'
+
+
+class HypervisorUptimeNotImplemented(NovaLiteException):
+    msg_fmt = 'Virt driver does not implement uptime function.'
+    code = 501
+
+
 class ResourceNotFound(NotFound):
     msg_fmt = 'The resource could not be found.'
 

@@ -11,13 +11,16 @@ import collections
 import re
 
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_utils import uuidutils
 
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -255,6 +258,63 @@ def compute_node_get(context, hypervisor_id, by_uuid):
         if result is not None and not nova_context.is_cell_failure(result):
             return result
     raise exception.HypervisorNotFound(hypervisor=hypervisor_id)
+
+
+def hypervisor_uptime(context, hypervisor):
+    """The uptime string the hypervisor's compute reports (compute RPC to
+    its host, in the cell its host mapping names).
+
+    Raises HypervisorNotFound when its host is not mapped to a cell,
+    ComputeServiceUnavailable (400) when its compute service is down or
+    does not answer, HypervisorUptimeNotImplemented (501) when it cannot
+    report an uptime.
+    """
+    try:
+        mapping = objects.HostMapping.get_by_host(context,
+                                                  hypervisor.service.host)
+    except exception.HostMappingNotFound:
+        raise exception.HypervisorNotFound(hypervisor=hypervisor.node.id)
+    return _uptime_in_cell(context, mapping.cell_mapping, hypervisor)
+
+
+def _uptime_in_cell(context, cell, hypervisor):
+    host = hypervisor.service.host
+    if not hypervisor.service.is_up():
+        raise exception.ComputeServiceUnavailable(host=host)
+    with nova_context.target_cell(context, cell) as cctxt:
+        try:
+            return compute_rpcapi.ComputeAPI().get_host_uptime(cctxt, host)
+        except messaging.MessagingTimeout:
+            raise exception.ComputeServiceUnavailable(host=host)
+
+
+# Computes asked for their uptime at once, at most this many together.
+_UPTIME_FANOUT = 50
+
+
+def hypervisor_uptimes(context, hypervisors):
+    """[uptime or None] for a listing (microversion 2.88 and later): the
+    computes are asked together (one read of the host mappings); a compute
+    that is down, silent, unmapped or too old to tell gives None."""
+    cells = dict((m.host, m.cell_mapping)
+                 for m in objects.HostMappingList.get_all(context))
+    uptimes = [None] * len(hypervisors)
+
+    def ask(index, hypervisor):
+        def call():
+            cell = cells.get(hypervisor.service.host)
+            if cell is None:
+                return
+            try:
+                uptimes[index] = _uptime_in_cell(context, cell, hypervisor)
+            except (exception.ComputeServiceUnavailable,
+                    exception.HypervisorUptimeNotImplemented):
+                pass
+        return call
+    calls = [ask(i, h) for i, h in enumerate(hypervisors)]
+    for part in utils.chunks(calls, _UPTIME_FANOUT):
+        utils.run_together(*part)
+    return uptimes
 
 
 def compute_node_statistics(context):

@@ -10,7 +10,7 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeManager(object):
-    target = messaging.Target(version='1.1')
+    target = messaging.Target(version='1.2')
 
     def __init__(self, host):
         self.host = host
@@ -54,3 +54,8 @@ class ComputeManager(object):
     def get_guests(self, context):
         guests = self.driver.list_guests()
         return {'count': len(guests), 'guests': sorted(guests)}
+
+    # --- RPC API 1.2 --------------------------------------------------
+
+    def get_host_uptime(self, context):
+        return self.driver.get_host_uptime()

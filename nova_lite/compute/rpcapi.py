@@ -3,6 +3,7 @@
 API version history:
     1.0 - Initial: ping(), describe_node(compute_node).
     1.1 - get_guests().
+    1.2 - get_host_uptime().
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -13,6 +14,7 @@ import oslo_messaging as messaging
 
 from nova_lite.conf import CONF
 from nova_lite import constants
+from nova_lite import exception
 from nova_lite.objects import base as obj_base
 from nova_lite.objects import service as service_obj
 from nova_lite.objects import service_version
@@ -22,7 +24,7 @@ TOPIC = 'compute'
 
 
 class ComputeAPI(object):
-    VERSION = '1.1'
+    VERSION = '1.2'
 
     def __init__(self):
         self._clients = {}
@@ -78,3 +80,12 @@ class ComputeAPI(object):
                     'guests': None}
         cctxt = client.prepare(server=host, version='1.1')
         return cctxt.call(context, 'get_guests')
+
+    def get_host_uptime(self, context, host):
+        """The hypervisor's uptime string; HypervisorUptimeNotImplemented
+        when host's compute speaks no 1.2."""
+        client = self._client(context, host)
+        if not client.can_send_version('1.2'):
+            raise exception.HypervisorUptimeNotImplemented()
+        cctxt = client.prepare(server=host, version='1.2')
+        return cctxt.call(context, 'get_host_uptime')

@@ -73,6 +73,15 @@ SERVICE_VERSION_HISTORY = {
                    'migrate_service_binaries (needs nova-osapi_compute, '
                    'nova-conductor and nova-scheduler >= 4 in every cell); '
                    'compute_task RPC 1.0 served by super conductors'},
+    5: {'compute_rpc': '1.2', 'conductor_rpc': '1.0',
+        'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
+        'compute_task_rpc': '1.0',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                    'EmbeddedFlavor': '1.0'},
+        'enables': 'compute RPC 1.2 (get_host_uptime): the hypervisor '
+                   'uptime of GET /os-hypervisors/{id}/uptime and, from '
+                   'microversion 2.88, of show'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -10,6 +10,7 @@ SHOW = BASE_POLICY_NAME % 'show'
 STATISTICS = BASE_POLICY_NAME % 'statistics'
 SEARCH = BASE_POLICY_NAME % 'search'
 SERVERS = BASE_POLICY_NAME % 'servers'
+UPTIME = BASE_POLICY_NAME % 'uptime'
 
 rules = [
     policy.DocumentedRuleDefault(
@@ -34,6 +35,13 @@ rules = [
                     'compute nodes (before microversion 2.88).',
         operations=[{'method': 'GET',
                      'path': '/os-hypervisors/statistics'}],
+        scope_types=['project']),
+    policy.DocumentedRuleDefault(
+        name=UPTIME, check_str=base.ADMIN,
+        description='Show the uptime of a hypervisor (before microversion '
+                    '2.88).',
+        operations=[{'method': 'GET',
+                     'path': '/os-hypervisors/{hypervisor_id}/uptime'}],
         scope_types=['project']),
     policy.DocumentedRuleDefault(
         name=SEARCH, check_str=base.ADMIN,

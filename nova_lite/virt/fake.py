@@ -6,6 +6,7 @@ Guests are stored as one JSON file per host under
 import json
 import os
 import threading
+import time
 
 from nova_lite.conf import CONF
 from nova_lite import virt
@@ -18,6 +19,7 @@ class FakeDriver(object):
         self._path = os.path.join(CONF.state_path, 'fake-hypervisor',
                                   '%s.json' % host)
         self._guests = self._load()
+        self._booted = time.time()   # the simulated host boots with us
 
     def _load(self):
         try:
@@ -55,6 +57,15 @@ class FakeDriver(object):
             if self._guests.pop(instance_uuid, None) is not None:
                 self._persist()
 
+    def get_host_uptime(self):
+        """The host's uptime as uptime(1) prints it: the time, how long
+        the (simulated) host has been up, users, load averages."""
+        now = time.time()
+        return '%s up %s,  0 users,  load average: %s' % (
+            time.strftime(' %H:%M:%S', time.localtime(now)),
+            _up_for(now - self._booted),
+            ', '.join('%.2f' % load for load in os.getloadavg()))
+
     def get_available_resource(self, nodename):
         fd = CONF.fake_driver
         used = self._guests.values()
@@ -83,6 +94,18 @@ class FakeDriver(object):
             'stats': ({virt.SHARED_EPHEMERAL_STORAGE: 'true'}
                       if fd.ephemeral_storage_shared else {}),
         }
+
+
+def _up_for(seconds):
+    """'3 days, 4:05', '1 day,  0:01', '7 min' (uptime(1)'s wording)."""
+    minutes = int(seconds) // 60
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    text = '%d:%02d' % (hours, minutes) if hours else '%d min' % minutes
+    if days:
+        text = '%d day%s, %s' % (days, '' if days == 1 else 's',
+                                 text.rjust(5))
+    return text
 
 
 def load_driver(host):

@@ -87,6 +87,7 @@ SERVER_MORE_USER_FILTERS = '2.83'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'
+HYPERVISOR_UPTIME_IN_SHOW = HYPERVISOR_CAPACITY_REMOVED
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

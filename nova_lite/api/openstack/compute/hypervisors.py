@@ -11,13 +11,25 @@ from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.policies import hypervisors as hv_policies
 
-# The last versions with /{pattern}/search and /servers, and /statistics.
+# The last versions with /{pattern}/search and /servers, with /statistics,
+# and with /{id}/uptime.
 LAST_LEGACY = av.before(av.SERVICE_HYPERVISOR_UUID_IDS)
 LAST_WITH_CAPACITY = av.before(av.HYPERVISOR_CAPACITY_REMOVED)
+LAST_WITH_UPTIME_ROUTE = av.before(av.HYPERVISOR_UPTIME_IN_SHOW)
 
 
 def _by_uuid(version):
     return version >= av.SERVICE_HYPERVISOR_UUID_IDS
+
+
+def _uptime_or_none(ctxt, hypervisor):
+    """From 2.88 show (and detail) carry the uptime when the compute can
+    tell."""
+    try:
+        return compute_api.hypervisor_uptime(ctxt, hypervisor)
+    except (exception.ComputeServiceUnavailable,
+            exception.HypervisorUptimeNotImplemented):
+        return None
 
 
 def _list_params(query, version):
@@ -49,10 +61,17 @@ def _list(query, detailed):
     hypervisors = compute_api.compute_node_get_all(
         ctxt, hostname_pattern=pattern, limit=limit, marker=marker,
         marker_by_uuid=_by_uuid(version))
-    render = views.detail if detailed else views.summary
     # Servers are not tracked yet: with_servers lists none.
-    body = {'hypervisors': [render(h, version, with_servers, [])
-                            for h in hypervisors]}
+    if not detailed:
+        listed = [views.summary(h, version, with_servers, [])
+                  for h in hypervisors]
+    else:
+        uptimes = [None] * len(hypervisors)
+        if version >= av.HYPERVISOR_UPTIME_IN_SHOW:
+            uptimes = compute_api.hypervisor_uptimes(ctxt, hypervisors)
+        listed = [views.detail(h, version, with_servers, [], uptime)
+                  for h, uptime in zip(hypervisors, uptimes)]
+    body = {'hypervisors': listed}
     links = views.links(pecan.request.application_url, hypervisors, limit,
                         version, detailed)
     if links:
@@ -74,7 +93,8 @@ def _list_query(fn):
 
 
 class HypervisorController(object):
-    """/os-hypervisors/{id}; before 2.53 {pattern}/search and /servers."""
+    """/os-hypervisors/{id}, before 2.88 {id}/uptime; before 2.53
+    {pattern}/search and /servers."""
 
     def __init__(self, hypervisor_id):
         self.hypervisor_id = hypervisor_id
@@ -87,17 +107,33 @@ class HypervisorController(object):
     def index(self, query=None):
         ctxt = wsgi.authorize(hv_policies.SHOW)
         version = wsgi.api_version()
+        with_servers = _by_uuid(version) and validation.to_bool(
+            validation.last(query, 'with_servers', False))
+        hypervisor = self._get(ctxt, version)
+        uptime = None
+        if version >= av.HYPERVISOR_UPTIME_IN_SHOW:
+            uptime = _uptime_or_none(ctxt, hypervisor)
+        return {'hypervisor': views.detail(hypervisor, version,
+                                           with_servers, [], uptime)}
+
+    def _get(self, ctxt, version):
         by_uuid = _by_uuid(version)
         if by_uuid and compute_api.parse_id(self.hypervisor_id,
                                             True) is None:
             raise exception.InvalidInput(
                 reason='Invalid uuid %s' % self.hypervisor_id)
-        with_servers = by_uuid and validation.to_bool(
-            validation.last(query, 'with_servers', False))
-        hypervisor = compute_api.compute_node_get(ctxt, self.hypervisor_id,
-                                                  by_uuid)
-        return {'hypervisor': views.detail(hypervisor, version,
-                                           with_servers, [])}
+        return compute_api.compute_node_get(ctxt, self.hypervisor_id,
+                                            by_uuid)
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose(max_version=LAST_WITH_UPTIME_ROUTE)
+    def uptime(self):
+        ctxt = wsgi.authorize(hv_policies.UPTIME)
+        version = wsgi.api_version()
+        hypervisor = self._get(ctxt, version)
+        return {'hypervisor': views.uptime(
+            hypervisor, version,
+            compute_api.hypervisor_uptime(ctxt, hypervisor))}
 
     @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose(max_version=LAST_LEGACY)

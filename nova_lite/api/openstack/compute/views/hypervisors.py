@@ -63,14 +63,18 @@ def detail(hypervisor, version, with_servers=False, servers=None,
             'disabled_reason': service.disabled_reason,
         },
     })
-    if version >= av.HYPERVISOR_CAPACITY_REMOVED:
-        # The compute does not report its uptime to the API yet.
+    if version >= av.HYPERVISOR_UPTIME_IN_SHOW:
         body['uptime'] = uptime
     else:
         for field in CAPACITY_FIELDS:
             body[field] = getattr(node, field)
         body['cpu_info'] = _cpu_info(node, version)
     return body
+
+
+def uptime(hypervisor, version, uptime):
+    """GET /os-hypervisors/{id}/uptime (before 2.88)."""
+    return dict(summary(hypervisor, version), uptime=uptime)
 
 
 def links(request_url_base, hypervisors, limit, version, detailed):
