@@ -113,6 +113,24 @@ def test_cell_conductors_and_computes_have_no_api_database(deployment):
             'local_services']['connection']
 
 
+def test_images_and_keypairs_on_mariadb(deployment):
+    """The image proxy reads the local-services database that
+    `local_services create_defaults` filled; key pairs live in the API
+    database."""
+    status, body = api(deployment, 'GET', '/images/detail')
+    assert status == 200
+    assert '155d900f-4e14-4e4c-a73d-069cbf4541e6' in [
+        i['id'] for i in body['images']]
+    status, body = api(deployment, 'POST', '/os-keypairs',
+                       {'keypair': {'name': 'deploy-key'}}, '2.2')
+    assert status == 201 and body['keypair']['private_key']
+    status, body = api(deployment, 'GET', '/os-keypairs/deploy-key', None,
+                       '2.2')
+    assert (status, body['keypair']['type']) == (200, 'ssh')
+    assert api(deployment, 'DELETE', '/os-keypairs/deploy-key', None,
+               '2.2')[0] == 204
+
+
 def test_only_the_super_conductor_serves_compute_task(deployment):
     """The top conductor holds [api_database]: it serves compute_task next
     to object indirection; a cell conductor (no API DB) does not."""
