@@ -203,28 +203,24 @@ def _hand_over(session, source, target, skip=()):
                     .values(consumer_id=target))
 
 
-def _release(session, usage, consumer_id):
-    """Take consumer_id's allocations out of usage {(provider id, class
-    id): used}: they are being replaced."""
-    for pid, rc_id, amount in session.execute(
-            sa.select(ALLOC.c.resource_provider_id,
-                      ALLOC.c.resource_class_id, ALLOC.c.used)
-            .where(ALLOC.c.consumer_id == consumer_id)):
-        if (pid, rc_id) in usage:
-            usage[(pid, rc_id)] -= amount
-
-
 # --- claims ----------------------------------------------------------------
 
 # Inventories and usage of the requested classes on the requested
-# providers, whether the consumer holds anything and its generation: one
-# read.
-_USED = sa.select(sa.func.coalesce(sa.func.sum(ALLOC.c.used), 0)).where(
-    ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
-    ALLOC.c.resource_class_id == INV.c.resource_class_id).scalar_subquery()
+# providers, the part of that usage a replaced consumer ('released': the
+# claiming consumer, or move_to) holds, whether the consumer holds
+# anything and its generation: one read.
+def _used(*where):
+    return sa.select(sa.func.coalesce(sa.func.sum(ALLOC.c.used), 0)).where(
+        ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
+        ALLOC.c.resource_class_id == INV.c.resource_class_id,
+        *where).scalar_subquery()
+
+
 _CLAIM_READ = sa.select(
     RP.c.id, RP.c.uuid, RP.c.generation, INV.c.resource_class_id,
-    *[INV.c[f] for f in INVENTORY_FIELDS], _USED.label('used'),
+    *[INV.c[f] for f in INVENTORY_FIELDS], _used().label('used'),
+    _used(ALLOC.c.consumer_id == sa.bindparam('released')).label(
+        'released'),
     sa.exists().where(
         ALLOC.c.consumer_id == sa.bindparam('consumer_id')).label('holds'),
     sa.select(CONSUMER.c.generation).where(
@@ -254,14 +250,16 @@ class _Claim(object):
                                            self.class_ids)
         rows = session.execute(_CLAIM_READ, {
             'consumer_id': consumer_id, 'uuids': list(request),
-            'class_ids': list(set(class_ids.values()))}).all()
-        found, inventory, usage = {}, {}, {}
+            'class_ids': list(set(class_ids.values())),
+            'released': self.move_to or consumer_id}).all()
+        found, inventory, usage, released = {}, {}, {}, {}
         for row in rows:
             found[row.uuid] = (row.id, row.generation)
             if row.resource_class_id is not None:
                 key = (row.id, row.resource_class_id)
                 inventory[key] = providers.record(row)
                 usage[key] = int(row.used)
+                released[key] = int(row.released)
         missing = sorted(set(request) - set(found))
         if missing:
             raise exception.ResourceProviderNotFound(uuid=', '.join(missing))
@@ -274,12 +272,11 @@ class _Claim(object):
             _check(self.move_to, self.move_to_expected, *target[:2])
             # What moves keeps its owner: given, else the consumer's own.
             owner = _owner_of(self.owner, states[consumer_id])
-            if holds and target[1]:
-                # move_to's allocations are replaced by the consumer's.
-                _release(session, usage, self.move_to)
-        elif holds:
-            # Replacing: the consumer's current allocations are released.
-            _release(session, usage, consumer_id)
+        # Replaced allocations no longer count: the consumer's own (when
+        # it holds some), or move_to's (when the consumer's move there).
+        if holds and (target is None or target[1]):
+            for key, amount in released.items():
+                usage[key] -= amount
         allocations = []
         for uuid, resources in sorted(request.items()):
             pid = found[uuid][0]
