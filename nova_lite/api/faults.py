@@ -44,14 +44,23 @@ def fault_name(code):
     return FAULT_NAMES.get(code, DEFAULT_FAULT_NAME)
 
 
+def version_headers(version):
+    """[(name, value)] advertising the microversion a response was
+    produced at (version None: only Vary)."""
+    headers = []
+    if version is not None:
+        headers += [(api_version.STANDARD_HEADER, '%s %s' % (
+            api_version.SERVICE_TYPE, version)),
+            (api_version.LEGACY_HEADER, str(version))]
+    headers.append(('Vary', ', '.join([api_version.STANDARD_HEADER,
+                                       api_version.LEGACY_HEADER])))
+    return headers
+
+
 def add_version_headers(response, version):
     """Advertise the microversion a response was produced at."""
-    if version is not None:
-        response.headers[api_version.STANDARD_HEADER] = '%s %s' % (
-            api_version.SERVICE_TYPE, version)
-        response.headers[api_version.LEGACY_HEADER] = str(version)
-    vary = [api_version.STANDARD_HEADER, api_version.LEGACY_HEADER]
-    response.headers['Vary'] = ', '.join(vary)
+    for name, value in version_headers(version):
+        response.headers[name] = value
 
 
 def fault_response(code, message, headers=None):

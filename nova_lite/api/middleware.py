@@ -1,6 +1,8 @@
 """Request plumbing below the fault wrapper: request ids, size limits,
 strict JSON bodies, microversion negotiation. Each one raises exceptions;
-the fault wrapper renders them."""
+the fault wrapper renders them. Our own filters are plain WSGI callables:
+webob.dec.wsgify would build a request and a response object per filter
+and request, which a POST /flavors felt."""
 import microversion_parse
 from oslo_middleware import request_id
 from oslo_middleware import sizelimit
@@ -65,13 +67,12 @@ class BodySizeLimit(sizelimit.RequestBodySizeLimiter):
 class URLLengthLimit(Middleware):
     """414 for URLs (path and query) over MAX_URL_LENGTH."""
 
-    @webob.dec.wsgify
-    def __call__(self, req):
-        url_length = len(req.environ.get('RAW_PATH_INFO') or req.path) + len(
-            req.query_string)
-        if url_length > MAX_URL_LENGTH:
+    def __call__(self, environ, start_response):
+        path = environ.get('RAW_PATH_INFO') or webob.Request(environ).path
+        if len(path) + len(environ.get('QUERY_STRING', '')) > \
+                MAX_URL_LENGTH:
             raise exception.RequestURITooLong()
-        return req.get_response(self.application)
+        return self.application(environ, start_response)
 
 
 class StrictJSONBody(Middleware):
@@ -81,10 +82,10 @@ class StrictJSONBody(Middleware):
     than that over a body, and no endpoint ever sees a non-finite number.
     """
 
-    @webob.dec.wsgify
-    def __call__(self, req):
+    def __call__(self, environ, start_response):
         try:
-            raw = req.body
+            # Read once; webob leaves a re-readable copy in the environ.
+            raw = webob.Request(environ).body
         except webob.exc.HTTPRequestEntityTooLarge:
             # BodySizeLimit's reader counting a body of unknown length.
             raise exception.RequestBodyTooLarge()
@@ -93,7 +94,7 @@ class StrictJSONBody(Middleware):
                 reason='the body could not be read (%s)' % exc)
         if raw:
             json_body.check_strict(raw)
-        return req.get_response(self.application)
+        return self.application(environ, start_response)
 
 
 class Microversion(Middleware):
@@ -104,17 +105,22 @@ class Microversion(Middleware):
     APIVersion in the environ and echoes it in the response headers.
     """
 
-    @webob.dec.wsgify
-    def __call__(self, req):
-        req.environ['nova_lite.versioned'] = True
+    def __call__(self, environ, start_response):
+        environ['nova_lite.versioned'] = True
         try:
             requested = microversion_parse.get_version(
-                req.headers, service_type=api_version.SERVICE_TYPE,
+                webob.Request(environ).headers,
+                service_type=api_version.SERVICE_TYPE,
                 legacy_headers=[api_version.LEGACY_HEADER])
         except (ValueError, TypeError) as exc:
             raise exception.InvalidAPIVersionString(version=str(exc))
         version = api_version.from_header_value(requested)
-        req.environ[api_version.ENVIRON_KEY] = version
-        response = req.get_response(self.application)
-        faults.add_version_headers(response, version)
-        return response
+        environ[api_version.ENVIRON_KEY] = version
+        added = faults.version_headers(version)
+        replaced = {name.lower() for name, _value in added}
+
+        def start_with_versions(status, headers, exc_info=None):
+            headers = [h for h in headers if h[0].lower() not in replaced]
+            return start_response(status, headers + added, exc_info)
+
+        return self.application(environ, start_with_versions)
