@@ -39,6 +39,7 @@ insert=True for engine events, so the listeners are re-registered).
 """
 import functools
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -101,14 +102,17 @@ def _set_up(manager, path, engine):
     def do_connect(dialect, conn_rec, cargs, cparams):
         conn = idle.get()
         if conn is not None:
+            conn.replaying = True
             return conn
         cparams['factory'] = connection_class()
         cparams['timeout'] = 0
 
     @sa.event.listens_for(engine, 'connect')
     def connect(dbapi_conn, conn_rec):
+        # Registered after SQLAlchemy's and oslo.db's own: the last.
         if dbapi_conn.idle is None:
             dbapi_conn.set_up(lock, idle)
+        dbapi_conn.replaying = False
 
     _listen_first(engine, 'begin', _begin)
     # Connections made before these listeners (oslo.db's test connection)
@@ -224,6 +228,10 @@ class _FileLock(object):
         self._lock.release()
 
 
+_FOREIGN_KEYS_ON = re.compile(
+    r'\s*pragma\s+foreign_keys\s*=\s*(on|1)\s*;?\s*$', re.IGNORECASE)
+
+
 def _is_begin(sql):
     return sql.lstrip()[:5].upper() == 'BEGIN'
 
@@ -240,12 +248,24 @@ class _Cursor(sqlite3.Cursor):
 
 
 class ReaderConnection(sqlite3.Connection):
-    """A reader engine's connection: never writes."""
+    """A reader engine's connection: never writes.
+
+    SQLAlchemy sees a kept connection (_Idle) as a new one each time it
+    hands it out, so its "connect" listeners (SQLAlchemy's and oslo.db's)
+    set it up again while it is ``replaying``. What they did before is
+    not redone: a function already registered with the same callable, or
+    foreign keys switched on when they are on. Redoing it would cost
+    nothing but time, except that SQLite then expires every prepared
+    statement of the connection, and each transaction would prepare all
+    its statements anew.
+    """
 
     idle = None
     lock = None
     holding = False
     attached = False
+    replaying = False
+    functions = frozenset()
 
     def set_up(self, lock, idle):
         self.idle = idle
@@ -270,7 +290,20 @@ class ReaderConnection(sqlite3.Connection):
         return super().cursor(factory)
 
     def execute(self, sql, parameters=()):
+        if (self.replaying and _FOREIGN_KEYS_ON.match(sql)
+                and super().execute('PRAGMA foreign_keys').fetchone()[0]):
+            return self.cursor()
         return self.cursor().execute(sql, parameters)
+
+    def create_function(self, name, narg, func, **kwargs):
+        key = (name, narg, func)
+        if self.replaying and key in self.functions:
+            return
+        self._register(name, narg, func, **kwargs)
+        self.functions = self.functions | {key}
+
+    def _register(self, name, narg, func, **kwargs):
+        super().create_function(name, narg, func, **kwargs)
 
     def _release(self):
         pass
