@@ -76,6 +76,8 @@ def openstack_env(endpoint):
         'OS_ENDPOINT': endpoint + '/v2.1',
         'OS_IDENTITY_API_VERSION': '3',
         'OS_IDENTITY_ENDPOINT_OVERRIDE': endpoint + '/identity',
+        'OS_IMAGE_ENDPOINT_OVERRIDE': endpoint + '/image',
+        'OS_NETWORK_ENDPOINT_OVERRIDE': endpoint + '/networking',
         'PYTHONWARNINGS': 'ignore',
     })
     return env

@@ -77,7 +77,16 @@ IMAGE_PATHS = st.one_of(
     st.builds('/v2.1/images/{}'.format, IDS),
     st.builds('/v2.1/images/{}/{}'.format, IDS, IDS),
 )
-PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS, IMAGE_PATHS)
+SERVICE_PATHS = st.one_of(
+    st.sampled_from(['/image', '/image/v2', '/image/v2/images',
+                     '/networking', '/networking/v2.0/networks',
+                     '/networking/v2.0/subnets', '/networking/v2.0/ports']),
+    st.builds('/image/v2/images/{}'.format, IDS),
+    st.builds('/networking/v2.0/{}/{}'.format, st.sampled_from(
+        ['networks', 'subnets', 'ports', 'routers']), IDS),
+)
+PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS, IMAGE_PATHS,
+                  SERVICE_PATHS)
 QUERY_KEYS = st.sampled_from(['host', 'binary', 'limit', 'marker',
                               'user_id', 'changes-since',
                               'status', 'name', 'page_size',
@@ -345,6 +354,7 @@ ENDPOINTS = [
     ('GET', '/v2.1/images'), ('GET', '/v2.1/images/detail'),
     ('GET', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6'),
     ('DELETE', '/v2.1/images/00000000-0000-0000-0000-000000000001'),
+    ('GET', '/image/v2/images'), ('GET', '/networking/v2.0/networks'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),

@@ -1,6 +1,7 @@
 """The real `openstack` CLI and openstacksdk against a real
-nova-lite-all-in-one process: key pairs (and the image proxy the SDK
-still reads), with the settings README.rst gives.
+nova-lite-all-in-one process, with the settings README.rst gives: key
+pairs, images (the Glance-like /image and the compute API's proxy) and
+networks (the Neutron-like /networking).
 
 One all-in-one for the whole module: starting it and each CLI call take
 seconds.
@@ -55,9 +56,11 @@ def test_keypair_create_import_list_show_delete(cloud):
 def test_openstacksdk_keypairs_and_image_proxy(cloud):
     import openstack
     endpoint, _state_dir = cloud
-    conn = openstack.connect(auth_type='admin_token',
-                             auth={'token': 'admin:admin',
-                                   'endpoint': endpoint + '/v2.1'})
+    conn = openstack.connect(
+        auth_type='admin_token',
+        auth={'token': 'admin:admin', 'endpoint': endpoint + '/v2.1'},
+        image_endpoint_override=endpoint + '/image',
+        network_endpoint_override=endpoint + '/networking')
     keypair = conn.compute.create_keypair(name='sdk-key')
     assert keypair.private_key and keypair.fingerprint
     assert [k.name for k in conn.compute.keypairs()] == ['sdk-key']
@@ -71,3 +74,24 @@ def test_openstacksdk_keypairs_and_image_proxy(cloud):
     cirros = conn.compute.get_image(CIRROS)
     assert (cirros.name, cirros.status) == ('cirros-0.6.2-x86_64-disk',
                                             'ACTIVE')
+    # The Glance-like and Neutron-like services.
+    assert conn.image.find_image('cirros-0.6.2-x86_64-disk').id == CIRROS
+    assert conn.network.find_network('private').is_shared is True
+
+
+def test_image_and_network_commands(cloud):
+    endpoint, _state_dir = cloud
+    env = clients.openstack_env(endpoint)
+    images = clients.openstack_json(env, 'image', 'list')
+    assert {'ID': CIRROS, 'Name': 'cirros-0.6.2-x86_64-disk',
+            'Status': 'active'} in images
+    shown = clients.openstack_json(env, 'image', 'show',
+                                   'cirros-0.6.2-x86_64-disk')
+    assert (shown['id'], shown['visibility']) == (CIRROS, 'public')
+    networks = clients.openstack_json(env, 'network', 'list')
+    assert [n['Name'] for n in networks] == ['private']
+    network = clients.openstack_json(env, 'network', 'show', 'private')
+    assert network['shared'] is True
+    subnets = clients.openstack_json(env, 'subnet', 'list')
+    assert [s['Subnet'] for s in subnets] == ['10.0.0.0/24']
+    assert clients.openstack_json(env, 'port', 'list') == []
