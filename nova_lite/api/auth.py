@@ -56,7 +56,7 @@ class NoAuthMiddleware(middleware.Middleware):
             request_id=req.environ.get('openstack.request_id'),
             global_request_id=req.environ.get('openstack.global_request_id'),
             overwrite=False)
-        return req.get_response(self.application)
+        return self.application
 
 
 class KeystoneContext(middleware.Middleware):
@@ -70,4 +70,4 @@ class KeystoneContext(middleware.Middleware):
         ctxt = nova_context.RequestContext.from_environ(
             req.environ, overwrite=False)
         req.environ[CONTEXT_KEY] = ctxt
-        return req.get_response(self.application)
+        return self.application
