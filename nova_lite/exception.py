@@ -256,6 +256,18 @@ class ImageNotFound(NotFound):
     msg_fmt = 'Image %(image_id)s could not be found.'
 
 
+class ImageNotAuthorized(Forbidden):
+    msg_fmt = 'Not authorized for image %(image_id)s.'
+
+
+class ImageMetadataLimitExceeded(Forbidden):
+    msg_fmt = 'Image metadata limit exceeded'
+
+
+class ImageMetadataKeyNotFound(NotFound):
+    msg_fmt = 'Invalid metadata key'
+
+
 class NetworkNotFound(Invalid):
     msg_fmt = 'Network %(network_id)s could not be found.'
 

@@ -91,6 +91,12 @@ class ImageAPI(object):
         """Delete the image (its owner or an admin); ImageNotFound."""
         raise NotImplementedError()
 
+    def update_properties(self, context, image_id, properties, purge=False):
+        """Set properties of the image (its owner's project or an admin;
+        Forbidden, 403, otherwise): merged into the existing ones, or with
+        purge replacing them all. Returns the image."""
+        raise NotImplementedError()
+
 
 class API(ImageAPI):
     """ImageAPI on the local-services database."""
@@ -126,10 +132,15 @@ class API(ImageAPI):
             'updated_at': None})
 
     def delete(self, context, image_id):
-        image = self.get(context, image_id)
-        if not (context.is_admin or image['owner'] == context.project_id):
-            raise exception.Forbidden()
+        _check_may_write(context, self.get(context, image_id))
         _delete(context, image_id)
+
+    def update_properties(self, context, image_id, properties, purge=False):
+        image = self.get(context, image_id)
+        _check_may_write(context, image)
+        merged = {} if purge else dict(image['properties'])
+        merged.update(properties)
+        return _set_properties(context, image_id, merged)
 
     def ensure_default_images(self, context):
         """Create DEFAULT_IMAGES (public, active) that do not exist yet."""
@@ -150,6 +161,14 @@ def _visible(context, image):
     return (image['visibility'] == 'public' or context.is_admin
             or (image['owner'] is not None
                 and image['owner'] == context.project_id))
+
+
+def _check_may_write(context, image):
+    """ImageNotAuthorized (403) unless context is an admin or of the
+    image's project."""
+    if not (context.is_admin or (image['owner'] is not None
+                                 and image['owner'] == context.project_id)):
+        raise exception.ImageNotAuthorized(image_id=image['id'])
 
 
 def _to_dict(row):
@@ -226,6 +245,17 @@ def _create(context, values):
     row['deleted'] = False
     context.session.execute(IMAGES.insert().values(**row))
     return _to_dict(dict(row, properties=row['properties']))
+
+
+@ls_db.writer
+def _set_properties(context, image_id, properties):
+    context.session.execute(IMAGES.update().where(
+        IMAGES.c.id == image_id).values(
+        properties=jsonutils.dumps(properties),
+        updated_at=timeutils.utcnow()))
+    row = context.session.execute(sa.select(*_columns()).where(
+        IMAGES.c.id == image_id)).first()
+    return _to_dict(row._mapping)
 
 
 @ls_db.writer

@@ -45,6 +45,8 @@ KEYPAIR_PAGING = '2.35'
 IMAGES_PROXY_REMOVED = '2.36'
 # servers: networks is required on create, and may be 'auto' or 'none'.
 SERVER_NETWORKS_AUTO = '2.37'
+# The image metadata proxy (/images/{id}/metadata) is gone: 404.
+IMAGE_METADATA_PROXY_REMOVED = '2.39'
 # servers: an unknown status filter is a 400 (an empty list before).
 SERVER_STRICT_STATUS = '2.38'
 # servers: the flavor of show/detail/update is the instance's own copy

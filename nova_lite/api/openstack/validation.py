@@ -94,6 +94,15 @@ name = {'type': 'string', 'minLength': 1, 'maxLength': 255,
         'format': 'name'}
 description = {'type': ['string', 'null'], 'minLength': 0,
                'maxLength': 65535, 'format': 'printable'}
+# Key/value metadata (servers, images): keys of these characters, string
+# values of at most 255.
+metadata = {
+    'type': 'object',
+    'patternProperties': {
+        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255},
+    },
+    'additionalProperties': False,
+}
 
 
 def single_param(schema):

@@ -76,6 +76,9 @@ IMAGE_PATHS = st.one_of(
                      '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6']),
     st.builds('/v2.1/images/{}'.format, IDS),
     st.builds('/v2.1/images/{}/{}'.format, IDS, IDS),
+    st.builds('/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/'
+              'metadata/{}'.format, IDS),
+    st.just('/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata'),
 )
 SERVICE_PATHS = st.one_of(
     st.sampled_from(['/image', '/image/v2', '/image/v2/images',
@@ -355,6 +358,8 @@ ENDPOINTS = [
     ('GET', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6'),
     ('DELETE', '/v2.1/images/00000000-0000-0000-0000-000000000001'),
     ('GET', '/image/v2/images'), ('GET', '/networking/v2.0/networks'),
+    ('POST', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata'),
+    ('PUT', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata/k'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),

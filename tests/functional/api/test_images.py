@@ -104,3 +104,78 @@ def test_gone_from_2_36(app, path):
         resp = get(app, path, version)
         assert resp.status_int == 404
         assert resp.json['itemNotFound']['code'] == 404
+
+
+def _meta_url(image_id, key=None):
+    return '/v2.1/images/%s/metadata%s' % (image_id,
+                                           '/' + key if key else '')
+
+
+@pytest.fixture
+def own_image(api_env):
+    ctxt = nova_context.RequestContext(user_id='bob',
+                                       project_id='project-a')
+    return image_api.API().create(ctxt, 'meta', properties={'a': '1'})
+
+
+def test_image_metadata_lifecycle(app, own_image):
+    url = _meta_url(own_image['id'])
+    assert app.get(url, headers=MEMBER).json == {'metadata': {'a': '1'}}
+    assert app.post_json(url, {'metadata': {'b': '2'}},
+                         headers=MEMBER).json == {
+        'metadata': {'a': '1', 'b': '2'}}
+    assert app.get(_meta_url(own_image['id'], 'b'), headers=MEMBER).json \
+        == {'meta': {'b': '2'}}
+    assert app.put_json(_meta_url(own_image['id'], 'b'),
+                        {'meta': {'b': '3'}}, headers=MEMBER).json == {
+        'meta': {'b': '3'}}
+    assert app.put_json(url, {'metadata': {'c': '4'}},
+                        headers=MEMBER).json == {'metadata': {'c': '4'}}
+    assert app.delete(_meta_url(own_image['id'], 'c'),
+                      headers=MEMBER).status_int == 204
+    assert app.get(url, headers=MEMBER).json == {'metadata': {}}
+    # The image body shows what metadata now holds.
+    app.post_json(url, {'metadata': {'k': 'v'}}, headers=MEMBER)
+    assert get(app, '/images/' + own_image['id']).json['image'][
+        'metadata'] == {'k': 'v'}
+
+
+def test_image_metadata_errors(app, own_image):
+    url = _meta_url(own_image['id'])
+    missing = app.get(_meta_url(own_image['id'], 'nope'), headers=MEMBER,
+                      status=404)
+    assert missing.json['itemNotFound']['message'] == 'Invalid metadata key'
+    app.delete(_meta_url(own_image['id'], 'nope'), headers=MEMBER,
+               status=404)
+    mismatch = app.put_json(_meta_url(own_image['id'], 'a'),
+                            {'meta': {'b': '1'}}, headers=MEMBER,
+                            status=400)
+    assert 'mismatch' in mismatch.json['badRequest']['message']
+    for body in ({'meta': {'a': '1', 'b': '2'}}, {'meta': {}},
+                 {'meta': {'a': 1}}):
+        app.put_json(_meta_url(own_image['id'], 'a'), body, headers=MEMBER,
+                     status=400)
+    app.post_json(url, {'metadata': {'a' * 256: 'v'}}, headers=MEMBER,
+                  status=400)
+    app.post_json(url, {'metadatas': {}}, headers=MEMBER, status=400)
+    too_many = {'metadata': {'k%d' % i: 'v' for i in range(129)}}
+    assert app.put_json(url, too_many, headers=MEMBER, status=403).json[
+        'forbidden']['message'] == 'Image metadata limit exceeded'
+    # Another project: the private image does not exist; a public image
+    # of nobody's project may be read, not changed.
+    app.get(url, headers=OTHER, status=404)
+    assert app.get(_meta_url(CIRROS), headers=OTHER).json['metadata'][
+        'os_distro'] == 'cirros'
+    app.post_json(_meta_url(CIRROS), {'metadata': {'x': 'y'}},
+                  headers=OTHER, status=403)
+    app.post_json(_meta_url(CIRROS), {'metadata': {'x': 'y'}},
+                  headers=ADMIN, status=200)
+
+
+def test_image_metadata_gone_from_2_39(app, own_image):
+    url = _meta_url(own_image['id'])
+    assert app.get(url, headers=headers('2.38', MEMBER)).status_int == 200
+    resp = app.get(url, headers=headers('2.39', MEMBER), status=404)
+    assert resp.json['itemNotFound']['code'] == 404
+    app.post_json(url, {'metadata': {'b': '2'}},
+                  headers=headers('2.39', MEMBER), status=404)

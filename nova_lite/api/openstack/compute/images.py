@@ -1,12 +1,14 @@
 """The image proxy: GET /images, /images/detail, /images/{id} and DELETE
 /images/{id}, served from the embedded image service below 2.36 and gone
-(404) from 2.36, as in the Compute API. Like Nova's proxy, it has no
+(404) from 2.36, as in the Compute API; /images/{id}/metadata is
+image_metadata.py's. Like Nova's proxy, it has no
 policy rules of its own: the image service decides what a caller sees
 (public images and its project's own)."""
 from oslo_utils import timeutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import image_metadata
 from nova_lite.api.openstack.compute.schemas import images as schemas
 from nova_lite.api.openstack.compute.views import images as views
 from nova_lite.api.openstack import validation
@@ -87,6 +89,13 @@ class ImageController(object):
     @wsgi.expose(status=204, method='DELETE', max_version=LAST)
     def delete(self):
         _api().delete(wsgi.request_context(), self.image_id)
+
+    @pecan.expose()
+    def _lookup(self, name, *remainder):
+        if name != 'metadata':
+            return None
+        return image_metadata.ImageMetadataController(self.image_id), \
+            remainder
 
 
 class ImagesController(object):

@@ -1,6 +1,6 @@
-"""Query schemas of the image proxy (/images, below 2.36). Unknown
-parameters are ignored, as in Nova; the filters' values are checked by
-the controller."""
+"""Schemas of the image proxy (/images, below 2.36; /images/{id}/metadata
+below 2.39). Unknown query parameters are ignored, as in Nova; the
+filters' values are checked by the controller."""
 from nova_lite.api.openstack import validation
 
 _STRING = validation.multi_params({'type': 'string'})
@@ -21,4 +21,21 @@ index_query = {
             validation.non_negative_integer),
     },
     'additionalProperties': True,
+}
+
+# POST and PUT /images/{id}/metadata
+metadata = {
+    'type': 'object',
+    'properties': {'metadata': validation.metadata},
+    'required': ['metadata'],
+    'additionalProperties': False,
+}
+
+# PUT /images/{id}/metadata/{key}: exactly that one key.
+meta = {
+    'type': 'object',
+    'properties': {'meta': dict(validation.metadata, minProperties=1,
+                                maxProperties=1)},
+    'required': ['meta'],
+    'additionalProperties': False,
 }
