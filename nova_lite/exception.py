@@ -363,3 +363,68 @@ class InventoryInUse(Conflict):
 class InsufficientResources(Conflict):
     msg_fmt = ('Unable to claim %(amount)s %(resource_class)s on resource '
                'provider %(provider)s: %(reason)s.')
+
+
+# --- servers -----------------------------------------------------------
+
+class InstanceNotFound(NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
+class InstanceInvalidState(Conflict):
+    msg_fmt = ('Cannot \'%(action)s\' instance %(instance_uuid)s while it '
+               'is in %(attr)s %(state)s')
+
+
+class UnexpectedTaskStateError(Conflict):
+    msg_fmt = ('Conflict updating instance %(instance_uuid)s. Expected: '
+               '%(expected)s. Actual: %(actual)s')
+
+
+class UnexpectedDeletingTaskStateError(UnexpectedTaskStateError):
+    pass
+
+
+class NoValidHost(NovaLiteException):
+    msg_fmt = 'No valid host was found. %(reason)s'
+
+
+class MaxRetriesExceeded(NoValidHost):
+    msg_fmt = 'Exceeded maximum number of retries. %(reason)s'
+
+
+class BuildAbortException(NovaLiteException):
+    msg_fmt = ('Build of instance %(instance_uuid)s aborted: %(reason)s')
+
+
+class RescheduledException(NovaLiteException):
+    msg_fmt = ('Build of instance %(instance_uuid)s was re-scheduled: '
+               '%(reason)s')
+
+
+class BuildRequestNotFound(NotFound):
+    msg_fmt = 'BuildRequest not found for instance %(uuid)s'
+
+
+class RequestSpecNotFound(NotFound):
+    msg_fmt = 'RequestSpec not found for instance %(instance_uuid)s'
+
+
+class FlavorNotVisible(Invalid):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class ImageNotActive(Invalid):
+    msg_fmt = 'Image %(image_id)s is not active.'
+
+
+class FlavorMemoryTooSmall(Invalid):
+    msg_fmt = "Flavor's memory is too small for requested image."
+
+
+class FlavorDiskTooSmall(Invalid):
+    msg_fmt = "Flavor's disk is too small for requested image."
+
+
+class InvalidRequest(Invalid):
+    msg_fmt = 'The request is invalid.'

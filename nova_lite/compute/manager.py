@@ -1,16 +1,62 @@
-"""The compute service manager: one per hypervisor host. No database."""
+"""The compute service manager: one per hypervisor host. No database:
+instances are read and saved through the cell conductor (object
+indirection), allocations through the scheduler's placement topic, ports
+through the network API.
+
+Building: networking -> spawning -> ACTIVE/RUNNING. A spawn that fails
+undoes what it did here (guest, ports, the claim on this host) and hands
+the instance back to its cell conductor to try the next alternate host;
+nothing here calls up to the API DB. Build and terminate of one
+instance are serialised on this host, and every state change is a
+compare-and-swap on the task state, so a delete racing a build ends
+with the server deleted and nothing left behind.
+"""
+import collections
+import traceback
+
+import eventlet
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_utils import timeutils
 
 from nova_lite.compute import resource_tracker
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
+from nova_lite import exception
+from nova_lite.network import api as network_api
+from nova_lite.objects import compute_inventory
+from nova_lite.objects import instance as instance_obj
 from nova_lite.virt import fake
 
 LOG = logging.getLogger(__name__)
 
 
+class _Locks(object):
+    """One green lock per instance uuid, dropped when nobody holds it."""
+
+    def __init__(self):
+        self._locks = collections.defaultdict(eventlet.semaphore.Semaphore)
+        self._users = collections.Counter()
+
+    def __call__(self, key):
+        locks = self
+
+        class _Held(object):
+            def __enter__(self):
+                locks._users[key] += 1
+                locks._locks[key].acquire()
+
+            def __exit__(self, *exc):
+                locks._locks[key].release()
+                locks._users[key] -= 1
+                if not locks._users[key]:
+                    del locks._users[key]
+                    locks._locks.pop(key, None)
+        return _Held()
+
+
 class ComputeManager(object):
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.3')
 
     def __init__(self, host):
         self.host = host
@@ -18,6 +64,8 @@ class ComputeManager(object):
         self.driver = fake.load_driver(host)
         self.rt = resource_tracker.ResourceTracker(host, self.driver)
         self.service_ref = None
+        self.network_api = network_api.API()
+        self._locks = _Locks()
 
     def init_host(self, context, service_ref):
         self.service_ref = service_ref
@@ -59,3 +107,109 @@ class ComputeManager(object):
 
     def get_host_uptime(self, context):
         return self.driver.get_host_uptime()
+
+    # --- RPC API 1.3: servers -----------------------------------------
+
+    def _placement(self, context):
+        return compute_inventory.placement_for(context)
+
+    def build_and_run_instance(self, context, instance, request_spec,
+                               requested_networks, host_list,
+                               admin_password=None):
+        with self._locks(instance.uuid):
+            self._build(context, instance, request_spec,
+                        requested_networks, host_list)
+
+    def _build(self, context, instance, request_spec, requested_networks,
+               host_list):
+        try:
+            instance.task_state = instance_obj.NETWORKING
+            instance.save(expected_task_state=[instance_obj.SCHEDULING,
+                                               None])
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            # Deleted meanwhile: whoever deleted it cleans up.
+            LOG.info('Instance %s was deleted before its build started',
+                     instance.uuid)
+            self._free_claim(context, instance)
+            return
+        try:
+            nw_info = self.network_api.allocate_for_instance(
+                context, instance.uuid, instance.project_id,
+                requested_networks, self.host)
+            instance.network_info = nw_info
+            instance.task_state = instance_obj.SPAWNING
+            instance.save(expected_task_state=[instance_obj.NETWORKING])
+            flavor = instance.flavor
+            self.driver.spawn(instance.uuid, flavor.vcpus, flavor.memory_mb,
+                              flavor.root_gb + flavor.ephemeral_gb,
+                              name=instance.display_name)
+            instance.vm_state = instance_obj.ACTIVE
+            instance.power_state = instance_obj.RUNNING
+            instance.task_state = None
+            instance.launched_at = timeutils.utcnow()
+            instance.save(expected_task_state=[instance_obj.SPAWNING])
+            LOG.info('Instance %s is ACTIVE on %s', instance.uuid, self.host)
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            LOG.info('Instance %s was deleted while building; cleaning up',
+                     instance.uuid)
+            self._undo_build(context, instance)
+        except Exception as exc:
+            LOG.warning('Build of instance %s failed on %s: %s',
+                        instance.uuid, self.host, exc)
+            self._undo_build(context, instance)
+            self._reschedule(context, instance, request_spec,
+                             requested_networks, host_list, exc)
+
+    def _free_claim(self, context, instance):
+        try:
+            self._placement(context).remove_allocations(context,
+                                                        instance.uuid)
+        except Exception:
+            LOG.exception('Could not free the allocations of %s',
+                          instance.uuid)
+
+    def _undo_build(self, context, instance):
+        self.driver.destroy(instance.uuid)
+        try:
+            self.network_api.deallocate_for_instance(context,
+                                                     instance.uuid)
+        except Exception:
+            LOG.exception('Could not free the ports of %s', instance.uuid)
+        self._free_claim(context, instance)
+
+    def _reschedule(self, context, instance, request_spec,
+                    requested_networks, host_list, exc):
+        alternates = [h for h in (host_list or [])
+                      if h['host'] != self.host]
+        try:
+            instance.network_info = []
+            instance.host = None
+            instance.node = None
+            instance.task_state = instance_obj.SCHEDULING
+            instance.save(expected_task_state=[instance_obj.NETWORKING,
+                                               instance_obj.SPAWNING])
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            return
+        conductor_rpcapi.ConductorAPI(
+            transport=getattr(context, 'mq_connection', None)
+        ).build_instances(context, instance, request_spec,
+                          requested_networks, alternates,
+                          {'host': self.host, 'message': str(exc)[:255],
+                           'details': traceback.format_exc()})
+
+    def terminate_instance(self, context, instance):
+        with self._locks(instance.uuid):
+            self.driver.destroy(instance.uuid)
+            try:
+                self.network_api.deallocate_for_instance(context,
+                                                         instance.uuid)
+            finally:
+                self._free_claim(context, instance)
+            try:
+                instance.destroy()
+            except exception.InstanceNotFound:
+                pass
+            LOG.info('Instance %s deleted on %s', instance.uuid, self.host)

@@ -4,6 +4,9 @@ API version history:
     1.0 - Initial: ping(), describe_node(compute_node).
     1.1 - get_guests().
     1.2 - get_host_uptime().
+    1.3 - build_and_run_instance(instance, request_spec,
+          requested_networks, host_list, admin_password),
+          terminate_instance(instance) (casts).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -24,7 +27,7 @@ TOPIC = 'compute'
 
 
 class ComputeAPI(object):
-    VERSION = '1.2'
+    VERSION = '1.3'
 
     def __init__(self):
         self._clients = {}
@@ -89,3 +92,21 @@ class ComputeAPI(object):
             raise exception.HypervisorUptimeNotImplemented()
         cctxt = client.prepare(server=host, version='1.2')
         return cctxt.call(context, 'get_host_uptime')
+    def build_and_run_instance(self, context, host, instance, request_spec,
+                               requested_networks, host_list,
+                               admin_password=None):
+        """Cast: build instance on host (context targeted at its cell);
+        host_list: the alternates a reschedule may use."""
+        cctxt = self._client(context, host).prepare(server=host,
+                                                    version='1.3')
+        cctxt.cast(context, 'build_and_run_instance', instance=instance,
+                   request_spec=request_spec,
+                   requested_networks=requested_networks,
+                   host_list=host_list, admin_password=admin_password)
+
+    def terminate_instance(self, context, instance):
+        """Cast: destroy the guest, free its ports and allocations and
+        delete the instance."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version='1.3')
+        cctxt.cast(context, 'terminate_instance', instance=instance)

@@ -11,6 +11,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_versionedobjects import base as ovo_base
 
+from nova_lite.conductor import build
 from nova_lite.conductor import rpcapi
 from nova_lite import exception
 
@@ -18,11 +19,13 @@ LOG = logging.getLogger(__name__)
 
 
 class ConductorManager(object):
-    """Object indirection endpoint, one per cell conductor."""
-    target = messaging.Target(version='1.0')
+    """Object indirection endpoint, one per cell conductor; and the cell's
+    own orchestration (a reschedule to an alternate host)."""
+    target = messaging.Target(version='1.1')
 
     def __init__(self):
         self.service_name = 'conductor'
+        self.builder = build.Builder()
 
     def init_host(self, context, service_ref):
         pass
@@ -71,14 +74,32 @@ class ConductorManager(object):
         return objinst.obj_to_primitive(target_version=target,
                                         version_manifest=object_versions)
 
+    def build_instances(self, context, instance, request_spec,
+                        requested_networks, host_list, failure):
+        """1.1: a spawn failed; try the next alternate host."""
+        self.builder.build_instances(context, instance, request_spec,
+                                     requested_networks, host_list, failure)
+
 
 class ComputeTaskManager(object):
     """The compute_task endpoint of a super conductor."""
     target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
-                              version='1.0')
+                              version='1.1')
+
+    def __init__(self):
+        self.builder = build.Builder()
 
     def ping(self, context, arg):
         return {'service': 'compute_task', 'arg': arg}
+
+    def schedule_and_build_instances(self, context, instance_uuids,
+                                     request_spec, requested_networks,
+                                     admin_password=None):
+        """1.1: schedule the build requests of instance_uuids and build
+        them in the cells of the hosts picked (or bury them in cell0)."""
+        self.builder.schedule_and_build_instances(
+            context, instance_uuids, request_spec, requested_networks,
+            admin_password)
 
 
 def endpoints(super_conductor):

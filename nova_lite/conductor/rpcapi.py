@@ -3,10 +3,14 @@
 ConductorAPI (default namespace), served by every conductor:
     1.0 - Initial: object indirection (object_class_action_versions,
           object_action, object_backport_versions) for computes.
+    1.1 - build_instances(instance, request_spec, requested_networks,
+          host_list, failure): reschedule to an alternate (cast).
 
 ComputeTaskAPI (namespace 'compute_task'), served by super conductors
 only (those holding the API database):
     1.0 - Initial: ping(arg).
+    1.1 - schedule_and_build_instances(instance_uuids, request_spec,
+          requested_networks, admin_password) (cast).
 
 Caps: [upgrade_levels] conductor and compute_task, re-derived on each
 call from the minimum service versions, which SIGHUP makes the process
@@ -23,7 +27,7 @@ COMPUTE_TASK_NAMESPACE = 'compute_task'
 
 class ConductorAPI(object):
     """Calls the cell conductor; used as computes' indirection API."""
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -49,10 +53,18 @@ class ConductorAPI(object):
         return cctxt.call(context, 'object_backport_versions',
                           objinst=objinst, object_versions=object_versions)
 
+    def build_instances(self, context, instance, request_spec,
+                        requested_networks, host_list, failure):
+        cctxt = self.client.prepare(version='1.1')
+        cctxt.cast(context, 'build_instances', instance=instance,
+                   request_spec=request_spec,
+                   requested_networks=requested_networks,
+                   host_list=host_list, failure=failure)
+
 
 class ComputeTaskAPI(object):
     """Calls a super conductor's compute_task endpoint (API transport)."""
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -66,3 +78,12 @@ class ComputeTaskAPI(object):
         oldest conductor does not serve compute_task."""
         cctxt = self.client.prepare(version='1.0')
         return cctxt.call(context, 'ping', arg=arg)
+
+    def schedule_and_build_instances(self, context, instance_uuids,
+                                     request_spec, requested_networks,
+                                     admin_password=None):
+        cctxt = self.client.prepare(version='1.1')
+        cctxt.cast(context, 'schedule_and_build_instances',
+                   instance_uuids=instance_uuids, request_spec=request_spec,
+                   requested_networks=requested_networks,
+                   admin_password=admin_password)

@@ -22,6 +22,14 @@ opts = [
                     '(PCI_DEVICE, SRIOV_NET_VF, CUSTOM_PCI_SRIOV_PF) made '
                     'from a compute node\'s pci_stats: the most devices '
                     'of one class a single instance may take.'),
+    cfg.StrOpt('default_availability_zone', default='nova',
+               help='The availability zone of compute hosts (there are '
+                    'no host aggregates: every host is in this zone).'),
+    cfg.StrOpt('default_schedule_zone',
+               help='The availability zone a server goes to when its '
+                    'request names none (unset: any).'),
+    cfg.IntOpt('max_servers_per_request', default=1000, min=1,
+               help='The largest max_count a server create accepts.'),
 ]
 
 

@@ -17,6 +17,14 @@ opts = [
                 help='Report ephemeral disks as kept on storage shared '
                      'with other hosts (stats key ephemeral_storage_shared):'
                      ' the node then offers no DISK_GB inventory.'),
+    cfg.FloatOpt('spawn_delay', default=0.0, min=0.0,
+                 help='Seconds a simulated spawn takes.'),
+    cfg.ListOpt('fail_spawn_on_hosts', default=[],
+                help='Hosts whose simulated spawns fail (for tests and '
+                     'demonstrations of rescheduling).'),
+    cfg.ListOpt('fail_spawn_for_names', default=[],
+                help='Server names whose simulated spawns fail on every '
+                     'host.'),
     cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}',
                help='CPU description (JSON) reported by the host.'),
 ]

@@ -7,6 +7,21 @@ opts = [
                help='Seconds between automatic host discovery; -1 disables.'),
     cfg.IntOpt('max_attempts', default=3, min=1,
                help='Hosts (primary plus alternates) tried per request.'),
+    cfg.IntOpt('max_candidates', default=1000, min=1,
+               help='Allocation candidates read per request (the most '
+                    'hosts the filters and weighers look at), like '
+                    "Nova's max_placement_results."),
+    cfg.ListOpt('weight_classes', default=['ram'],
+                help='Weighers applied to candidate hosts, in order: '
+                     'ram (free memory), cpu (free vCPUs), disk (free '
+                     'disk).'),
+    cfg.FloatOpt('ram_weight_multiplier', default=1.0,
+                 help='Multiplier of the ram weigher; negative stacks '
+                      'instead of spreading.'),
+    cfg.FloatOpt('cpu_weight_multiplier', default=1.0,
+                 help='Multiplier of the cpu weigher.'),
+    cfg.FloatOpt('disk_weight_multiplier', default=1.0,
+                 help='Multiplier of the disk weigher.'),
 ]
 
 

@@ -10,3 +10,5 @@ def register_all():
     __import__('nova_lite.objects.flavor')
     __import__('nova_lite.objects.embedded_flavor')
     __import__('nova_lite.objects.keypair')
+    __import__('nova_lite.objects.instance')
+    __import__('nova_lite.objects.build_request')

@@ -116,3 +116,30 @@ class InstanceMapping(base.NovaLiteObject):
     @base.remotable
     def destroy(self):
         self._destroy_in_db(self._context, self.instance_uuid)
+
+
+@api_db.writer
+def _set_cell(context, instance_uuids, cell_uuid):
+    cell_id = context.session.query(api_models.CellMapping.id).filter_by(
+        uuid=cell_uuid).scalar()
+    context.session.query(api_models.InstanceMapping).filter(
+        api_models.InstanceMapping.instance_uuid.in_(
+            list(instance_uuids))).update(
+        {'cell_id': cell_id}, synchronize_session=False)
+
+
+def set_cell(context, instance_uuids, cell_uuid):
+    """Point the instances' mappings at cell_uuid (one statement)."""
+    _set_cell(context, instance_uuids, cell_uuid)
+
+
+@api_db.writer
+def _queue_for_delete(context, instance_uuid):
+    return context.session.query(api_models.InstanceMapping).filter_by(
+        instance_uuid=instance_uuid).update(
+        {'queued_for_delete': True}, synchronize_session=False)
+
+
+def queue_for_delete(context, instance_uuid):
+    """Mark the mapping of a deleted server (kept until archived)."""
+    return bool(_queue_for_delete(context, instance_uuid))

@@ -82,6 +82,21 @@ SERVICE_VERSION_HISTORY = {
         'enables': 'compute RPC 1.2 (get_host_uptime): the hypervisor '
                    'uptime of GET /os-hypervisors/{id}/uptime and, from '
                    'microversion 2.88, of show'},
+    6: {'compute_rpc': '1.3', 'conductor_rpc': '1.1',
+        'scheduler_rpc': '1.1', 'placement_rpc': '1.1',
+        'compute_task_rpc': '1.1',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
+                    'InstanceList': '1.0', 'BuildRequest': '1.0',
+                    'BuildRequestList': '1.0', 'RequestSpec': '1.0'},
+        'enables': 'servers: compute RPC 1.3 (build_and_run_instance, '
+                   'terminate_instance), conductor RPC 1.1 '
+                   '(build_instances: reschedule in the cell), compute_task '
+                   'RPC 1.1 (schedule_and_build_instances), scheduler RPC '
+                   '1.1 (select_destinations claiming the primary and '
+                   'returning alternates); Instance, BuildRequest and '
+                   'RequestSpec 1.0'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

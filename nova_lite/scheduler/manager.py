@@ -1,22 +1,36 @@
-"""The scheduler: reads compute nodes from every enabled cell, and serves
-placement (compute-node inventories in the API DB) to computes and cell
-conductors over each cell's transport (nova_lite.scheduler.placement)."""
+"""The scheduler: picks hosts for servers and claims their resources,
+and serves placement (inventories and allocations in the API DB) to
+computes and cell conductors over each cell's transport
+(nova_lite.scheduler.placement).
+
+select_destinations: allocation candidates from ONE query over
+inventories and allocations ([scheduler] max_candidates at most), the
+host state of only those candidates from their cells, filters, weighers,
+then a generation-checked claim for each instance on the best host that
+takes it; alternates come from the same cell as the primary.
+"""
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
-from nova_lite import context as nova_context
+from nova_lite.conf import CONF
+from nova_lite import exception
 from nova_lite import objects
+from nova_lite.placement import allocations
+from nova_lite.placement import candidates
+from nova_lite.scheduler import host_state
 from nova_lite.scheduler import placement
 
 LOG = logging.getLogger(__name__)
 
 
-class NoValidHost(messaging.MessagingException):
-    pass
+def _selection(state, resources):
+    return {'host': state.host, 'nodename': state.nodename,
+            'cell_uuid': state.cell_uuid, 'compute_node_uuid': state.uuid,
+            'allocation_request': {state.uuid: dict(resources)}}
 
 
 class SchedulerManager(object):
-    target = messaging.Target(version='1.0')
+    target = messaging.Target(version='1.1')
 
     def __init__(self):
         self.service_name = 'scheduler'
@@ -42,31 +56,91 @@ class SchedulerManager(object):
     def periodic_tasks(self, context, raise_on_error=False):
         return 60
 
-    def _candidates(self, context):
-        cells = [c for c in objects.CellMappingList.get_all(context)
-                 if not c.is_cell0() and not c.disabled]
-        results = nova_context.scatter_gather_cells(
-            context, cells, 30, lambda cctxt: list(
-                objects.ComputeNodeList.get_all(cctxt)))
-        for cell in cells:
-            nodes = results[cell.uuid]
-            if nova_context.is_cell_failure(nodes):
-                continue
-            for node in nodes:
-                yield cell, node
+    def _cells(self, context):
+        return [c for c in objects.CellMappingList.get_all(context)
+                if not c.is_cell0() and not c.disabled]
 
-    def select_destinations(self, context, spec):
-        """Hosts with room for spec (vcpus, memory_mb, disk_gb), best first."""
-        fits = []
-        for cell, node in self._candidates(context):
-            free_ram = (node.memory_mb * node.ram_allocation_ratio
-                        - node.memory_mb_used)
-            free_cpu = node.vcpus * node.cpu_allocation_ratio \
-                - node.vcpus_used
-            if (free_ram >= spec.get('memory_mb', 0)
-                    and free_cpu >= spec.get('vcpus', 0)):
-                fits.append((free_ram, node.host,
-                             node.hypervisor_hostname, cell.uuid))
-        fits.sort(reverse=True)
-        return [[host, nodename, cell_uuid]
-                for _, host, nodename, cell_uuid in fits]
+    def _hosts(self, context, spec, resources):
+        """Host states that pass the filters, best first."""
+        found = candidates.find(context, resources,
+                                CONF.scheduler.max_candidates)
+        if not found:
+            return []
+        states = host_state.host_states(context, self._cells(context),
+                                        found)
+        return host_state.weigh([s for s in states.values()
+                                 if host_state.passes(s, spec)])
+
+    def select_destinations(self, context, spec=None, spec_obj=None,
+                            instance_uuids=None, return_alternates=False):
+        """1.1: for each of instance_uuids, [primary, alternates...] as
+        selection dicts (host, nodename, cell_uuid, compute_node_uuid,
+        allocation_request), the primary's resources claimed for the
+        instance. NoValidHost when one cannot be placed; then the claims
+        made for the others are released (all or nothing).
+
+        1.0 (spec: {vcpus, memory_mb, disk_gb}): [[host, node, cell]]
+        with room, best first, nothing claimed."""
+        if spec_obj is None:
+            return self._select_v10(context, spec or {})
+        try:
+            return self._select(context, spec_obj, instance_uuids,
+                                return_alternates)
+        except exception.NoValidHost as exc:
+            raise messaging.ExpectedException() from exc
+
+    def _select_v10(self, context, spec):
+        resources = {'VCPU': spec.get('vcpus', 0),
+                     'MEMORY_MB': spec.get('memory_mb', 0),
+                     'DISK_GB': spec.get('disk_gb', 0)}
+        if not any(resources.values()):
+            resources['MEMORY_MB'] = 1
+        spec_obj = objects.RequestSpec(availability_zone=None,
+                                       ignore_hosts=[],
+                                       requested_destination=None)
+        return [[s.host, s.nodename, s.cell_uuid]
+                for s in self._hosts(context, spec_obj, resources)]
+
+    def _select(self, context, spec, instance_uuids, return_alternates):
+        resources = spec.resources()
+        hosts = self._hosts(context, spec, resources)
+        claimed, answer = [], []
+        try:
+            for uuid in instance_uuids:
+                primary = self._claim_first(context, spec, uuid, hosts,
+                                            resources)
+                claimed.append(uuid)
+                selections = [_selection(primary, resources)]
+                if return_alternates:
+                    selections += [
+                        _selection(s, resources) for s in hosts
+                        if s.cell_uuid == primary.cell_uuid
+                        and s.uuid != primary.uuid
+                    ][:CONF.scheduler.max_attempts - 1]
+                answer.append(selections)
+        except exception.NoValidHost:
+            for uuid in claimed:
+                allocations.remove_allocations(context, uuid)
+            raise
+        return answer
+
+    def _claim_first(self, context, spec, consumer, hosts, resources):
+        """Claim resources for consumer on the first of hosts that takes
+        them (hosts is re-sorted: a host just used counts as fuller)."""
+        for state in list(hosts):
+            try:
+                allocations.claim(
+                    context, consumer, {state.uuid: resources},
+                    project_id=spec.project_id, user_id=spec.user_id)
+            except (exception.InsufficientResources,
+                    exception.ResourceProviderGenerationConflict,
+                    exception.ResourceProviderNotFound) as exc:
+                LOG.debug('Claim on %s failed: %s', state.host, exc)
+                hosts.remove(state)
+                continue
+            for rc, amount in resources.items():
+                state.free[rc] = state.free.get(rc, 0) - amount
+            hosts[:] = host_state.weigh(hosts)
+            return state
+        raise exception.NoValidHost(
+            reason='There are not enough hosts available.')

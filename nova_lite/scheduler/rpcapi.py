@@ -2,6 +2,9 @@
 
 API version history:
     1.0 - Initial: select_destinations(spec) -> [[host, node, cell_uuid]].
+    1.1 - select_destinations(spec_obj, instance_uuids, return_alternates)
+          -> per instance [primary, alternates...] selections, the
+          primary's resources claimed.
 
 Cap: [upgrade_levels] scheduler, re-derived on each call from the minimum
 service versions, which SIGHUP makes the process read again.
@@ -15,13 +18,16 @@ TOPIC = 'scheduler'
 
 
 class SchedulerAPI(object):
-    VERSION = '1.0'
+    VERSION = '1.1'
 
     def __init__(self):
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, version='1.0'),
             lambda: service_version.rpc_version_cap('scheduler'))
 
-    def select_destinations(self, context, spec):
-        return self.client.prepare().call(context, 'select_destinations',
-                                          spec=spec)
+    def select_destinations(self, context, spec_obj, instance_uuids,
+                            return_alternates=True):
+        cctxt = self.client.prepare(version='1.1')
+        return cctxt.call(context, 'select_destinations', spec_obj=spec_obj,
+                          instance_uuids=instance_uuids,
+                          return_alternates=return_alternates)

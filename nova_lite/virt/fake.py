@@ -8,8 +8,14 @@ import os
 import threading
 import time
 
+import eventlet
+
 from nova_lite.conf import CONF
 from nova_lite import virt
+
+
+class SpawnFailed(Exception):
+    pass
 
 
 class FakeDriver(object):
@@ -44,7 +50,16 @@ class FakeDriver(object):
     def list_guests(self):
         return dict(self._guests)
 
-    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb):
+    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
+        """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
+        and fail_spawn_for_names shape it for tests and demos."""
+        fd = CONF.fake_driver
+        if fd.spawn_delay:
+            eventlet.sleep(fd.spawn_delay)
+        if self.host in fd.fail_spawn_on_hosts or (
+                name is not None and name in fd.fail_spawn_for_names):
+            raise SpawnFailed('Simulated spawn failure of %s on %s'
+                              % (instance_uuid, self.host))
         with self._lock:
             self._guests[instance_uuid] = {'vcpus': vcpus,
                                            'memory_mb': memory_mb,

@@ -1,0 +1,159 @@
+"""Building servers: the super conductor's schedule_and_build_instances
+and a cell conductor's reschedule to an alternate host.
+
+Super conductor (API DB + every cell): ask the scheduler (which claims
+the primary hosts), create each instance in its host's cell, point the
+instance mapping at that cell, drop the build request, cast the build to
+the compute. No host: the instance goes to cell0 in ERROR with a fault.
+A build request already gone means the user deleted the server while it
+was scheduled: the instance just created is destroyed again and its
+claim freed, so nothing is left behind.
+
+Cell conductor (its cell DB only, no API DB): a compute whose spawn
+failed hands the instance back with the alternates the scheduler
+returned; the next one that takes the claim (through the placement RPC
+topic) gets the build, up to [scheduler] max_attempts hosts in all.
+"""
+from oslo_log import log as logging
+
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conf import CONF
+from nova_lite import constants
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import compute_inventory
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_mapping
+from nova_lite.scheduler import rpcapi as scheduler_rpcapi
+
+LOG = logging.getLogger(__name__)
+FAULT_CODE = 500
+
+
+def _fresh_instance(context, source, **values):
+    """A new Instance with source's fields (not its id), ready to create."""
+    inst = objects.Instance(context)
+    for name in source.fields:
+        if name != 'id' and source.obj_attr_is_set(name):
+            setattr(inst, name, getattr(source, name))
+    for name, value in values.items():
+        setattr(inst, name, value)
+    return inst
+
+
+class Builder(object):
+    def __init__(self):
+        self.scheduler = scheduler_rpcapi.SchedulerAPI()
+        self.compute = compute_rpcapi.ComputeAPI()
+
+    def schedule_and_build_instances(self, context, instance_uuids,
+                                     request_spec, requested_networks,
+                                     admin_password=None):
+        build_requests = {br.instance_uuid: br for br in
+                          objects.BuildRequestList.get_all(
+                              context, uuids=instance_uuids)}
+        uuids = [u for u in instance_uuids if u in build_requests]
+        if not uuids:
+            return
+        try:
+            selections = self.scheduler.select_destinations(
+                context, request_spec, uuids, return_alternates=True)
+        except exception.NoValidHost as exc:
+            LOG.info('No valid host for %s: %s', uuids, exc)
+            for uuid in uuids:
+                self._bury_in_cell0(context, build_requests[uuid], exc)
+            return
+        cells = {c.uuid: c for c in objects.CellMappingList.get_all(context)}
+        for uuid, hosts in zip(uuids, selections):
+            self._build_one(context, cells[hosts[0]['cell_uuid']],
+                            build_requests[uuid], request_spec,
+                            requested_networks, hosts, admin_password)
+
+    def _build_one(self, context, cell, build_request, spec,
+                   requested_networks, hosts, admin_password):
+        primary = hosts[0]
+        with nova_context.target_cell(context, cell) as cctxt:
+            inst = _fresh_instance(
+                cctxt, build_request.instance, host=primary['host'],
+                node=primary['nodename'], launched_on=primary['host'],
+                vm_state=instance_obj.BUILDING,
+                task_state=instance_obj.SCHEDULING,
+                availability_zone=(spec.availability_zone
+                                   or CONF.default_availability_zone))
+            inst.create()
+            instance_mapping.set_cell(context, [inst.uuid], cell.uuid)
+            try:
+                build_request.destroy()
+            except exception.BuildRequestNotFound:
+                LOG.info('Server %s was deleted while it was scheduled; '
+                         'removing it from %s', inst.uuid, cell.name)
+                inst.destroy()
+                compute_inventory.placement_for(context).remove_allocations(
+                    context, inst.uuid)
+                return
+            self.compute.build_and_run_instance(
+                cctxt, primary['host'], inst, spec, requested_networks,
+                hosts[1:], admin_password)
+
+    def _bury_in_cell0(self, context, build_request, exc):
+        cell0 = objects.CellMapping.get_by_uuid(context,
+                                                constants.CELL0_UUID)
+        with nova_context.target_cell(context, cell0) as cctxt:
+            inst = _fresh_instance(cctxt, build_request.instance,
+                                   vm_state=instance_obj.ERROR,
+                                   task_state=None)
+            inst.create()
+            inst.add_fault(FAULT_CODE, exc.format_message(), details=None)
+            instance_mapping.set_cell(context, [inst.uuid], cell0.uuid)
+            try:
+                build_request.destroy()
+            except exception.BuildRequestNotFound:
+                inst.destroy()
+
+    # --- cell conductor ----------------------------------------------
+
+    def build_instances(self, context, instance, request_spec,
+                        requested_networks, host_list, failure):
+        """Reschedule instance (task_state scheduling, host None) to the
+        first of host_list whose claim succeeds; ERROR with a fault when
+        none does."""
+        placement = compute_inventory.placement_for(context)
+        for i, alt in enumerate(host_list):
+            try:
+                placement.claim(context, instance.uuid,
+                                alt['allocation_request'],
+                                project_id=instance.project_id,
+                                user_id=instance.user_id)
+            except exception.NovaLiteException as exc:
+                LOG.info('Alternate %s for %s refused the claim: %s',
+                         alt['host'], instance.uuid, exc)
+                continue
+            instance.host = alt['host']
+            instance.node = alt['nodename']
+            instance.launched_on = alt['host']
+            try:
+                instance.save(expected_task_state=[
+                    instance_obj.SCHEDULING])
+            except (exception.UnexpectedTaskStateError,
+                    exception.InstanceNotFound):
+                placement.remove_allocations(context, instance.uuid)
+                return
+            LOG.info('Rescheduling %s to %s after: %s', instance.uuid,
+                     alt['host'], failure.get('message'))
+            self.compute.build_and_run_instance(
+                context, alt['host'], instance, request_spec,
+                requested_networks, host_list[i + 1:])
+            return
+        instance.vm_state = instance_obj.ERROR
+        instance.task_state = None
+        try:
+            instance.save(expected_task_state=[instance_obj.SCHEDULING])
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            return
+        reason = ('Exhausted all hosts available for retrying build '
+                  'failures for instance %s.' % instance.uuid)
+        instance.add_fault(FAULT_CODE, exception.MaxRetriesExceeded(
+            reason=reason).format_message(),
+            details=failure.get('details'), host=failure.get('host'))

@@ -1,0 +1,216 @@
+"""BuildRequest and RequestSpec: a server in the API DB before a cell
+holds it, and what the scheduler was asked for.
+
+A build request carries the Instance as the API shows it until the
+super conductor creates it in a cell; destroying it is how the
+conductor learns a user deleted the server meanwhile (destroy() of a
+build request that is already gone raises BuildRequestNotFound).
+"""
+from oslo_serialization import jsonutils
+from oslo_versionedobjects import fields
+import sqlalchemy as sa
+
+from nova_lite.db.api import api as api_db
+from nova_lite.db.api import models as api_models
+from nova_lite import exception
+from nova_lite.objects import base
+from nova_lite.objects import fields as nl_fields
+from nova_lite.objects import instance as instance_obj
+
+BR = api_models.BuildRequest.__table__
+RS = api_models.RequestSpec.__table__
+
+
+@base.NovaLiteObjectRegistry.register
+class BuildRequest(base.NovaLiteObject):
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(read_only=True),
+        'instance_uuid': fields.UUIDField(),
+        'project_id': fields.StringField(),
+        'user_id': fields.StringField(nullable=True),
+        'instance': fields.ObjectField('Instance'),
+        'block_device_mappings': nl_fields.JsonField(),
+        'tags': fields.ListOfStringsField(),
+        'created_at': fields.DateTimeField(nullable=True),
+    }
+
+    @classmethod
+    def _from_row(cls, context, row):
+        obj = cls()
+        obj.id = row.id
+        obj.instance_uuid = row.instance_uuid
+        obj.project_id = row.project_id
+        obj.user_id = row.user_id
+        obj.instance = instance_obj.Instance.obj_from_primitive(
+            jsonutils.loads(row.instance))
+        obj.instance.created_at = row.created_at
+        obj.block_device_mappings = jsonutils.loads(
+            row.block_device_mappings or '[]')
+        obj.tags = jsonutils.loads(row.tags or '[]')
+        obj.created_at = row.created_at
+        obj.obj_reset_changes()
+        obj._context = context
+        return obj
+
+    @staticmethod
+    @api_db.reader
+    def _get(context, instance_uuid):
+        return context.session.execute(sa.select(BR).where(
+            BR.c.instance_uuid == instance_uuid)).first()
+
+    @base.remotable_classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        row = cls._get(context, instance_uuid)
+        if row is None:
+            raise exception.BuildRequestNotFound(uuid=instance_uuid)
+        return cls._from_row(context, row)
+
+    def _values(self):
+        return {'instance_uuid': self.instance_uuid,
+                'project_id': self.project_id, 'user_id': self.user_id,
+                'instance': jsonutils.dumps(
+                    self.instance.obj_to_primitive()),
+                'block_device_mappings': jsonutils.dumps(
+                    self.block_device_mappings
+                    if self.obj_attr_is_set('block_device_mappings')
+                    else []),
+                'tags': jsonutils.dumps(self.tags if self.obj_attr_is_set(
+                    'tags') else [])}
+
+    @staticmethod
+    @api_db.writer
+    def _destroy(context, instance_uuid):
+        return context.session.execute(BR.delete().where(
+            BR.c.instance_uuid == instance_uuid)).rowcount
+
+    @base.remotable
+    def destroy(self):
+        if not self._destroy(self._context, self.instance_uuid):
+            raise exception.BuildRequestNotFound(uuid=self.instance_uuid)
+
+
+@base.NovaLiteObjectRegistry.register
+class BuildRequestList(base.NovaLiteObject, base.ObjectListBase):
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = {'objects': fields.ListOfObjectsField('BuildRequest')}
+
+    @staticmethod
+    @api_db.reader
+    def _rows(context, project_id, uuids):
+        query = sa.select(BR).order_by(BR.c.created_at, BR.c.id)
+        if project_id is not None:
+            query = query.where(BR.c.project_id == project_id)
+        if uuids is not None:
+            query = query.where(BR.c.instance_uuid.in_(list(uuids)))
+        return context.session.execute(query).fetchall()
+
+    @base.remotable_classmethod
+    def get_all(cls, context, project_id=None, uuids=None):
+        """Build requests (of project_id if given, of uuids if given)."""
+        result = cls(objects=[BuildRequest._from_row(context, r)
+                              for r in cls._rows(context, project_id,
+                                                 uuids)])
+        result._context = context
+        result.obj_reset_changes()
+        return result
+
+
+@base.NovaLiteObjectRegistry.register
+class RequestSpec(base.NovaLiteObject):
+    """What a server asked the scheduler for; kept for its life (a
+    resize asks again with a new flavor)."""
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = {
+        'instance_uuid': fields.UUIDField(),
+        'project_id': fields.StringField(),
+        'user_id': fields.StringField(nullable=True),
+        'flavor': fields.ObjectField('EmbeddedFlavor'),
+        # {id, min_disk, min_ram, ...} of the image booted from.
+        'image': nl_fields.JsonField(nullable=True),
+        'num_instances': fields.IntegerField(default=1),
+        'availability_zone': fields.StringField(nullable=True),
+        # Hosts the scheduler must not pick (e.g. a resize's source).
+        'ignore_hosts': fields.ListOfStringsField(default=[]),
+        # {'host': .., 'node': .., 'cell_uuid': ..} an admin asked for.
+        'requested_destination': nl_fields.JsonField(nullable=True),
+        'scheduler_hints': nl_fields.JsonField(nullable=True),
+    }
+
+    def to_json(self):
+        return jsonutils.dumps(self.obj_to_primitive())
+
+    @classmethod
+    def from_json(cls, context, blob):
+        obj = cls.obj_from_primitive(jsonutils.loads(blob))
+        obj._context = context
+        return obj
+
+    def resources(self):
+        """The resource classes and amounts one instance of it needs."""
+        flavor = self.flavor
+        return {'VCPU': flavor.vcpus, 'MEMORY_MB': flavor.memory_mb,
+                'DISK_GB': flavor.root_gb + flavor.ephemeral_gb
+                + (flavor.swap + 1023) // 1024}
+
+    @staticmethod
+    @api_db.reader
+    def _get(context, instance_uuid):
+        return context.session.execute(sa.select(RS.c.spec).where(
+            RS.c.instance_uuid == instance_uuid)).scalar()
+
+    @base.remotable_classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        blob = cls._get(context, instance_uuid)
+        if blob is None:
+            raise exception.RequestSpecNotFound(instance_uuid=instance_uuid)
+        return cls.from_json(context, blob)
+
+    @staticmethod
+    @api_db.writer
+    def _save(context, instance_uuid, blob):
+        if not context.session.execute(RS.update().where(
+                RS.c.instance_uuid == instance_uuid).values(
+                    spec=blob)).rowcount:
+            context.session.execute(RS.insert().values(
+                instance_uuid=instance_uuid, spec=blob))
+
+    @base.remotable
+    def save(self):
+        self._save(self._context, self.instance_uuid, self.to_json())
+        self.obj_reset_changes()
+
+
+def create_servers(context, requests):
+    """Write, in ONE API DB transaction, for each (build_request,
+    request_spec) pair: the build request, the request spec and an
+    instance mapping with no cell. Either all servers exist or none."""
+    rows = [(br, spec) for br, spec in requests]
+    _insert_servers(context, [(br._values(), spec.instance_uuid,
+                               spec.to_json()) for br, spec in rows])
+
+
+@api_db.writer
+def _insert_servers(context, items):
+    session = context.session
+    im = api_models.InstanceMapping.__table__
+    session.execute(BR.insert(), [dict(values) for values, _, _ in items])
+    session.execute(RS.insert(), [{'instance_uuid': uuid, 'spec': blob}
+                                  for _, uuid, blob in items])
+    session.execute(im.insert(), [
+        {'instance_uuid': values['instance_uuid'],
+         'project_id': values['project_id'],
+         'user_id': values['user_id'], 'cell_id': None,
+         'queued_for_delete': False} for values, _, _ in items])
+
+
+@api_db.writer
+def delete_request_spec(context, instance_uuid):
+    context.session.execute(RS.delete().where(
+        RS.c.instance_uuid == instance_uuid))

@@ -1,0 +1,222 @@
+"""Instance: a server in its cell's database, with its own flavor copy.
+
+The object is what services pass around and persist (computes through
+their cell conductor). Its flavor, old_flavor and new_flavor are
+EmbeddedFlavor snapshots (instance_extra.flavor), readable with no API
+DB. save() writes only what changed, in one transaction, and can be
+made conditional on the task and vm states the caller expects
+(compare-and-swap under the row lock): that is how a delete racing a
+build, or two actions racing each other, is settled.
+
+The REST API's listings read records (plain dicts, see
+nova_lite.db.main.instances) instead of objects: one page of servers is
+a constant number of statements and no object construction per row.
+"""
+from oslo_versionedobjects import fields
+
+from nova_lite.db.main import instances as db
+from nova_lite import exception
+from nova_lite.objects import base
+from nova_lite.objects import embedded_flavor
+from nova_lite.objects import fields as nl_fields
+
+# vm_state / task_state / power_state values used by the services.
+ACTIVE, BUILDING, ERROR, DELETED, STOPPED = (
+    'active', 'building', 'error', 'deleted', 'stopped')
+SCHEDULING, NETWORKING, SPAWNING, DELETING = (
+    'scheduling', 'networking', 'spawning', 'deleting')
+NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
+
+_COLUMN_FIELDS = {
+    'id': fields.IntegerField(read_only=True),
+    'uuid': fields.UUIDField(),
+    'user_id': fields.StringField(nullable=True),
+    'project_id': fields.StringField(nullable=True),
+    'image_ref': fields.StringField(nullable=True),
+    'hostname': fields.StringField(nullable=True),
+    'host': fields.StringField(nullable=True),
+    'node': fields.StringField(nullable=True),
+    'launched_on': fields.StringField(nullable=True),
+    'instance_type_id': fields.IntegerField(nullable=True),
+    'vm_state': fields.StringField(nullable=True),
+    'task_state': fields.StringField(nullable=True),
+    'power_state': fields.IntegerField(nullable=True),
+    'memory_mb': fields.IntegerField(nullable=True),
+    'vcpus': fields.IntegerField(nullable=True),
+    'root_gb': fields.IntegerField(nullable=True),
+    'ephemeral_gb': fields.IntegerField(nullable=True),
+    'display_name': fields.StringField(nullable=True),
+    'display_description': fields.StringField(nullable=True),
+    'key_name': fields.StringField(nullable=True),
+    'key_data': fields.StringField(nullable=True),
+    'user_data': fields.StringField(nullable=True),
+    'reservation_id': fields.StringField(nullable=True),
+    'launch_index': fields.IntegerField(nullable=True),
+    'availability_zone': fields.StringField(nullable=True),
+    'locked': fields.BooleanField(default=False),
+    'locked_by': fields.StringField(nullable=True),
+    'launched_at': fields.DateTimeField(nullable=True),
+    'terminated_at': fields.DateTimeField(nullable=True),
+    'access_ip_v4': fields.StringField(nullable=True),
+    'access_ip_v6': fields.StringField(nullable=True),
+    'config_drive': fields.StringField(nullable=True),
+    'progress': fields.IntegerField(nullable=True),
+    'root_device_name': fields.StringField(nullable=True),
+    'hidden': fields.BooleanField(default=False),
+}
+COLUMNS = tuple(_COLUMN_FIELDS)
+# Related data: a change to any of them is written with the row.
+_FLAVOR_FIELDS = ('flavor', 'old_flavor', 'new_flavor')
+_RELATED_FIELDS = {
+    'metadata': fields.DictOfStringsField(),
+    'system_metadata': fields.DictOfNullableStringsField(),
+    'flavor': fields.ObjectField('EmbeddedFlavor', nullable=True),
+    'old_flavor': fields.ObjectField('EmbeddedFlavor', nullable=True),
+    'new_flavor': fields.ObjectField('EmbeddedFlavor', nullable=True),
+    'network_info': nl_fields.JsonField(),
+    'tags': fields.ListOfStringsField(),
+    'keypairs': nl_fields.JsonField(),
+    'migration_context': nl_fields.JsonField(nullable=True),
+}
+
+
+def _snapshot(primitive):
+    return (None if not primitive
+            else embedded_flavor.EmbeddedFlavor.obj_from_primitive(primitive))
+
+
+@base.NovaLiteObjectRegistry.register
+class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = dict(base.NovaLitePersistentObject.fields, **_COLUMN_FIELDS,
+                  **_RELATED_FIELDS)
+
+    @classmethod
+    def _from_record(cls, context, obj, rec):
+        for name in COLUMNS + ('created_at', 'updated_at', 'deleted_at',
+                               'deleted'):
+            setattr(obj, name, rec[name])
+        for name in ('metadata', 'system_metadata', 'tags'):
+            if name in rec:
+                setattr(obj, name, rec[name])
+        flavors = rec.get('flavor') or {}
+        obj.flavor = _snapshot(flavors.get('cur'))
+        obj.old_flavor = _snapshot(flavors.get('old'))
+        obj.new_flavor = _snapshot(flavors.get('new'))
+        obj.network_info = rec.get('network_info') or []
+        obj.keypairs = rec.get('keypairs') or []
+        obj.migration_context = rec.get('migration_context')
+        obj.obj_reset_changes()
+        obj._context = context
+        return obj
+
+    @property
+    def name(self):
+        """The instance name a hypervisor would use."""
+        return 'instance-%08x' % self.id
+
+    def _flavor_blob(self):
+        def prim(slot):
+            flavor = getattr(self, slot) if self.obj_attr_is_set(slot) \
+                else None
+            return None if flavor is None else flavor.obj_to_primitive()
+        return {'cur': prim('flavor'), 'old': prim('old_flavor'),
+                'new': prim('new_flavor')}
+
+    @base.remotable_classmethod
+    def get_by_uuid(cls, context, uuid, read_deleted='no'):
+        return cls._from_record(context, cls(), db.get_record(
+            context, uuid, read_deleted=read_deleted))
+
+    @base.remotable
+    def create(self):
+        if self.obj_attr_is_set('id'):
+            raise exception.ObjectActionError(action='create',
+                                              reason='already created')
+        changes = self.obj_get_changes()
+        values = {k: v for k, v in changes.items() if k in COLUMNS}
+        rec = db.create(
+            self._context, values, flavor=self._flavor_blob(),
+            network_info=changes.get('network_info'),
+            metadata=changes.get('metadata'),
+            system_metadata=changes.get('system_metadata'),
+            tags=changes.get('tags'), keypairs=changes.get('keypairs'))
+        self._from_record(self._context, self, rec)
+
+    @base.remotable
+    def save(self, expected_task_state=None, expected_vm_state=None):
+        """Write what changed. expected_*_state: a list of states the
+        instance must be in (None in the list: no task), or None for no
+        check; UnexpectedTaskStateError / InstanceInvalidState when it is
+        not, and nothing is written."""
+        changes = self.obj_get_changes()
+        values = {k: v for k, v in changes.items()
+                  if k in COLUMNS and k != 'id'}
+        extra = {}
+        if any(f in changes for f in _FLAVOR_FIELDS):
+            extra['flavor'] = self._flavor_blob()
+        for key in ('keypairs', 'migration_context'):
+            if key in changes:
+                extra[key] = changes[key]
+        kwargs = {}
+        if expected_task_state is not None:
+            kwargs['expected_task_state'] = expected_task_state
+        if expected_vm_state is not None:
+            kwargs['expected_vm_state'] = expected_vm_state
+        if 'network_info' in changes:
+            kwargs['network_info'] = changes['network_info']
+        rec = db.update(self._context, self.uuid, values, extra=extra,
+                        metadata=changes.get('metadata'),
+                        system_metadata=changes.get('system_metadata'),
+                        tags=changes.get('tags'), **kwargs)
+        self._from_record(self._context, self, rec)
+
+    @base.remotable
+    def destroy(self):
+        """Soft delete: the row stays (deleted = id) for the record."""
+        rec = db.soft_delete(self._context, self.uuid,
+                             {'vm_state': DELETED, 'task_state': None,
+                              'power_state': NOSTATE})
+        self._from_record(self._context, self, rec)
+
+    @base.remotable
+    def hard_delete(self):
+        """Remove the instance and every related row, in one
+        transaction (a cross-cell move drops its source copy so)."""
+        db.hard_delete(self._context, self.uuid)
+
+    @base.remotable
+    def add_fault(self, code, message, details=None, host=None):
+        db.add_fault(self._context, self.uuid, code, message, details, host)
+
+
+@base.NovaLiteObjectRegistry.register
+class InstanceList(base.NovaLiteObject, base.ObjectListBase):
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = {'objects': fields.ListOfObjectsField('Instance')}
+
+    @base.remotable_classmethod
+    def get_by_filters(cls, context, filters, sort_key='created_at',
+                       sort_dir='desc', limit=None):
+        """filters as nova_lite.db.main.instances.list_records takes."""
+        recs = db.list_records(context, filters, [sort_key, 'uuid'],
+                               [sort_dir, sort_dir], limit=limit)
+        return cls._make(context, recs)
+
+    @classmethod
+    def _make(cls, context, recs):
+        result = cls(objects=[Instance._from_record(context, Instance(), r)
+                              for r in recs])
+        result._context = context
+        result.obj_reset_changes()
+        return result
+
+    @base.remotable_classmethod
+    def get_by_host(cls, context, host):
+        return cls._make(context, db.list_records(
+            context, {'host': host}, ['created_at', 'uuid'],
+            ['asc', 'asc']))

@@ -1,0 +1,104 @@
+"""Host states of allocation candidates, read from their cells, and the
+filters and weighers the scheduler applies to them.
+
+Only the candidates' rows are read (compute node joined to its compute
+service, WHERE uuid IN the candidates), one query per cell in parallel:
+the cost follows [scheduler] max_candidates, not the cloud's size.
+"""
+import collections
+
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from nova_lite.conf import CONF
+from nova_lite import constants
+from nova_lite import context as nova_context
+from nova_lite.db.main import api as main_db
+from nova_lite.db.main import models
+from nova_lite.objects import service as service_obj
+
+CN = models.ComputeNode.__table__
+SVC = models.Service.__table__
+
+HostState = collections.namedtuple(
+    'HostState', 'uuid host nodename cell_uuid up disabled free')
+
+
+@main_db.reader
+def _rows(context, uuids):
+    return context.session.execute(
+        sa.select(CN.c.uuid, CN.c.host, CN.c.hypervisor_hostname,
+                  SVC.c.disabled, SVC.c.forced_down, SVC.c.last_seen_up,
+                  SVC.c.updated_at, SVC.c.created_at)
+        .select_from(CN.join(SVC, sa.and_(
+            SVC.c.host == CN.c.host, SVC.c.deleted == 0,
+            SVC.c.binary.in_(
+                constants.binary_names(constants.COMPUTE_BINARY)))))
+        .where(CN.c.uuid.in_(list(uuids)), CN.c.deleted == 0)).fetchall()
+
+
+def _is_up(forced_down, last_seen_up, updated_at, created_at, down_time,
+           now):
+    last = last_seen_up or updated_at or created_at
+    if forced_down or last is None:
+        return False
+    return abs(timeutils.delta_seconds(last, now)) <= down_time
+
+
+def host_states(context, cells, candidates):
+    """{uuid: HostState} of the candidates found in cells."""
+    by_uuid = {c['uuid']: c for c in candidates}
+    results = nova_context.scatter_gather_cells(
+        context, cells, CONF.cell_timeout, _rows, list(by_uuid))
+    down_time = service_obj.service_down_time()
+    now = timeutils.utcnow().replace(tzinfo=None)
+    states = {}
+    for cell in cells:
+        rows = results[cell.uuid]
+        if nova_context.is_cell_failure(rows):
+            continue
+        for (uuid, host, node, disabled, forced, seen, updated,
+             created) in rows:
+            states[uuid] = HostState(
+                uuid, host, node, cell.uuid,
+                _is_up(forced, seen, updated, created, down_time, now),
+                bool(disabled), dict(by_uuid[uuid]['free']))
+    return states
+
+
+def passes(state, spec):
+    """The filters: an enabled compute service that is up, the requested
+    zone, host or node, and not a host the request excludes."""
+    if not state.up or state.disabled:
+        return False
+    zone = spec.availability_zone
+    if zone and zone != CONF.default_availability_zone:
+        return False
+    if state.host in (spec.ignore_hosts or ()):
+        return False
+    dest = spec.requested_destination or {}
+    for key, value in (('host', state.host), ('node', state.nodename),
+                       ('cell_uuid', state.cell_uuid)):
+        if dest.get(key) and dest[key] != value:
+            return False
+    return True
+
+
+_WEIGHERS = {'ram': 'MEMORY_MB', 'cpu': 'VCPU', 'disk': 'DISK_GB'}
+
+
+def weigh(states):
+    """states sorted best first: per weigher the free amount normalised
+    to 0..1 over the candidates, times its multiplier, summed."""
+    totals = collections.defaultdict(float)
+    for name in CONF.scheduler.weight_classes:
+        rc = _WEIGHERS.get(name.strip())
+        if rc is None:
+            continue
+        multiplier = getattr(CONF.scheduler, '%s_weight_multiplier' % name)
+        values = [s.free.get(rc, 0) for s in states]
+        lo, hi = min(values, default=0), max(values, default=0)
+        for state, value in zip(states, values):
+            norm = 0.0 if hi == lo else (value - lo) / (hi - lo)
+            totals[state.uuid] += multiplier * norm
+    return sorted(states, key=lambda s: (-totals[s.uuid], s.host))
