@@ -1,0 +1,264 @@
+"""The compute API for servers: create and delete (writes), with the
+read side (get, list, update) in nova_lite.compute.server_listing.
+
+Create validates everything a user can get wrong before anything is
+written (flavor, image, key pair, networks, zone), then writes the
+build requests, request spec and cell-less instance mappings in ONE API
+DB transaction, and casts to a super conductor. Delete works wherever
+the server is: a build request (not yet scheduled), cell0, a cell with
+its compute up (cast; the compute frees guest, ports and allocations),
+or a cell whose compute is down or never got it (deleted here).
+"""
+import random
+import re
+import string
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+
+from nova_lite.compute import flavors as compute_flavors
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite.image import api as image_api
+from nova_lite.network import api as network_api
+from nova_lite import objects
+from nova_lite.objects import build_request as br_obj
+from nova_lite.objects import compute_inventory
+from nova_lite.objects import embedded_flavor
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_mapping
+
+LOG = logging.getLogger(__name__)
+
+_compute_task = None
+
+
+def _conductor():
+    global _compute_task
+    if _compute_task is None:
+        _compute_task = conductor_rpcapi.ComputeTaskAPI()
+    return _compute_task
+
+
+def _hostname(name):
+    """A hostname from a display name, as Nova sanitises it."""
+    host = re.sub(r'[^\w.-]+', '', (name or '').replace(' ', '-').replace(
+        '_', '-')).lower().strip('.-')
+    return host[:63] or 'server'
+
+
+def _reservation_id():
+    return 'r-' + ''.join(random.choice(string.ascii_lowercase
+                                        + string.digits) for _ in range(8))
+
+
+def _flavor(context, flavor_id):
+    try:
+        flavor = compute_flavors.get(context, flavor_id)
+    except exception.FlavorNotFound:
+        raise exception.InvalidInput(
+            reason='Flavor %s could not be found.' % flavor_id)
+    if flavor.disabled:
+        raise exception.InvalidInput(reason='Flavor is disabled.')
+    return flavor
+
+
+def _image(context, image_id, flavor):
+    try:
+        image = image_api.API().get(context, image_id)
+    except exception.ImageNotFound:
+        raise exception.InvalidInput(
+            reason='Image %s could not be found.' % image_id)
+    if image['status'] != 'active':
+        raise exception.ImageNotActive(image_id=image_id)
+    if (image.get('min_ram') or 0) > flavor.memory_mb:
+        raise exception.FlavorMemoryTooSmall()
+    if flavor.root_gb and (image.get('min_disk') or 0) > flavor.root_gb:
+        raise exception.FlavorDiskTooSmall()
+    return image
+
+
+def _keypair(context, key_name):
+    if key_name is None:
+        return None
+    try:
+        return objects.KeyPair.get_by_name(context, context.user_id,
+                                           key_name)
+    except exception.NotFound:
+        raise exception.InvalidInput(reason='Invalid key_name provided.')
+
+
+def _zone(context, availability_zone):
+    """(zone, requested_destination) from 'zone', 'zone:host' or
+    'zone:host:node' (hosts for admins only, checked by the caller's
+    policy)."""
+    if not availability_zone:
+        return CONF.default_schedule_zone, None
+    zone, _, rest = availability_zone.partition(':')
+    host, _, node = rest.partition(':')
+    if zone and zone != CONF.default_availability_zone:
+        raise exception.InvalidInput(
+            reason='The requested availability zone is not available')
+    dest = {'host': host or None, 'node': node or None} \
+        if (host or node) else None
+    return zone or None, dest
+
+
+def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
+           requested_networks='auto', metadata=None, availability_zone=None,
+           key_name=None, user_data=None, description=None,
+           admin_password=None, access_ip_v4=None, access_ip_v6=None,
+           config_drive=None, tags=None):
+    """Create max_count servers (all or none). Returns (records,
+    reservation_id): the records as the API shows a new server."""
+    if min_count > max_count:
+        raise exception.InvalidInput(
+            reason='min_count must be <= max_count')
+    if max_count > CONF.max_servers_per_request:
+        raise exception.InvalidInput(
+            reason='max_count may be at most %d'
+                   % CONF.max_servers_per_request)
+    flavor = _flavor(context, flavor_id)
+    image = _image(context, image_id, flavor)
+    keypair = _keypair(context, key_name)
+    network_api.API().validate_networks(context, requested_networks)
+    zone, destination = _zone(context, availability_zone)
+    snapshot = embedded_flavor.EmbeddedFlavor.from_flavor(flavor)
+    reservation_id = _reservation_id()
+    spec = objects.RequestSpec(
+        instance_uuid=uuidutils.generate_uuid(),
+        project_id=context.project_id, user_id=context.user_id,
+        flavor=snapshot, image={k: image.get(k) for k in
+                                ('id', 'min_disk', 'min_ram', 'name')},
+        num_instances=max_count, availability_zone=zone,
+        ignore_hosts=[], requested_destination=destination,
+        scheduler_hints=None)
+    now = timeutils.utcnow()
+    requests, instances = [], []
+    for index in range(max_count):
+        display = name if max_count == 1 else '%s-%d' % (name, index + 1)
+        inst = objects.Instance(
+            context, uuid=(spec.instance_uuid if index == 0
+                           else uuidutils.generate_uuid()),
+            user_id=context.user_id, project_id=context.project_id,
+            display_name=display, display_description=description,
+            hostname=_hostname(display), image_ref=image['id'],
+            instance_type_id=flavor.id, memory_mb=flavor.memory_mb,
+            vcpus=flavor.vcpus, root_gb=flavor.root_gb,
+            ephemeral_gb=flavor.ephemeral_gb,
+            key_name=keypair.name if keypair else None,
+            key_data=keypair.public_key if keypair else None,
+            user_data=user_data, reservation_id=reservation_id,
+            launch_index=index, availability_zone=zone, locked=False,
+            locked_by=None, access_ip_v4=access_ip_v4,
+            access_ip_v6=access_ip_v6,
+            config_drive='True' if config_drive else '',
+            progress=0, vm_state=instance_obj.BUILDING,
+            task_state=instance_obj.SCHEDULING,
+            power_state=instance_obj.NOSTATE, host=None, node=None,
+            launched_on=None, launched_at=None, terminated_at=None,
+            root_device_name=None, hidden=False,
+            metadata=dict(metadata or {}),
+            system_metadata={'image_base_image_ref': image['id']},
+            flavor=snapshot, old_flavor=None, new_flavor=None,
+            network_info=[], tags=list(tags or []),
+            keypairs=[keypair.name] if keypair else [],
+            migration_context=None, created_at=now, updated_at=None,
+            deleted_at=None, deleted=False)
+        instances.append(inst)
+        requests.append((objects.BuildRequest(
+            context, instance_uuid=inst.uuid, project_id=inst.project_id,
+            user_id=inst.user_id, instance=inst, block_device_mappings=[],
+            tags=list(tags or [])), spec))
+    br_obj.create_servers(context, requests)
+    _conductor().schedule_and_build_instances(
+        context, [i.uuid for i in instances], spec, requested_networks,
+        admin_password)
+    return instances, reservation_id
+
+
+# --- delete ----------------------------------------------------------------
+
+def _mapping(context, server_id):
+    try:
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context,
+                                                               server_id)
+    except exception.InstanceMappingNotFound:
+        raise exception.InstanceNotFound(instance_id=server_id)
+    return mapping
+
+
+def _destroy_build_request(context, server_id):
+    try:
+        objects.BuildRequest(context, instance_uuid=server_id).destroy()
+        return True
+    except exception.BuildRequestNotFound:
+        return False
+
+
+def _compute_up(cctxt, host):
+    services = [s for s in objects.ServiceList.get_by_host(cctxt, host)
+                if s.binary == 'nova-compute']
+    return bool(services) and services[0].is_up()
+
+
+def _local_delete(context, cctxt, instance):
+    """Delete where the compute cannot: free ports and allocations and
+    mark the instance deleted."""
+    try:
+        network_api.API().deallocate_for_instance(context, instance.uuid)
+    finally:
+        compute_inventory.placement_for(context).remove_allocations(
+            context, instance.uuid)
+    instance.destroy()
+
+
+def _finish(context, server_id):
+    instance_mapping.queue_for_delete(context, server_id)
+    br_obj.delete_request_spec(context, server_id)
+
+
+def delete(context, server_id, check=None):
+    """Delete a server wherever it is. check(mapping): the caller's
+    policy check on the server's owner (raises to refuse)."""
+    mapping = _mapping(context, server_id)
+    if check is not None:
+        check(mapping.project_id, mapping.user_id)
+    if _destroy_build_request(context, server_id):
+        # Not created in a cell yet: the super conductor finds its build
+        # request gone and removes what it made.
+        _finish(context, server_id)
+        return
+    mapping = _mapping(context, server_id)
+    if mapping.cell_mapping is None:
+        if mapping.queued_for_delete:
+            raise exception.InstanceNotFound(instance_id=server_id)
+        # Between the build request's end and the mapping's update: the
+        # server is about to exist in a cell; ask again.
+        raise exception.InstanceInvalidState(
+            action='delete', instance_uuid=server_id, attr='task_state',
+            state='scheduling')
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        try:
+            instance = objects.Instance.get_by_uuid(cctxt, server_id)
+        except exception.InstanceNotFound:
+            _finish(context, server_id)
+            raise
+        if (mapping.cell_mapping.is_cell0() or not instance.host
+                or not _compute_up(cctxt, instance.host)):
+            _local_delete(context, cctxt, instance)
+            _finish(context, server_id)
+            return
+        instance.task_state = instance_obj.DELETING
+        try:
+            instance.save(expected_task_state=[
+                None, instance_obj.SCHEDULING, instance_obj.NETWORKING,
+                instance_obj.SPAWNING])
+        except exception.UnexpectedDeletingTaskStateError:
+            return   # already being deleted
+        compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
+        _finish(context, server_id)
