@@ -191,9 +191,12 @@ def create_servers(context, requests):
     """Write, in ONE API DB transaction, for each (build_request,
     request_spec) pair: the build request, the request spec and an
     instance mapping with no cell. Either all servers exist or none."""
-    rows = [(br, spec) for br, spec in requests]
-    _insert_servers(context, [(br._values(), spec.instance_uuid,
-                               spec.to_json()) for br, spec in rows])
+    items = []
+    for br, spec in requests:
+        own = spec.obj_clone()
+        own.instance_uuid = br.instance_uuid
+        items.append((br._values(), br.instance_uuid, own.to_json()))
+    _insert_servers(context, items)
 
 
 @api_db.writer

@@ -22,7 +22,7 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite import exception
 
-I = models.Instance.__table__
+INST = models.Instance.__table__
 EXTRA = models.InstanceExtra.__table__
 CACHE = models.InstanceInfoCache.__table__
 META = models.InstanceMetadata.__table__
@@ -34,7 +34,7 @@ EVENTS = models.InstanceActionEvent.__table__
 BDM = models.BlockDeviceMapping.__table__
 MIGRATIONS = models.Migration.__table__
 
-COLUMNS = tuple(c.name for c in I.columns)
+COLUMNS = tuple(c.name for c in INST.columns)
 EXTRA_COLUMNS = ('flavor', 'migration_context', 'keypairs')
 RELATED = ('metadata', 'system_metadata', 'tags', 'fault')
 SORT_KEYS = ('access_ip_v4', 'access_ip_v6', 'availability_zone',
@@ -58,13 +58,13 @@ def _unjson(value, default=None):
 
 def _select_page():
     """Instance columns with the 1:1 instance_extra and info cache."""
-    return (sa.select(*I.columns,
+    return (sa.select(*INST.columns,
                       *[EXTRA.c[c] for c in EXTRA_COLUMNS],
                       CACHE.c.network_info)
-            .select_from(I.outerjoin(
-                EXTRA, sa.and_(EXTRA.c.instance_uuid == I.c.uuid,
+            .select_from(INST.outerjoin(
+                EXTRA, sa.and_(EXTRA.c.instance_uuid == INST.c.uuid,
                                EXTRA.c.deleted == 0))
-                .outerjoin(CACHE, sa.and_(CACHE.c.instance_uuid == I.c.uuid,
+                .outerjoin(CACHE, sa.and_(CACHE.c.instance_uuid == INST.c.uuid,
                                           CACHE.c.deleted == 0))))
 
 
@@ -129,14 +129,14 @@ def _read_deleted_filter(read_deleted):
     if read_deleted == 'yes':
         return []
     if read_deleted == 'only':
-        return [I.c.deleted != 0]
-    return [I.c.deleted == 0]
+        return [INST.c.deleted != 0]
+    return [INST.c.deleted == 0]
 
 
 @main_db.reader
 def get_record(context, uuid, read_deleted='no', related=RELATED):
     row = context.session.execute(_select_page().where(
-        I.c.uuid == uuid, *_read_deleted_filter(read_deleted))).first()
+        INST.c.uuid == uuid, *_read_deleted_filter(read_deleted))).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     return attach_related(context.session, [_record(row)], related)[0]
@@ -148,7 +148,7 @@ def get_records(context, uuids, read_deleted='no', related=RELATED):
     if not uuids:
         return []
     rows = context.session.execute(_select_page().where(
-        I.c.uuid.in_(list(uuids)), *_read_deleted_filter(read_deleted)))
+        INST.c.uuid.in_(list(uuids)), *_read_deleted_filter(read_deleted)))
     return attach_related(context.session, [_record(r) for r in rows],
                           related)
 
@@ -163,36 +163,36 @@ def _filters(filters):
     crit = []
     deleted = filters.get('deleted')
     if deleted is None or deleted is False:
-        crit.append(I.c.deleted == 0)
+        crit.append(INST.c.deleted == 0)
     elif deleted is True:
-        crit.append(I.c.deleted != 0)
-    crit.append(I.c.hidden == sa.sql.expression.literal(
+        crit.append(INST.c.deleted != 0)
+    crit.append(INST.c.hidden == sa.sql.expression.literal(
         bool(filters.get('hidden', False))))
     for key in ('project_id', 'user_id', 'host', 'node', 'image_ref',
                 'instance_type_id', 'availability_zone', 'key_name',
                 'reservation_id'):
         if filters.get(key) is not None:
-            crit.append(I.c[key] == filters[key])
+            crit.append(INST.c[key] == filters[key])
     if filters.get('uuid') is not None:
-        crit.append(I.c.uuid.in_(list(filters['uuid'])))
+        crit.append(INST.c.uuid.in_(list(filters['uuid'])))
     if filters.get('vm_state') is not None:
-        crit.append(I.c.vm_state.in_(list(filters['vm_state'])))
+        crit.append(INST.c.vm_state.in_(list(filters['vm_state'])))
     if 'task_state' in filters:
         states = list(filters['task_state'])
         named = [s for s in states if s is not None]
-        either = [I.c.task_state.in_(named)] if named else []
+        either = [INST.c.task_state.in_(named)] if named else []
         if None in states:
-            either.append(I.c.task_state.is_(None))
+            either.append(INST.c.task_state.is_(None))
         crit.append(sa.or_(*either))
     if filters.get('name'):
-        crit.append(I.c.display_name.regexp_match(filters['name']))
+        crit.append(INST.c.display_name.regexp_match(filters['name']))
     if filters.get('locked') is not None:
-        crit.append(sa.func.coalesce(I.c.locked, False)
+        crit.append(sa.func.coalesce(INST.c.locked, False)
                     == bool(filters['locked']))
     if filters.get('changes_since') is not None:
-        crit.append(I.c.updated_at >= filters['changes_since'])
+        crit.append(INST.c.updated_at >= filters['changes_since'])
     if filters.get('changes_before') is not None:
-        crit.append(I.c.updated_at <= filters['changes_before'])
+        crit.append(INST.c.updated_at <= filters['changes_before'])
     if filters.get('ip') or filters.get('ip6'):
         # The info cache holds the fixed IPs as JSON text; a substring of
         # it narrows the rows, the caller checks the pattern exactly.
@@ -217,13 +217,13 @@ def _tag_filters(filters):
         return sa.select(TAGS.c.resource_id).where(TAGS.c.tag.in_(tags))
 
     if filters.get('tags'):
-        crit.append(I.c.uuid.in_(having(filters['tags'])))
+        crit.append(INST.c.uuid.in_(having(filters['tags'])))
     if filters.get('tags_any'):
-        crit.append(I.c.uuid.in_(anyof(filters['tags_any'])))
+        crit.append(INST.c.uuid.in_(anyof(filters['tags_any'])))
     if filters.get('not_tags'):
-        crit.append(I.c.uuid.not_in(having(filters['not_tags'])))
+        crit.append(INST.c.uuid.not_in(having(filters['not_tags'])))
     if filters.get('not_tags_any'):
-        crit.append(I.c.uuid.not_in(anyof(filters['not_tags_any'])))
+        crit.append(INST.c.uuid.not_in(anyof(filters['not_tags_any'])))
     return crit
 
 
@@ -233,9 +233,9 @@ def _after(keys, dirs, marker):
     smaller than any other), on every backend."""
     either = []
     for i, key in enumerate(keys):
-        col, value = I.c[key], marker.get(key)
-        same = [(I.c[k].is_(None) if marker.get(k) is None
-                 else I.c[k] == marker.get(k)) for k in keys[:i]]
+        col, value = INST.c[key], marker.get(key)
+        same = [(INST.c[k].is_(None) if marker.get(k) is None
+                 else INST.c[k] == marker.get(k)) for k in keys[:i]]
         if dirs[i] == 'asc':
             step = (col.is_not(None) if value is None
                     else col > value)
@@ -250,7 +250,7 @@ def _after(keys, dirs, marker):
 def _order(keys, dirs):
     order = []
     for key, direction in zip(keys, dirs):
-        col = I.c[key]
+        col = INST.c[key]
         if direction == 'asc':
             order.append(col.is_not(None))
             order.append(col.asc())
@@ -294,7 +294,7 @@ def create(context, values, flavor=None, network_info=None, metadata=None,
                   deleted=0)
     values.setdefault('hidden', False)
     uuid = values['uuid']
-    session.execute(I.insert().values(**values))
+    session.execute(INST.insert().values(**values))
     session.execute(EXTRA.insert().values(
         instance_uuid=uuid, created_at=now, deleted=0,
         flavor=_json(flavor or {}), keypairs=_json(keypairs or [])))
@@ -314,8 +314,8 @@ def create(context, values, flavor=None, network_info=None, metadata=None,
 
 
 def _check_states(session, uuid, expected_task_state, expected_vm_state):
-    row = session.execute(sa.select(I.c.task_state, I.c.vm_state).where(
-        I.c.uuid == uuid, I.c.deleted == 0)).first()
+    row = session.execute(sa.select(INST.c.task_state, INST.c.vm_state).where(
+        INST.c.uuid == uuid, INST.c.deleted == 0)).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     for expected, actual, name in ((expected_task_state, row[0], 'task'),
@@ -372,13 +372,13 @@ def update(context, uuid, values, expected_task_state=UNSET,
     now = _now()
     # Take the row's write lock first (a no-op update), so the state
     # check and the write see the same row.
-    if not session.execute(I.update().where(
-            I.c.uuid == uuid, I.c.deleted == 0).values(
-                uuid=I.c.uuid)).rowcount:
+    if not session.execute(INST.update().where(
+            INST.c.uuid == uuid, INST.c.deleted == 0).values(
+                uuid=INST.c.uuid)).rowcount:
         raise exception.InstanceNotFound(instance_id=uuid)
     if expected_task_state is not UNSET or expected_vm_state is not UNSET:
         _check_states(session, uuid, expected_task_state, expected_vm_state)
-    session.execute(I.update().where(I.c.uuid == uuid).values(
+    session.execute(INST.update().where(INST.c.uuid == uuid).values(
         updated_at=now, **values))
     if extra:
         session.execute(EXTRA.update().where(
@@ -406,13 +406,13 @@ def soft_delete(context, uuid, values=None):
     metadata rows; values: columns to set with it (vm_state, ...)."""
     session = context.session
     now = _now()
-    row_id = session.execute(sa.select(I.c.id).where(
-        I.c.uuid == uuid, I.c.deleted == 0)).scalar()
+    row_id = session.execute(sa.select(INST.c.id).where(
+        INST.c.uuid == uuid, INST.c.deleted == 0)).scalar()
     if row_id is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    session.execute(I.update().where(I.c.id == row_id).values(
+    session.execute(INST.update().where(INST.c.id == row_id).values(
         deleted=row_id, deleted_at=now, updated_at=now,
-        terminated_at=sa.func.coalesce(I.c.terminated_at, now),
+        terminated_at=sa.func.coalesce(INST.c.terminated_at, now),
         **(values or {})))
     for table in (EXTRA, CACHE, META, SYSMETA):
         session.execute(table.update().where(
@@ -436,8 +436,8 @@ def hard_delete(context, uuid):
         session.execute(table.delete().where(
             table.c.instance_uuid == uuid))
     session.execute(TAGS.delete().where(TAGS.c.resource_id == uuid))
-    return bool(session.execute(I.delete().where(
-        I.c.uuid == uuid)).rowcount)
+    return bool(session.execute(INST.delete().where(
+        INST.c.uuid == uuid)).rowcount)
 
 
 @main_db.writer
