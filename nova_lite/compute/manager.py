@@ -70,7 +70,38 @@ class ComputeManager(object):
     def init_host(self, context, service_ref):
         self.service_ref = service_ref
         self.driver.init_host(self.host)
+        self._recover_instances(context)
         self.update_available_resource(context)
+
+    def _recover_instances(self, context):
+        """Finish what a stop of this service interrupted: a delete is
+        completed; a build goes to ERROR with a fault, its guest, ports
+        and claim freed (never left in BUILD)."""
+        try:
+            instances = instance_obj.InstanceList.get_by_host(context,
+                                                              self.host)
+        except Exception:
+            LOG.exception('Could not list the instances of %s', self.host)
+            return
+        for instance in instances:
+            if instance.task_state == instance_obj.DELETING:
+                self.terminate_instance(context, instance)
+            elif instance.vm_state == instance_obj.BUILDING:
+                LOG.warning('Build of %s was interrupted by a restart of '
+                            '%s; it goes to ERROR', instance.uuid,
+                            self.host)
+                self._undo_build(context, instance)
+                instance.vm_state = instance_obj.ERROR
+                instance.task_state = None
+                instance.network_info = []
+                try:
+                    instance.save(expected_vm_state=[
+                        instance_obj.BUILDING])
+                except exception.NovaLiteException:
+                    continue
+                instance.add_fault(
+                    500, 'Instance build was interrupted by a restart of '
+                    'its compute service.', host=self.host)
 
     def cleanup_host(self):
         pass
@@ -125,8 +156,10 @@ class ComputeManager(object):
         try:
             instance.task_state = instance_obj.NETWORKING
             instance.save(expected_task_state=[instance_obj.SCHEDULING,
-                                               None])
+                                               None],
+                          expected_vm_state=[instance_obj.BUILDING])
         except (exception.UnexpectedTaskStateError,
+                exception.InstanceInvalidState,
                 exception.InstanceNotFound):
             # Deleted meanwhile: whoever deleted it cleans up.
             LOG.info('Instance %s was deleted before its build started',

@@ -41,7 +41,7 @@ def _query(resources, class_ids, limit, exclude):
     if exclude:
         where.append(RP.c.uuid.not_in(list(exclude)))
     return (sa.select(*columns).select_from(joins).where(*where)
-            .order_by(RP.c.id).limit(limit))
+            .limit(limit))
 
 
 def find(ctx, resources, limit, exclude=()):

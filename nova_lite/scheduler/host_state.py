@@ -22,6 +22,8 @@ SVC = models.Service.__table__
 
 HostState = collections.namedtuple(
     'HostState', 'uuid host nodename cell_uuid up disabled free')
+# Candidates whose host state is read at a time, best weighed first.
+BATCH = 32
 
 
 @main_db.reader
@@ -46,7 +48,8 @@ def _is_up(forced_down, last_seen_up, updated_at, created_at, down_time,
 
 
 def host_states(context, cells, candidates):
-    """{uuid: HostState} of the candidates found in cells."""
+    """{uuid: HostState} of the candidates found in cells (one query
+    per cell, in parallel)."""
     by_uuid = {c['uuid']: c for c in candidates}
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.cell_timeout, _rows, list(by_uuid))
@@ -87,18 +90,49 @@ def passes(state, spec):
 _WEIGHERS = {'ram': 'MEMORY_MB', 'cpu': 'VCPU', 'disk': 'DISK_GB'}
 
 
-def weigh(states):
-    """states sorted best first: per weigher the free amount normalised
-    to 0..1 over the candidates, times its multiplier, summed."""
-    totals = collections.defaultdict(float)
-    for name in CONF.scheduler.weight_classes:
-        rc = _WEIGHERS.get(name.strip())
+def weigh(items, free=lambda item: item.free, name=lambda item: item.host):
+    """items sorted best first: per weigher the free amount normalised
+    to 0..1 over the items, times its multiplier, summed; ties by name.
+    Weighers only use free capacity, so candidates are weighed before
+    their host states are read (see best_hosts)."""
+    totals = [0.0] * len(items)
+    for weigher in CONF.scheduler.weight_classes:
+        rc = _WEIGHERS.get(weigher.strip())
         if rc is None:
             continue
-        multiplier = getattr(CONF.scheduler, '%s_weight_multiplier' % name)
-        values = [s.free.get(rc, 0) for s in states]
+        multiplier = getattr(CONF.scheduler,
+                             '%s_weight_multiplier' % weigher.strip())
+        values = [free(item).get(rc, 0) for item in items]
         lo, hi = min(values, default=0), max(values, default=0)
-        for state, value in zip(states, values):
-            norm = 0.0 if hi == lo else (value - lo) / (hi - lo)
-            totals[state.uuid] += multiplier * norm
-    return sorted(states, key=lambda s: (-totals[s.uuid], s.host))
+        if hi == lo:
+            continue
+        for i, value in enumerate(values):
+            totals[i] += multiplier * (value - lo) / (hi - lo)
+    order = sorted(range(len(items)),
+                   key=lambda i: (-totals[i], name(items[i])))
+    return [items[i] for i in order]
+
+
+def best_hosts(context, cells, candidates, spec, wanted, per_cell):
+    """Host states that pass the filters, best first: at least `wanted`
+    of them with `per_cell` in the best one's cell, unless the
+    candidates run out first. Candidates are weighed first, then their
+    host states read in that order, BATCH at first and twice as many
+    each time more are needed: the cells are asked about the hosts
+    that are needed, not about every candidate."""
+    ranked = weigh(candidates, free=lambda c: c['free'],
+                   name=lambda c: c['name'] or '')
+    passing, start, size = [], 0, BATCH
+    while start < len(ranked):
+        batch = ranked[start:start + size]
+        start, size = start + size, size * 2
+        states = host_states(context, cells, batch)
+        passing.extend(states[c['uuid']] for c in batch
+                       if c['uuid'] in states
+                       and passes(states[c['uuid']], spec))
+        if (len(passing) >= wanted
+                and sum(1 for s in passing
+                        if s.cell_uuid == passing[0].cell_uuid)
+                >= per_cell):
+            break
+    return passing

@@ -60,16 +60,17 @@ class SchedulerManager(object):
         return [c for c in objects.CellMappingList.get_all(context)
                 if not c.is_cell0() and not c.disabled]
 
-    def _hosts(self, context, spec, resources):
-        """Host states that pass the filters, best first."""
+    def _hosts(self, context, spec, resources, count=1):
+        """Host states that pass the filters, best first: enough for
+        count instances and the primary's alternates."""
         found = candidates.find(context, resources,
                                 CONF.scheduler.max_candidates)
         if not found:
             return []
-        states = host_state.host_states(context, self._cells(context),
-                                        found)
-        return host_state.weigh([s for s in states.values()
-                                 if host_state.passes(s, spec)])
+        attempts = CONF.scheduler.max_attempts
+        return host_state.best_hosts(
+            context, self._cells(context), found, spec,
+            wanted=count + attempts - 1, per_cell=attempts)
 
     def select_destinations(self, context, spec=None, spec_obj=None,
                             instance_uuids=None, return_alternates=False):
@@ -103,7 +104,7 @@ class SchedulerManager(object):
 
     def _select(self, context, spec, instance_uuids, return_alternates):
         resources = spec.resources()
-        hosts = self._hosts(context, spec, resources)
+        hosts = self._hosts(context, spec, resources, len(instance_uuids))
         claimed, answer = [], []
         try:
             for uuid in instance_uuids:
