@@ -33,11 +33,10 @@ import eventlet  # noqa: E402
 eventlet.monkey_patch()
 
 from oslo_utils import timeutils  # noqa: E402
-import sqlalchemy as sa  # noqa: E402
 
 from nova_lite import allinone  # noqa: E402
-from nova_lite import config  # noqa: E402
 from nova_lite.conf import CONF  # noqa: E402
+from nova_lite import config  # noqa: E402
 from nova_lite import context as nova_context  # noqa: E402
 from nova_lite.db.main import api as main_db  # noqa: E402
 from nova_lite.db.main import models  # noqa: E402
