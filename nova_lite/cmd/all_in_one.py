@@ -30,6 +30,13 @@ def _parse(argv):
     parser.add_argument('--host', default='127.0.0.1')
     parser.add_argument('--port', type=int, default=8774)
     parser.add_argument('--debug', action='store_true')
+    parser.add_argument(
+        '--config-file', action='append', default=[], metavar='FILE',
+        help='oslo.config file applied over the defaults (repeatable; '
+             'later files win), e.g. [oslo_policy] policy_file, '
+             '[scheduler] weights, [fake_driver] capacity, spawn_delay '
+             'and injected failures. The state directory decides the '
+             'databases, transports and listen address.')
     return parser.parse_args(argv)
 
 
@@ -93,7 +100,12 @@ def main(argv=None):
         return _refuse('cannot listen on %s:%d (%s); stop what uses it or '
                        'pass another --port.' % (args.host, args.port,
                                                   busy.strerror or busy))
+    missing = [f for f in args.config_file if not os.path.isfile(f)]
+    if missing:
+        return _refuse('config file %s not found.' % missing[0])
     config.parse_args(['nova-lite-all-in-one'] +
+                      [arg for f in args.config_file
+                       for arg in ('--config-file', f)] +
                       (['--debug'] if args.debug else []),
                       default_config_files=[])
     plane = allinone.Plane(args.state_dir, cells=args.cells,

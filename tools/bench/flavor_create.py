@@ -79,7 +79,8 @@ class NovaLite(object):
                               'nova-lite-all-in-one')
         self.log = open(os.path.join(self.state, 'all-in-one.log'), 'wb')
         self.proc = subprocess.Popen(
-            [binary, '--state-dir', self.state, '--port', str(self.port)],
+            [binary, '--state-dir', self.state, '--port', str(self.port)]
+            + list(getattr(self, 'EXTRA_ARGS', [])),
             stdout=self.log, stderr=subprocess.STDOUT)
         _wait(self.proc, self._all_up, 'nova-lite-all-in-one')
         return self
