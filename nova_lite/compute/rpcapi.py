@@ -92,6 +92,7 @@ class ComputeAPI(object):
             raise exception.HypervisorUptimeNotImplemented()
         cctxt = client.prepare(server=host, version='1.2')
         return cctxt.call(context, 'get_host_uptime')
+
     def build_and_run_instance(self, context, host, instance, request_spec,
                                requested_networks, host_list,
                                admin_password=None):
