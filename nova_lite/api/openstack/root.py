@@ -5,6 +5,7 @@ from nova_lite.api.openstack.compute import flavors
 from nova_lite.api.openstack.compute import hypervisors
 from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import keypairs
+from nova_lite.api.openstack.compute import servers
 from nova_lite.api.openstack.compute import services
 from nova_lite.api.openstack import versions
 from nova_lite.api.openstack import wsgi
@@ -25,6 +26,7 @@ class V21Controller(object):
 
 pecan.route(V21Controller, 'flavors', flavors.FlavorsController())
 pecan.route(V21Controller, 'os-services', services.ServicesController())
+pecan.route(V21Controller, 'servers', servers.ServersController())
 pecan.route(V21Controller, 'os-hypervisors',
             hypervisors.HypervisorsController())
 pecan.route(V21Controller, 'os-keypairs', keypairs.KeypairsController())

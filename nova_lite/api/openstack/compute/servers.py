@@ -1,0 +1,404 @@
+"""Servers: list (summary and detail, across cells), show, update and
+their addresses (/ips)."""
+import re
+
+from oslo_utils import strutils
+from oslo_utils import timeutils
+import pecan
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import servers as schemas
+from nova_lite.api.openstack.compute.views import servers as views
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import server_listing
+from nova_lite.conf import CONF
+from nova_lite import exception
+from nova_lite.policies import servers as sv_policies
+
+# Filters anyone may use; others need allow_all_filters (and are
+# silently dropped otherwise, as in the Compute API).
+_USER_FILTERS = ('reservation_id', 'name', 'status', 'image', 'flavor',
+                 'ip', 'changes-since', 'all_tenants')
+_USER_FILTERS_V283 = ('availability_zone', 'config_drive', 'key_name',
+                      'created_at', 'launched_at', 'terminated_at',
+                      'power_state', 'task_state', 'vm_state', 'progress',
+                      'user_id')
+_TAG_FILTERS = {'tags': 'tags', 'tags-any': 'tags_any',
+                'not-tags': 'not_tags', 'not-tags-any': 'not_tags_any'}
+_PAGING = ('limit', 'marker', 'sort_key', 'sort_dir')
+# Query parameters passed straight to the listing as equality filters.
+_EQUAL_FILTERS = {'reservation_id': 'reservation_id', 'user_id': 'user_id',
+                  'host': 'host', 'node': 'node',
+                  'availability_zone': 'availability_zone',
+                  'key_name': 'key_name'}
+_ADMIN_SORT_KEYS = ('host', 'node')
+
+
+# --- per-request rendering choices -------------------------------------------
+
+def builder(ctxt, version):
+    """A view builder with what policy lets this caller see, decided
+    once for the whole request."""
+    own = {'project_id': ctxt.project_id}
+    host_status = None
+    if version >= av.SERVER_HOST_STATUS:
+        if ctxt.can(sv_policies.SHOW_HOST_STATUS, target=own, fatal=False):
+            host_status = 'all'
+        elif ctxt.can(sv_policies.SHOW_HOST_STATUS_UNKNOWN, target=own,
+                      fatal=False):
+            host_status = 'unknown'
+    return views.Builder(
+        pecan.request.application_url, version,
+        extended_attrs=ctxt.can(sv_policies.EXTENDED_ATTRIBUTES,
+                                target=own, fatal=False),
+        host_status=host_status,
+        extra_specs=(version >= av.SERVER_EMBEDDED_FLAVOR and ctxt.can(
+            sv_policies.SHOW_FLAVOR_EXTRA_SPECS, target=own, fatal=False)),
+        is_admin=ctxt.is_admin,
+        default_zone=CONF.default_availability_zone)
+
+
+# --- list query ----------------------------------------------------------
+
+def _allowed_filters(ctxt, version):
+    """Filter names this caller may use (None: every declared one)."""
+    if ctxt.can(sv_policies.ALLOW_ALL_FILTERS, target={}, fatal=False):
+        return None
+    allowed = set(_USER_FILTERS) | set(_PAGING)
+    if version >= av.SERVER_IP6_FILTER:
+        allowed.add('ip6')
+    if version >= av.SERVER_TAGS:
+        allowed.update(_TAG_FILTERS)
+    if version >= av.SERVER_CHANGES_BEFORE:
+        allowed.add('changes-before')
+    if version >= av.SERVER_LOCKED_REASON:
+        allowed.add('locked')
+    if version >= av.SERVER_MORE_USER_FILTERS:
+        allowed.update(_USER_FILTERS_V283)
+    return allowed
+
+
+def _time(query, name):
+    value = validation.last(query, name)
+    if value is None:
+        return None
+    try:
+        parsed = timeutils.parse_isotime(value)
+    except ValueError:
+        raise exception.InvalidInput(
+            reason='Invalid filter field: %s.' % name)
+    return timeutils.normalize_time(parsed)
+
+
+def _bool(query, name):
+    value = validation.last(query, name)
+    return None if value is None else validation.to_bool(value)
+
+
+def _all_tenants(query):
+    if 'all_tenants' not in query:
+        return False
+    value = validation.last(query, 'all_tenants')
+    if value == '':
+        return True
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError as exc:
+        raise exception.InvalidInput(reason=str(exc))
+
+
+def _status_filters(ctxt, version, statuses, filters):
+    """vm_state/task_state filters of status values; False when no
+    status is known (an empty list before 2.38)."""
+    vm_states, task_states = views.states_of_statuses(statuses)
+    if not vm_states and not task_states:
+        if version >= av.SERVER_STRICT_STATUS:
+            raise exception.InvalidInput(reason='Invalid status value')
+        return False
+    filters['vm_state'] = vm_states
+    if 'default' not in task_states:
+        filters['task_state'] = task_states
+    if vm_states == ['deleted']:
+        if not ctxt.is_admin:
+            raise exception.Forbidden(
+                message='Only administrators may list deleted instances')
+        filters['deleted'] = True
+    return True
+
+
+def _sorting(ctxt, version, query):
+    """(sort_keys, sort_dirs) requested, ignored keys dropped with their
+    direction; host and node only for administrators (403)."""
+    keys = [*query.get('sort_key', ())]
+    dirs = [*query.get('sort_dir', ())]
+    ignored = (schemas.IGNORED_SORT_KEYS_V273
+               if version >= av.SERVER_LOCKED_REASON
+               else schemas.IGNORED_SORT_KEYS)
+    kept_keys, kept_dirs = [], []
+    for index, key in enumerate(keys):
+        # Keys with no column here (kernel_id, ...) sort nothing.
+        if key in ignored or key not in server_listing.SORTABLE:
+            continue
+        if key in _ADMIN_SORT_KEYS and not ctxt.is_admin:
+            raise exception.Forbidden(
+                message='Only administrators can sort servers by %s' % key)
+        kept_keys.append(key)
+        if index < len(dirs):
+            kept_dirs.append(dirs[index])
+    if not keys and dirs:
+        kept_dirs = dirs
+    return kept_keys, kept_dirs
+
+
+def _search(ctxt, version, query, detailed):
+    """(filters for the listing, all_tenants), or None for an empty
+    answer (an unknown status before 2.38)."""
+    allowed = _allowed_filters(ctxt, version)
+    if allowed is not None:
+        query = {k: v for k, v in query.items() if k in allowed}
+    filters = {}
+    for name, key in _EQUAL_FILTERS.items():
+        if validation.last(query, name) is not None:
+            filters[key] = validation.last(query, name)
+    if 'name' in query:
+        filters['name'] = validation.last(query, 'name')
+        try:
+            re.compile(filters['name'])
+        except re.error:
+            raise exception.InvalidInput(
+                reason='Invalid name filter: %s' % filters['name'])
+    if 'image' in query:
+        filters['image_ref'] = validation.last(
+            query, 'image').rstrip('/').rsplit('/', 1)[-1]
+    if 'flavor' in query:
+        filters['flavor'] = validation.last(query, 'flavor')
+    for name in ('ip', 'ip6'):
+        if validation.last(query, name):
+            filters[name] = validation.last(query, name)
+    if 'uuid' in query:
+        filters['uuid'] = [*query['uuid']]
+    if 'vm_state' in query:
+        filters['vm_state'] = [*query['vm_state']]
+    if 'task_state' in query:
+        filters['task_state'] = [None if s in ('', 'None') else s
+                                 for s in query['task_state']]
+    if 'status' in query and not _status_filters(
+            ctxt, version, query['status'], filters):
+        return None
+    since = _time(query, 'changes-since')
+    before = _time(query, 'changes-before')
+    if since and before and before < since:
+        raise exception.InvalidInput(
+            reason='The value of changes-since must be less than or equal '
+                   'to changes-before.')
+    if since:
+        filters['changes_since'] = since
+    if before:
+        filters['changes_before'] = before
+    if 'deleted' not in filters:
+        deleted = _bool(query, 'deleted')
+        if deleted is not None:
+            filters['deleted'] = deleted
+        elif since is None and before is None:
+            filters['deleted'] = False
+        else:
+            # changes-since/-before list recently deleted servers too.
+            filters['deleted'] = 'any'
+    if version >= av.SERVER_TAGS:
+        for name, key in _TAG_FILTERS.items():
+            value = validation.last(query, name)
+            if value:
+                filters[key] = [t for t in value.split(',') if t]
+    if version >= av.SERVER_LOCKED_REASON and 'locked' in query:
+        filters['locked'] = _bool(query, 'locked')
+    all_tenants = _all_tenants(query)
+    if all_tenants:
+        ctxt.can(sv_policies.DETAIL_ALL_TENANTS if detailed
+                 else sv_policies.INDEX_ALL_TENANTS, target={})
+        project = (validation.last(query, 'project_id')
+                   or validation.last(query, 'tenant_id'))
+        if project:
+            filters['project_id'] = project
+    elif ctxt.project_id:
+        filters['project_id'] = ctxt.project_id
+    else:
+        filters['user_id'] = ctxt.user_id
+    return filters, all_tenants
+
+
+def _limit(query):
+    limit = validation.last(query, 'limit')
+    if limit is None:
+        return CONF.api.max_limit
+    return min(int(limit), CONF.api.max_limit)
+
+
+def _list(query, detailed):
+    ctxt = wsgi.authorize(sv_policies.DETAIL if detailed
+                          else sv_policies.INDEX, own_project=True)
+    version = wsgi.api_version()
+    sort_keys, sort_dirs = _sorting(ctxt, version, query)
+    limit = _limit(query)
+    render = builder(ctxt, version) if detailed else views.Builder(
+        pecan.request.application_url, version)
+    params = [*pecan.request.GET.items()]
+    searched = _search(ctxt, version, query, detailed)
+    if searched is None:
+        return {'servers': []}
+    filters, all_tenants = searched
+    records = server_listing.list(
+        ctxt, filters, sort_keys, sort_dirs, limit=limit,
+        marker=validation.last(query, 'marker'), all_tenants=all_tenants,
+        cell_down_support=version >= av.SERVER_DOWN_CELLS,
+        host_status=detailed and render.host_status is not None)
+    return render.index(records, detailed, limit, params)
+
+
+def _list_query(fn):
+    """The list query schemas, per microversion."""
+    ranges = [
+        (schemas.index_query, av.MIN, av.before(av.SERVER_TAGS)),
+        (schemas.index_query_v226, av.SERVER_TAGS,
+         av.before(av.SERVER_CHANGES_BEFORE)),
+        (schemas.index_query_v266, av.SERVER_CHANGES_BEFORE,
+         av.before(av.SERVER_LOCKED_REASON)),
+        (schemas.index_query_v273, av.SERVER_LOCKED_REASON,
+         av.before(av.STRICT_QUERY_EMPTY_SERVERS)),
+        (schemas.index_query_v275, av.STRICT_QUERY_EMPTY_SERVERS, None),
+    ]
+    for schema, low, high in ranges:
+        fn = validation.query_schema(schema, low, high)(fn)
+    return fn
+
+
+# --- one server ----------------------------------------------------------
+
+def _server(ctxt, server_id, action, cell_down_support=False,
+            host_status=False):
+    """The server's record once policy lets the caller do action on it
+    (a server of another project is a 404 first)."""
+    rec = server_listing.get(ctxt, server_id,
+                             cell_down_support=cell_down_support,
+                             host_status=host_status)
+    ctxt.can(action, target={'project_id': rec['project_id']})
+    return rec
+
+
+def _update_values(body, version):
+    server = body['server']
+    values = {}
+    if 'name' in server:
+        values['display_name'] = server['name']
+    if version >= av.SERVER_DESCRIPTION and 'description' in server:
+        values['display_description'] = server['description']
+    if 'accessIPv4' in server:
+        values['access_ip_v4'] = server['accessIPv4'] or None
+    if 'accessIPv6' in server:
+        values['access_ip_v6'] = server['accessIPv6'] or None
+    return values
+
+
+class IPController(object):
+    """/servers/{server_id}/ips/{network_label}"""
+
+    def __init__(self, server_id, label):
+        self.server_id = server_id
+        self.label = label
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose()
+    def index(self):
+        ctxt = wsgi.request_context()
+        rec = _server(ctxt, self.server_id, sv_policies.IPS_SHOW)
+        body = views.Builder.ips_of_network(rec, self.label)
+        if body is None:
+            raise exception.ResourceNotFound(
+                message='Instance is not a member of specified network')
+        return body
+
+
+class IPsController(object):
+    """/servers/{server_id}/ips"""
+
+    def __init__(self, server_id):
+        self.server_id = server_id
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose()
+    def index(self):
+        ctxt = wsgi.request_context()
+        rec = _server(ctxt, self.server_id, sv_policies.IPS_INDEX)
+        return views.Builder.ips(rec)
+
+    @pecan.expose()
+    def _lookup(self, label, *remainder):
+        return IPController(self.server_id, label), remainder
+
+
+class ServerController(object):
+    """/servers/{server_id} and its /ips."""
+
+    def __init__(self, server_id):
+        self.server_id = server_id
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose()
+    def index(self):
+        ctxt = wsgi.request_context()
+        version = wsgi.api_version()
+        render = builder(ctxt, version)
+        rec = _server(ctxt, self.server_id, sv_policies.SHOW,
+                      cell_down_support=version >= av.SERVER_DOWN_CELLS,
+                      host_status=render.host_status is not None)
+        return render.show(rec)
+
+    @index.when(method='PUT', content_type=wsgi.JSON)
+    @wsgi.expose(method='PUT')
+    @validation.schema(schemas.update, av.MIN,
+                       av.before(av.SERVER_DESCRIPTION))
+    @validation.schema(schemas.update_v219, av.SERVER_DESCRIPTION)
+    def put(self, body=None):
+        ctxt = wsgi.request_context()
+        version = wsgi.api_version()
+        render = builder(ctxt, version)
+
+        def check(rec):
+            ctxt.can(sv_policies.UPDATE,
+                     target={'project_id': rec['project_id']})
+
+        rec = server_listing.update(
+            ctxt, self.server_id, check=check,
+            host_status=(render.host_status is not None and
+                         version >= av.STRICT_QUERY_EMPTY_SERVERS),
+            **_update_values(body, version))
+        return render.updated(rec)
+
+    _SUBRESOURCES = {'ips': IPsController}
+
+    @pecan.expose()
+    def _lookup(self, name, *remainder):
+        controller = self._SUBRESOURCES.get(name)
+        if controller is None:
+            return None
+        return controller(self.server_id), remainder
+
+
+class ServersController(object):
+    """/servers, /servers/detail"""
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose()
+    @_list_query
+    def index(self, query=None):
+        return _list(query, detailed=False)
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose()
+    @_list_query
+    def detail(self, query=None):
+        return _list(query, detailed=True)
+
+    @pecan.expose()
+    def _lookup(self, server_id, *remainder):
+        return ServerController(server_id), remainder

@@ -1,0 +1,99 @@
+"""Hypothesis on the server endpoints: no input, however bad, makes them
+answer 5xx; every error is a Compute API fault (test_fuzz.check). Servers
+exist in both cells, cell0 (ERROR) and as a build request, so many
+requests reach real records."""
+import json
+import string
+from urllib import parse
+
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+import pytest
+
+from tests.functional.api import server_fixtures as sf
+from tests.functional.api import test_fuzz as fuzz
+
+_IDS = st.one_of(fuzz.IDS, st.sampled_from(['detail', 'ips', 'action']))
+
+
+@pytest.fixture
+def servers(seeded):
+    env = seeded.env
+    flavor = sf.flavor(env.ctxt, 'small')
+    uuids = [sf.add_server(env, 'cell1', flavor,
+                           network_info=sf.network_info('10.0.0.5')),
+             sf.add_server(env, 'cell2', flavor, tags=['a', 'b']),
+             sf.add_server(env, 'cell0', flavor, vm_state='error',
+                           host=None, node=None),
+             sf.add_build_request(env, flavor)]
+    return uuids
+
+
+def _paths(uuids):
+    known = st.sampled_from(uuids)
+    server = st.one_of(known, known, _IDS)
+    return st.one_of(
+        st.sampled_from(['/v2.1/servers', '/v2.1/servers/detail']),
+        st.builds('/v2.1/servers/{}'.format, server),
+        st.builds('/v2.1/servers/{}/ips'.format, server),
+        st.builds('/v2.1/servers/{}/ips/{}'.format, server,
+                  st.one_of(st.sampled_from(['private', 'public']),
+                            fuzz.IDS)),
+        st.builds('/v2.1/servers/{}/{}'.format, server, _IDS))
+
+
+QUERY_KEYS = st.sampled_from([
+    'limit', 'marker', 'sort_key', 'sort_dir', 'status', 'name', 'ip',
+    'ip6', 'image', 'flavor', 'changes-since', 'changes-before',
+    'all_tenants', 'project_id', 'tenant_id', 'host', 'node', 'deleted',
+    'tags', 'tags-any', 'not-tags', 'not-tags-any', 'locked', 'vm_state',
+    'task_state', 'uuid', 'foo', ''])
+QUERY_VALUES = st.one_of(
+    st.text(max_size=12), fuzz.IDS,
+    st.sampled_from(['true', 'false', '0', '-1', '99999999999999999999',
+                     'ACTIVE', 'bogus', 'created_at', 'display_name',
+                     'host', 'locked', 'asc', 'desc', 'ASC', '[', '(?P<',
+                     '2026-01-01T00:00:00Z', 'yesterday', 'small', 'a,b',
+                     '10.0.0.5', '*']))
+QUERIES = st.lists(st.tuples(QUERY_KEYS, QUERY_VALUES), max_size=4).map(
+    parse.urlencode)
+SERVER_KEYS = ['name', 'description', 'accessIPv4', 'accessIPv6',
+               'OS-DCF:diskConfig', 'flavorRef', 'imageRef', 'networks',
+               'metadata', 'min_count', 'max_count', 'tags', 'user_data']
+BODIES = st.one_of(
+    fuzz.BODIES,
+    st.dictionaries(st.sampled_from(SERVER_KEYS), fuzz.FIELD_VALUES,
+                    max_size=4).map(
+        lambda s: json.dumps({'server': s}).encode()))
+VERSIONS = st.sampled_from(['2.1', '2.3', '2.19', '2.26', '2.38', '2.47',
+                            '2.63', '2.66', '2.69', '2.71', '2.73', '2.75',
+                            '2.88', 'latest'])
+TOKENS = st.sampled_from(['admin:admin', 'bob:project-a', 'eve:project-b',
+                          None])
+PRINTABLE = string.printable
+
+
+@settings(fuzz.SETTINGS, max_examples=300)
+@given(data=st.data(), method=fuzz.METHODS, query=QUERIES,
+       version=VERSIONS, token=TOKENS, body=BODIES)
+def test_no_server_input_gives_a_server_error(app, servers, data, method,
+                                              query, version, token, body):
+    path = data.draw(_paths(servers))
+    fuzz._request(app, method, path, query, version, False, token, body,
+                  'application/json', None)
+
+
+@pytest.mark.parametrize('kind', sorted(fuzz.BAD_BODIES))
+def test_deep_and_non_finite_bodies_are_refused_on_servers(app, servers,
+                                                           kind):
+    body, expected = fuzz.BAD_BODIES[kind]
+    for method, path in [('PUT', '/v2.1/servers/%s' % servers[0]),
+                         ('POST', '/v2.1/servers')]:
+        resp = app.request(
+            path, method=method, body=body, expect_errors=True,
+            headers={'X-Auth-Token': 'admin:admin',
+                     'Content-Type': 'application/json',
+                     'OpenStack-API-Version': 'compute 2.75'})
+        fuzz._check(resp)
+        assert resp.status_int == expected, (method, path, resp.text)
