@@ -1,7 +1,7 @@
 """The policy table: the status each persona gets, with the default
 policies, for every flavor, extra-spec, flavor-access, os-services,
-os-hypervisors and os-keypairs rule. Plain data, so that the same table
-can be replayed against real Nova.
+os-hypervisors, os-keypairs and servers rule. Plain data, so that the
+same table can be replayed against real Nova.
 
 Every row is what Nova 34 answers with its default policies except the
 access-list reads (GET /flavors/{id}/os-flavor-access): there our default
@@ -13,7 +13,8 @@ Requests of a row run as MEMBER, READER and OTHER first, ADMIN last (the
 administrator's writes succeed, and later rows see them). Paths may name
 ``{compute}`` (a compute service's uuid), ``{host}`` and ``{binary}``
 (its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
-(its hypervisor_hostname); SETUP runs as ADMIN first.
+(its hypervisor_hostname), ``{server}`` (a server of project-a, in a
+cell, on the network "private"); SETUP runs as ADMIN first.
 """
 
 ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
@@ -75,6 +76,9 @@ def _member_keys(status):
 # Private flavors, their extra specs included, exist only for the projects
 # that may use them.
 _PRIVATE_READ = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
+
+# A server of the member's project.
+_OWN_SERVER = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
 
 # (method, path, body, microversion, {persona: status})
 ROWS = [
@@ -186,6 +190,22 @@ ROWS = [
      dict(_member_keys(204), admin=404)),
     ('DELETE', '/os-keypairs/policy-kp', None, '2.1',
      dict(_all(202), member=404)),
+    # servers: readers list and show their project's servers, members
+    # change them; another project's server does not exist (404); every
+    # project's servers, and sorting by host, are for administrators.
+    ('GET', '/servers', None, '2.1', _all(200)),
+    ('GET', '/servers/detail', None, '2.47', _all(200)),
+    ('GET', '/servers?all_tenants=1', None, '2.1', _admin_only(200)),
+    ('GET', '/servers/detail?all_tenants=1', None, '2.1', _admin_only(200)),
+    ('GET', '/servers?sort_key=host', None, '2.1', _admin_only(200)),
+    ('GET', '/servers?unknown=1', None, '2.75', _all(400)),
+    ('GET', '/servers/{server}', None, '2.47', _OWN_SERVER),
+    ('GET', '/servers/{server}/ips', None, '2.1', _OWN_SERVER),
+    ('GET', '/servers/{server}/ips/private', None, '2.1', _OWN_SERVER),
+    ('GET', '/servers/' + MISSING_UUID, None, '2.1', _all(404)),
+    ('PUT', '/servers/{server}', {'server': {'name': 'renamed'}}, '2.1',
+     {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 404}),
+    ('PUT', '/servers/{server}', {'server': {'bogus': 1}}, '2.1', _all(400)),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default

@@ -8,6 +8,7 @@ replayed against Nova 34 gives no mismatch), except the access-list reads,
 which follow Nova's deprecated admin-or-owner default (issue 13).
 """
 import json
+import types
 
 from keystonemiddleware import auth_token  # noqa: F401 (its options)
 from keystonemiddleware import fixture as ks_fixture
@@ -15,9 +16,24 @@ import pytest
 import webtest
 
 from nova_lite.api import app as api_app
+from nova_lite import context as nova_context
+from nova_lite import objects
 from nova_lite import policy
 from tests.conftest import set_override
 from tests.functional.api import policy_table as table
+from tests.functional.api import server_fixtures
+
+
+def _server_of_project_a():
+    """A server of the member's project in the first cell, written in
+    the databases (the boot flow is not what these rows test)."""
+    ctxt = nova_context.get_admin_context()
+    cells = {c.name: c for c in objects.CellMappingList.get_all(ctxt)}
+    env = types.SimpleNamespace(ctxt=ctxt, cells=cells)
+    flavor = server_fixtures.flavor(ctxt, 'policy-server')
+    return server_fixtures.add_server(
+        env, 'cell1', flavor, project_id='project-a',
+        network_info=server_fixtures.network_info('10.0.0.7'))
 
 
 @pytest.fixture
@@ -56,7 +72,8 @@ def as_persona(plane_no_api):
                if s['id'] == node['service']['id']][0]
     names.update(compute=service['id'], host=service['host'],
                  binary=service['binary'], node=node['id'],
-                 hostname=node['hypervisor_hostname'])
+                 hostname=node['hypervisor_hostname'],
+                 server=_server_of_project_a())
     yield lambda *args: call(*args).status_int
     tokens.cleanUp()
     policy.reset()
