@@ -40,6 +40,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import server_listing as api_rows
+from nova_lite.db.main import instance_volumes
 from nova_lite.db.main import instances as cell_rows
 from nova_lite import exception
 from nova_lite import objects
@@ -317,13 +318,25 @@ def _ip_matcher(filters):
     return matches
 
 
-def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, host_status):
+def _with_volumes(cctxt, records):
+    volumes = instance_volumes.volumes_by_instance(
+        cctxt, [r['uuid'] for r in records])
+    for rec in records:
+        rec['volumes'] = volumes.get(rec['uuid'], [])
+    return records
+
+
+def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, host_status,
+                  detailed):
     records = [_cell_record(r) for r in cell_rows.list_records(
-        cctxt, filters, keys, dirs, limit=limit, marker=marker)]
+        cctxt, filters, keys, dirs, limit=limit, marker=marker,
+        related=cell_rows.RELATED if detailed else ())]
     # The query narrows by substring; the addresses decide.
     matches = _ip_matcher(filters)
     if matches is not None:
         records = [r for r in records if matches(r)]
+    if detailed:
+        _with_volumes(cctxt, records)
     if host_status:
         _with_host_status(cctxt, records)
     return records
@@ -361,7 +374,7 @@ def _marker_in_cell(cctxt, marker):
 
 def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
          marker=None, all_tenants=False, cell_down_support=False,
-         host_status=False):
+         host_status=False, detailed=True):
     """One page of servers across every cell and the build requests.
 
     search_opts: filters as nova_lite.db.main.instances.list_records
@@ -369,7 +382,9 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
     flavorid, matched through the flavor's id). limit: the page size
     (None: no limit). marker: the uuid of the server to start after.
     host_status: fill each record's host_status (a query per cell).
-    Returns records in order.
+    detailed: read what a detail body shows (metadata, tags, faults,
+    volumes: a query per kind and cell); without it, the instance rows
+    alone. Returns records in order.
     """
     filters = dict(search_opts or {})
     filters['hidden'] = False
@@ -397,7 +412,8 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
         records, down = [], _down_cells(context, cells)
     else:
         records, down = _merged(context, cells, filters, keys, dirs,
-                                compare, limit, marker_rec, host_status)
+                                compare, limit, marker_rec, host_status,
+                                detailed)
     if not down:
         return records
     for cell in down:
@@ -438,14 +454,14 @@ def _down_cells(context, cells):
 
 
 def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
-            host_status):
+            host_status, detailed):
     """(records, down cells): the first limit servers after marker_rec
     of the answering cells and the build requests, merged."""
     marker_values = None if marker_rec is None else {
         k: marker_rec.get(k) for k in keys}
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout, _page_in_cell,
-        filters, keys, dirs, limit, marker_values, host_status)
+        filters, keys, dirs, limit, marker_values, host_status, detailed)
     pages, down = [], []
     for cell in cells:
         result = results[cell.uuid]
@@ -491,6 +507,7 @@ def _check_owner(context, rec, server_id):
 
 def _get_in_cell(cctxt, server_id, host_status):
     rec = _cell_record(cell_rows.get_record(cctxt, server_id))
+    _with_volumes(cctxt, [rec])
     if host_status:
         _with_host_status(cctxt, [rec])
     return rec
@@ -552,6 +569,7 @@ def update(context, server_id, check=None, host_status=False, **values):
     cell = objects.CellMapping.get_by_uuid(context, mapping['cell_uuid'])
     with nova_context.target_cell(context, cell) as cctxt:
         rec = _cell_record(cell_rows.update(cctxt, server_id, values))
+        _with_volumes(cctxt, [rec])
         if host_status:
             _with_host_status(cctxt, [rec])
     return rec

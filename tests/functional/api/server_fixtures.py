@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
+from nova_lite.db.main import api as main_db
 from nova_lite.db.main import instances as cell_rows
 from nova_lite.objects import embedded_flavor
 from nova_lite.objects import flavor as flavor_obj
@@ -112,3 +113,8 @@ def flavor(ctxt, flavorid='f1', **kw):
     created = flavor_obj.Flavor(ctxt, **values)
     created.create()
     return created
+
+
+def main_engine(cctxt):
+    """The writer engine of the cell cctxt is targeted at."""
+    return main_db.get_engine(cctxt)

@@ -120,3 +120,21 @@ def test_fault_details_for_admins_only_on_500s(app, env, small):
     assert 'details' not in member['fault']
     assert show(app, uuid, token=ADMIN)['server']['fault']['details'] == \
         'Traceback ...'
+
+
+def test_volumes_attached_and_delete_on_termination_at_23(app, env, small):
+    from nova_lite import context as nova_context
+    from nova_lite.db.main import models
+    uuid = sf.add_server(env, 'cell2', small)
+    with nova_context.target_cell(env.ctxt, env.cells['cell2']) as cctxt:
+        engine = sf.main_engine(cctxt)
+        with engine.begin() as conn:
+            conn.execute(models.BlockDeviceMapping.__table__.insert().values(
+                instance_uuid=uuid, volume_id='vol-1', boot_index=0,
+                delete_on_termination=True, deleted=0))
+    assert show(app, uuid)['server'][
+        'os-extended-volumes:volumes_attached'] == [{'id': 'vol-1'}]
+    listed = app.get('/v2.1/servers/detail', headers=headers('2.3', MEMBER))
+    assert listed.json['servers'][0][
+        'os-extended-volumes:volumes_attached'] == [
+        {'id': 'vol-1', 'delete_on_termination': True}]

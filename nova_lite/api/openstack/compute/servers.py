@@ -251,7 +251,8 @@ def _list(query, detailed):
         ctxt, filters, sort_keys, sort_dirs, limit=limit,
         marker=validation.last(query, 'marker'), all_tenants=all_tenants,
         cell_down_support=version >= av.SERVER_DOWN_CELLS,
-        host_status=detailed and render.host_status is not None)
+        host_status=detailed and render.host_status is not None,
+        detailed=detailed)
     return render.index(records, detailed, limit, params)
 
 
