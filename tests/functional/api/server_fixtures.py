@@ -118,3 +118,21 @@ def flavor(ctxt, flavorid='f1', **kw):
 def main_engine(cctxt):
     """The writer engine of the cell cctxt is targeted at."""
     return main_db.get_engine(cctxt)
+
+
+def add_request_spec(env, uuid, flavor, image='image-1', zone=None):
+    """What the server asked the scheduler for (a RequestSpec
+    primitive), as create writes it."""
+    spec = {'nova_lite_object.name': 'RequestSpec',
+            'nova_lite_object.namespace': 'nova_lite',
+            'nova_lite_object.version': '1.0',
+            'nova_lite_object.data': {
+                'instance_uuid': uuid, 'flavor': snapshot(flavor)['cur'],
+                'image': {'id': image}, 'availability_zone': zone}}
+    _add_request_spec(env.ctxt, uuid, jsonutils.dumps(spec))
+
+
+@api_db.writer
+def _add_request_spec(context, uuid, blob):
+    context.session.execute(api_models.RequestSpec.__table__.insert()
+                            .values(instance_uuid=uuid, spec=blob))

@@ -170,8 +170,9 @@ def test_a_build_request_and_its_cell_copy_are_listed_once(app, env, small):
 
 # --- down cells ------------------------------------------------------------
 
-def test_down_cell_below_and_from_269(app, seeded, env, spread):
+def test_down_cell_below_and_from_269(app, seeded, env, spread, small):
     in_cell2 = [u for i, u in enumerate(spread[1:]) if (8 - i) % 2 == 0]
+    sf.add_request_spec(env, in_cell2[0], small)
     seeded.break_cell('cell2')
     below = ids(app.get('/v2.1/servers', headers=headers('2.68', MEMBER)))
     assert below == [u for u in spread if u not in in_cell2]
@@ -194,6 +195,11 @@ def test_down_cell_below_and_from_269(app, seeded, env, spread):
     shown = app.get('/v2.1/servers/%s' % in_cell2[0],
                     headers=headers('2.71', MEMBER)).json['server']
     assert shown['status'] == 'UNKNOWN' and shown['server_groups'] == []
+    assert shown['flavor']['original_name'] == 'm1.small'
+    assert shown['image']['id'] == 'image-1'
+    assert shown['OS-EXT-AZ:availability_zone'] == 'UNKNOWN'
+    assert shown['user_id'] == 'bob'
+    assert shown['OS-EXT-STS:power_state'] == 0
 
 
 # --- 2.47 ------------------------------------------------------------------
