@@ -142,6 +142,12 @@ class Builder(object):
         self.default_zone = default_zone
         self.embedded_flavor = version >= av.SERVER_EMBEDDED_FLAVOR
         self.down_cells = version >= av.SERVER_DOWN_CELLS
+        # Settled once: a page renders a thousand servers.
+        self.has = {name: version >= getattr(av, name) for name in (
+            'SERVER_EXTENDED_ATTRS_V23', 'SERVER_LOCKED',
+            'SERVER_DESCRIPTION', 'SERVER_TAGS', 'SERVER_TRUSTED_CERTS',
+            'SERVER_GROUPS_IN_BODY', 'SERVER_LOCKED_REASON',
+            'STRICT_QUERY_EMPTY_SERVERS')}
 
     # --- pieces ---------------------------------------------------------
 
@@ -212,7 +218,7 @@ class Builder(object):
                 rec.get('availability_zone') or 'UNKNOWN')
             body['OS-EXT-STS:power_state'] = rec.get('power_state') or 0
             body['user_id'] = rec.get('user_id') or 'UNKNOWN'
-            if self.version >= av.SERVER_GROUPS_IN_BODY:
+            if self.has['SERVER_GROUPS_IN_BODY']:
                 body['server_groups'] = []
         return body
 
@@ -225,7 +231,7 @@ class Builder(object):
         """
         if rec.get('cell_down') and self.down_cells:
             return self.down_cell(rec, shown=server_groups)
-        version = self.version
+        has = self.has
         uuid = rec['uuid']
         project_id = rec.get('project_id')
         state = status(rec.get('vm_state'), rec.get('task_state'))
@@ -257,19 +263,19 @@ class Builder(object):
             body['progress'] = rec.get('progress') or 0
         if full:
             self._extensions(body, rec)
-        if version >= av.SERVER_LOCKED:
+        if has['SERVER_LOCKED']:
             body['locked'] = bool(rec.get('locked_by') or rec.get('locked'))
-        if version >= av.SERVER_LOCKED_REASON:
+        if has['SERVER_LOCKED_REASON']:
             body['locked_reason'] = (rec.get('system_metadata') or {}).get(
                 'locked_reason')
-        if version >= av.SERVER_DESCRIPTION:
+        if has['SERVER_DESCRIPTION']:
             body['description'] = rec.get('display_description')
-        if version >= av.SERVER_TAGS:
+        if has['SERVER_TAGS']:
             body['tags'] = list(rec.get('tags') or [])
-        if version >= av.SERVER_TRUSTED_CERTS:
+        if has['SERVER_TRUSTED_CERTS']:
             body['trusted_image_certificates'] = rec.get(
                 'trusted_image_certificates')
-        if server_groups and version >= av.SERVER_GROUPS_IN_BODY:
+        if server_groups and has['SERVER_GROUPS_IN_BODY']:
             # There are no server groups (yet): never a member of one.
             body['server_groups'] = []
         return body
@@ -289,7 +295,7 @@ class Builder(object):
             body['OS-EXT-SRV-ATTR:instance_name'] = (
                 'instance-%08x' % rec['id'] if rec.get('id') else '')
             body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = rec.get('node')
-            if self.version >= av.SERVER_EXTENDED_ATTRS_V23:
+            if self.has['SERVER_EXTENDED_ATTRS_V23']:
                 body.update({
                     'OS-EXT-SRV-ATTR:reservation_id':
                         rec.get('reservation_id'),
@@ -305,7 +311,7 @@ class Builder(object):
         body['OS-EXT-STS:task_state'] = rec.get('task_state')
         body['OS-EXT-STS:vm_state'] = rec.get('vm_state')
         body['OS-EXT-STS:power_state'] = rec.get('power_state') or 0
-        with_delete = self.version >= av.SERVER_EXTENDED_ATTRS_V23
+        with_delete = self.has['SERVER_EXTENDED_ATTRS_V23']
         volumes = []
         for bdm in rec.get('volumes') or ():
             volume = {'id': bdm['volume_id']}
@@ -328,7 +334,7 @@ class Builder(object):
     def updated(self, rec):
         """PUT /servers/{id}: the full show body from 2.75; before, the
         body without the extension fields (nor host_status)."""
-        full = self.version >= av.STRICT_QUERY_EMPTY_SERVERS
+        full = self.has['STRICT_QUERY_EMPTY_SERVERS']
         if not full:
             self.extended_attrs, self.host_status = False, None
         return {'server': self.detail(rec, full=full, server_groups=True)}
