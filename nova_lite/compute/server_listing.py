@@ -329,7 +329,7 @@ def _with_volumes(cctxt, records):
 def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, host_status,
                   detailed):
     records = [_cell_record(r) for r in cell_rows.list_records(
-        cctxt, filters, keys, dirs, limit=limit, marker=marker,
+        cctxt, filters, keys, dirs, limit, marker,
         related=cell_rows.RELATED if detailed else ())]
     # The query narrows by substring; the addresses decide.
     matches = _ip_matcher(filters)
@@ -442,7 +442,7 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
 
 
 def _probe(cctxt):
-    return cell_rows.list_records(cctxt, {}, ['uuid'], ['asc'], limit=0,
+    return cell_rows.list_records(cctxt, {}, ['uuid'], ['asc'], 0, None,
                                   related=())
 
 
