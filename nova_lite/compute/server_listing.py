@@ -493,8 +493,10 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
 # --- one server ------------------------------------------------------------
 
 def _mapping(context, server_id):
+    # A mapping queued for delete still shows its server until the cell
+    # says it is deleted (as lists do).
     mapping = api_rows.get_mapping(context, server_id)
-    if mapping is None or mapping['queued_for_delete']:
+    if mapping is None:
         raise exception.InstanceNotFound(instance_id=server_id)
     return mapping
 
