@@ -156,6 +156,9 @@ class Deployment(object):
                     'DEFAULT': self._common('%s-conductor' % cell,
                                             self.mq_url(cell)),
                     'database': {'connection': self.db_url(cell)},
+                    # Ports of builds it fails (it stands in for Neutron).
+                    'local_services': {
+                        'connection': self.db_url(LOCAL_SERVICES)},
                 })
             for i in range(1, self.computes_per_cell + 1):
                 host = '%s-compute%d' % (cell, i)

@@ -12,19 +12,25 @@ claim freed, so nothing is left behind.
 Cell conductor (its cell DB only, no API DB): a compute whose spawn
 failed hands the instance back with the alternates the scheduler
 returned; the next one that takes the claim (through the placement RPC
-topic) gets the build, up to [scheduler] max_attempts hosts in all.
+topic) gets the build, up to [scheduler] max_attempts hosts in all. A
+build whose compute went down mid-way is failed (ERROR, fault, claim
+and ports freed) by the cell conductor's periodic task, so no server
+stays in BUILD because a compute died.
 """
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_mapping
+from nova_lite.objects import service as service_obj
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
 
 LOG = logging.getLogger(__name__)
@@ -157,3 +163,52 @@ class Builder(object):
         instance.add_fault(FAULT_CODE, exception.MaxRetriesExceeded(
             reason=reason).format_message(),
             details=failure.get('details'), host=failure.get('host'))
+
+
+def fail_stranded_builds(context):
+    """ERROR (with a fault) for builds in this cell whose compute has
+    been down for longer than the service down time; their claims and
+    ports are freed. Returns the uuids failed."""
+    building = objects.InstanceList.get_by_filters(
+        context, {'vm_state': [instance_obj.BUILDING],
+                  'task_state': [instance_obj.NETWORKING,
+                                 instance_obj.SPAWNING]})
+    if not building:
+        return []
+    down_time = service_obj.service_down_time()
+    hosts = {i.host for i in building if i.host}
+    down = set()
+    for host in hosts:
+        services = [s for s in objects.ServiceList.get_by_host(context, host)
+                    if s.binary == constants.COMPUTE_BINARY]
+        if services and not services[0].is_up():
+            down.add(host)
+    now = timeutils.utcnow()
+    failed = []
+    for inst in building:
+        last = inst.updated_at or inst.created_at
+        if inst.host not in down or (
+                last is not None and timeutils.delta_seconds(
+                    timeutils.normalize_time(last),
+                    timeutils.normalize_time(now)) < down_time):
+            continue
+        task = inst.task_state
+        inst.vm_state = instance_obj.ERROR
+        inst.task_state = None
+        inst.network_info = []
+        try:
+            inst.save(expected_vm_state=[instance_obj.BUILDING],
+                      expected_task_state=[task])
+        except exception.NovaLiteException:
+            continue
+        inst.add_fault(FAULT_CODE, 'Build interrupted: compute service on '
+                       '%s is down.' % inst.host, host=inst.host)
+        try:
+            network_api.API().deallocate_for_instance(context, inst.uuid)
+        finally:
+            compute_inventory.placement_for(context).remove_allocations(
+                context, inst.uuid)
+        LOG.warning('Build of %s failed: its compute %s is down',
+                    inst.uuid, inst.host)
+        failed.append(inst.uuid)
+    return failed

@@ -13,6 +13,7 @@ from oslo_versionedobjects import base as ovo_base
 
 from nova_lite.conductor import build
 from nova_lite.conductor import rpcapi
+from nova_lite.conf import CONF
 from nova_lite import exception
 
 LOG = logging.getLogger(__name__)
@@ -34,7 +35,13 @@ class ConductorManager(object):
         pass
 
     def periodic_tasks(self, context, raise_on_error=False):
-        return 60
+        try:
+            build.fail_stranded_builds(context)
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Checking for stranded builds failed')
+        return CONF.periodic_interval
 
     def _object_dispatch(self, target, method, args, kwargs):
         # Expected errors travel back to the compute as themselves.

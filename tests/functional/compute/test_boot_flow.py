@@ -178,3 +178,35 @@ def test_delete_before_scheduling_creates_nothing(plane, user, flavor):
     wait_for(settled, message='nothing left')
     for inst in instances:
         assert _ports(inst.uuid) == []
+
+
+def test_build_on_a_compute_that_dies_ends_in_error(tmp_path, conf, user):
+    conf.set_override('periodic_interval', 1)
+    conf.set_override('report_interval', 1)
+    conf.set_override('service_down_time', 2)
+    conf.set_override('spawn_delay', 6.0, group='fake_driver')
+    p = start_plane(tmp_path / 'dies', with_api=False)
+    try:
+        admin = nova_context.get_admin_context()
+        objects.Flavor(admin, name='small', flavorid='small', memory_mb=512,
+                       vcpus=1, root_gb=1, ephemeral_gb=0, swap=0,
+                       is_public=True).create()
+        instances, _ = compute_servers.create(
+            user, 'small', IMAGE, 'orphan', requested_networks='auto')
+        uuid = instances[0].uuid
+        inst = wait_for(lambda: (lambda i: i if i is not None
+                                 and i.task_state == 'spawning' else None)(
+            _find(p, uuid)[1]), timeout=10, message='spawning')
+        # The compute goes down (forced down: as if its heartbeats had
+        # stopped) while its spawn still runs.
+        cell, _ = _find(p, uuid)
+        with nova_context.target_cell(admin, cell) as cctxt:
+            svc = [s for s in objects.ServiceList.get_by_host(
+                cctxt, inst.host) if s.binary == 'nova-compute'][0]
+            svc.forced_down = True
+            svc.save()
+        inst = _wait_state(p, uuid, 'error')
+        wait_for(lambda: allocations.get_allocations(admin, uuid) == {}
+                 and _ports(uuid) == [], message='claim and port freed')
+    finally:
+        stop_plane(p)
