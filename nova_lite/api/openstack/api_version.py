@@ -77,6 +77,8 @@ SERVER_DOWN_CELLS = SERVICE_DOWN_CELLS
 SERVER_GROUPS_IN_BODY = '2.71'
 # servers: locked_reason in bodies; locked filter and sort key.
 SERVER_LOCKED_REASON = '2.73'
+# servers: host and hypervisor_hostname on create (administrators).
+SERVER_REQUESTED_DESTINATION = '2.74'
 # Unknown query parameters on os-services and flavor lists are rejected;
 # with_servers on os-hypervisors always returns a servers list, possibly
 # empty; a flavor without swap says 0 instead of ""; server lists reject

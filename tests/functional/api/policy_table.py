@@ -30,6 +30,8 @@ PERSONAS = {
 PRIVATE = '/flavors/policy-private'
 PUBLIC = '/flavors/policy-public'
 MISSING_UUID = '8a6d3d1e-4b8e-4e0e-9d7f-1c2b3a4d5e6f'
+# The first of the images the embedded image service ships.
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 
 
 def _flavor(flavor_id, is_public=True):
@@ -76,6 +78,12 @@ def _member_keys(status):
 # Private flavors, their extra specs included, exist only for the projects
 # that may use them.
 _PRIVATE_READ = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
+
+
+def _boot(name):
+    return {'server': {'name': name, 'flavorRef': 'policy-public',
+                       'imageRef': IMAGE, 'networks': 'none'}}
+
 
 # A server of the member's project.
 _OWN_SERVER = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
@@ -206,6 +214,10 @@ ROWS = [
     ('PUT', '/servers/{server}', {'server': {'name': 'renamed'}}, '2.1',
      {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 404}),
     ('PUT', '/servers/{server}', {'server': {'bogus': 1}}, '2.1', _all(400)),
+    ('POST', '/servers', _boot('policy-vm'), '2.37',
+     {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 202}),
+    ('POST', '/servers', {'server': {'name': 'x'}}, '2.37', _all(400)),
+    ('DELETE', '/servers/' + MISSING_UUID, None, '2.1', _all(404)),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default

@@ -1,9 +1,12 @@
-"""Servers: list (summary and detail, across cells), show, update and
-their addresses (/ips)."""
+"""Servers: create, list (summary and detail, across cells), show,
+update, delete and their addresses (/ips)."""
 import re
+import secrets
+import string
 
 from oslo_utils import strutils
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
@@ -12,6 +15,7 @@ from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import server_listing
+from nova_lite.compute import servers as servers_api
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.policies import servers as sv_policies
@@ -33,6 +37,25 @@ _EQUAL_FILTERS = {'reservation_id': 'reservation_id', 'user_id': 'user_id',
                   'availability_zone': 'availability_zone',
                   'key_name': 'key_name'}
 _ADMIN_SORT_KEYS = ('host', 'node')
+_PASSWORD_CHARS = string.ascii_letters + string.digits
+_PASSWORD_LENGTH = 12
+# The create schema of each microversion range.
+_CREATE_SCHEMAS = [
+    (schemas.create, av.MIN, av.before(av.SERVER_DESCRIPTION)),
+    (schemas.create_v219, av.SERVER_DESCRIPTION,
+     av.before(av.SERVER_NETWORK_TAGS)),
+    (schemas.create_v232, av.SERVER_NETWORK_TAGS,
+     av.before(av.SERVER_NETWORKS_AUTO)),
+    (schemas.create_v237, av.SERVER_NETWORKS_AUTO,
+     av.before(av.SERVER_TAGS_ON_CREATE)),
+    (schemas.create_v252, av.SERVER_TAGS_ON_CREATE,
+     av.before(av.SERVER_NO_PERSONALITY)),
+    (schemas.create_v257, av.SERVER_NO_PERSONALITY,
+     av.before(av.SERVER_TRUSTED_CERTS)),
+    (schemas.create_v263, av.SERVER_TRUSTED_CERTS,
+     av.before(av.SERVER_REQUESTED_DESTINATION)),
+    (schemas.create_v274, av.SERVER_REQUESTED_DESTINATION, None),
+]
 
 
 # --- per-request rendering choices -------------------------------------------
@@ -273,6 +296,84 @@ def _list_query(fn):
     return fn
 
 
+# --- create ----------------------------------------------------------------
+
+def _create_schemas(fn):
+    for schema, low, high in _CREATE_SCHEMAS:
+        fn = validation.schema(schema, low, high)(fn)
+    return fn
+
+
+def _networks(ctxt, server, target):
+    """The networks requested: None (none said, before 2.37), 'auto',
+    'none' or the list of {uuid, port, fixed_ip[, tag]}."""
+    networks = server.get('networks')
+    if networks is None or isinstance(networks, str):
+        return networks
+    for item in networks:
+        if item.get('uuid') and not uuidutils.is_uuid_like(item['uuid']):
+            raise exception.InvalidInput(
+                reason='Bad networks format: network uuid is not in proper '
+                       'format (%s)' % item['uuid'])
+    if networks:
+        ctxt.can(sv_policies.CREATE_ATTACH_NETWORK, target=target)
+    return networks
+
+
+def _zone(ctxt, server, target):
+    """availability_zone as the compute API takes it ('zone',
+    'zone:host' or 'zone:host:node'), checking the policies of forced
+    and (2.74) requested hosts."""
+    zone = server.get('availability_zone')
+    if zone and any(zone.split(':')[1:]):
+        ctxt.can(sv_policies.CREATE_FORCED_HOST, target=target)
+    host, node = server.get('host'), server.get('hypervisor_hostname')
+    if host or node:
+        ctxt.can(sv_policies.CREATE_REQUESTED_DESTINATION, target=target)
+        zone = '%s:%s:%s' % ((zone or '').split(':', 1)[0], host or '',
+                             node or '')
+    return zone
+
+
+def _create_args(ctxt, body, version):
+    """servers_api.create's arguments from a validated body."""
+    server = body['server']
+    target = {'project_id': ctxt.project_id, 'user_id': ctxt.user_id}
+    image = server.get('imageRef')
+    if not image:
+        raise exception.InvalidInput(reason='Missing imageRef attribute')
+    min_count = int(server.get('min_count', 1))
+    max_count = int(server.get('max_count', min_count))
+    if min_count > max_count:
+        raise exception.InvalidInput(
+            reason='min_count must be <= max_count')
+    if server.get('trusted_image_certificates'):
+        ctxt.can(sv_policies.CREATE_TRUSTED_CERTS, target=target)
+    return dict(
+        flavor_id=str(server['flavorRef']).rstrip('/').rsplit('/', 1)[-1],
+        image_id=image.rstrip('/').rsplit('/', 1)[-1],
+        name=server['name'], min_count=min_count, max_count=max_count,
+        requested_networks=_networks(ctxt, server, target),
+        metadata=server.get('metadata'),
+        availability_zone=_zone(ctxt, server, target),
+        key_name=server.get('key_name'), user_data=server.get('user_data'),
+        description=(server.get('description')
+                     if version >= av.SERVER_DESCRIPTION else None),
+        access_ip_v4=server.get('accessIPv4'),
+        access_ip_v6=server.get('accessIPv6'),
+        config_drive=(validation.to_bool(server['config_drive'])
+                      if 'config_drive' in server else None),
+        tags=server.get('tags') if version >= av.SERVER_TAGS_ON_CREATE
+        else None)
+
+
+def _admin_password(server):
+    if server.get('adminPass'):
+        return server['adminPass']
+    return ''.join(secrets.choice(_PASSWORD_CHARS)
+                   for _ in range(_PASSWORD_LENGTH))
+
+
 # --- one server ----------------------------------------------------------
 
 def _server(ctxt, server_id, action, cell_down_support=False,
@@ -375,6 +476,19 @@ class ServerController(object):
             **_update_values(body, version))
         return render.updated(rec)
 
+    @index.when(method='DELETE', content_type=wsgi.JSON)
+    @wsgi.expose(status=204, method='DELETE')
+    def delete(self):
+        ctxt = wsgi.request_context()
+
+        def check(project_id, user_id):
+            if not ctxt.is_admin and project_id != ctxt.project_id:
+                raise exception.InstanceNotFound(instance_id=self.server_id)
+            ctxt.can(sv_policies.DELETE,
+                     target={'project_id': project_id, 'user_id': user_id})
+
+        servers_api.delete(ctxt, self.server_id, check=check)
+
     _SUBRESOURCES = {'ips': IPsController}
 
     @pecan.expose()
@@ -393,6 +507,26 @@ class ServersController(object):
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
+
+    @index.when(method='POST', content_type=wsgi.JSON)
+    @wsgi.expose(status=202, method='POST')
+    @_create_schemas
+    def post(self, body=None):
+        ctxt = wsgi.request_context()
+        ctxt.can(sv_policies.CREATE, target={'project_id': ctxt.project_id,
+                                             'user_id': ctxt.user_id})
+        version = wsgi.api_version()
+        server = body['server']
+        password = _admin_password(server)
+        created, reservation_id = servers_api.create(
+            ctxt, admin_password=password,
+            **_create_args(ctxt, body, version))
+        if validation.to_bool(server.get('return_reservation_id', False)):
+            return {'reservation_id': reservation_id}
+        return views.Builder(pecan.request.application_url, version).created(
+            created[0].uuid, admin_pass=password,
+            disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
+            security_groups=server.get('security_groups'))
 
     @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()

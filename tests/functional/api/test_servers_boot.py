@@ -1,0 +1,126 @@
+"""POST and DELETE /servers through the REST API on a running plane
+(two cells, cell0): what a user sees from create to delete, at the
+microversions that change the request."""
+import pytest
+import requests
+
+from tests.functional.conftest import wait_for
+
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+ADMIN = 'admin:admin'
+MEMBER = 'bob:project-a'
+OTHER = 'eve:project-b'
+
+
+class Client(object):
+    def __init__(self, endpoint):
+        self.base = endpoint + '/v2.1'
+
+    def __call__(self, method, path, body=None, version='2.1', token=MEMBER):
+        headers = {'X-Auth-Token': token,
+                   'OpenStack-API-Version': 'compute %s' % version}
+        return requests.request(method, self.base + path, json=body,
+                                headers=headers, timeout=30)
+
+
+@pytest.fixture
+def api(plane):
+    client = Client(plane.endpoint)
+    flavor = {'flavor': {'name': 'small', 'id': 'small', 'ram': 512,
+                         'vcpus': 1, 'disk': 1}}
+    assert client('POST', '/flavors', flavor, token=ADMIN).status_code == 200
+    return client
+
+
+def _server(name='vm', **extra):
+    return {'server': dict({'name': name, 'flavorRef': 'small',
+                            'imageRef': IMAGE, 'networks': 'none'}, **extra)}
+
+
+def _wait_status(api, uuid, status, version='2.1'):
+    def reached():
+        body = api('GET', '/servers/%s' % uuid, version=version).json()
+        return body if body['server']['status'] == status else None
+    return wait_for(reached, timeout=30, message='%s %s' % (uuid, status))
+
+
+def test_create_show_list_and_delete(api):
+    created = api('POST', '/servers', _server(), version='2.47')
+    assert created.status_code == 202, created.text
+    server = created.json()['server']
+    assert set(server) == {'id', 'links', 'OS-DCF:diskConfig',
+                           'security_groups', 'adminPass'}
+    uuid = server['id']
+    # Listed from the first moment on, once.
+    listed = [s['id'] for s in api('GET', '/servers').json()['servers']]
+    assert listed.count(uuid) == 1
+    body = _wait_status(api, uuid, 'ACTIVE', '2.47')['server']
+    assert body['flavor']['original_name'] == 'small'
+    assert body['OS-EXT-STS:power_state'] == 1
+    assert body['addresses'] == {}
+    below = api('GET', '/servers/%s' % uuid, version='2.46').json()
+    assert below['server']['flavor']['id'] == 'small'
+    # Another project's member does not see it, nor may delete it.
+    assert api('GET', '/servers/%s' % uuid, token=OTHER).status_code == 404
+    assert api('DELETE', '/servers/%s' % uuid,
+               token=OTHER).status_code == 404
+    deleted = api('DELETE', '/servers/%s' % uuid)
+    assert deleted.status_code == 204, deleted.text
+    wait_for(lambda: api('GET', '/servers/%s' % uuid).status_code == 404,
+             timeout=30, message='server gone')
+    # Shown by show and list alike until its cell has deleted it.
+    assert uuid not in [s['id'] for s in
+                        api('GET', '/servers').json()['servers']]
+
+
+def test_auto_network_gives_an_address(api):
+    created = api('POST', '/servers', _server(networks='auto'),
+                  version='2.37').json()['server']
+    body = _wait_status(api, created['id'], 'ACTIVE')['server']
+    [addresses] = body['addresses'].values()
+    assert addresses[0]['version'] == 4
+    ips = api('GET', '/servers/%s/ips' % created['id']).json()['addresses']
+    assert list(ips.values())[0][0]['addr'] == addresses[0]['addr']
+
+
+@pytest.mark.parametrize('version, body, field', [
+    ('2.37', {'server': {'name': 'x', 'flavorRef': 'small',
+                         'imageRef': IMAGE}}, 'networks'),
+    ('2.18', _server(description='d'), 'description'),
+    ('2.51', _server(tags=['a']), 'tags'),
+    ('2.1', {'server': {'flavorRef': 'small', 'imageRef': IMAGE}}, 'name'),
+    ('2.37', _server(networks='some'), 'networks'),
+    ('2.57', _server(personality=[]), 'personality'),
+    ('2.37', _server(min_count=0), 'min_count'),
+    ('2.37', _server(accessIPv4='1.2.3'), 'accessIPv4'),
+    ('2.37', _server(user_data='not base64!'), 'user_data'),
+    ('2.1', _server(), 'networks'),
+])
+def test_bad_bodies_are_400_naming_the_field(api, version, body, field):
+    response = api('POST', '/servers', body, version=version)
+    assert response.status_code == 400, response.text
+    assert field in response.json()['badRequest']['message']
+
+
+def test_create_errors_the_compute_api_finds(api):
+    assert api('POST', '/servers', _server(flavorRef='nosuch'),
+               version='2.37').status_code == 400
+    assert api('POST', '/servers', _server(min_count=3, max_count=2),
+               version='2.37').status_code == 400
+    response = api('POST', '/servers', _server(networks=[{'uuid': 'x'}]),
+                   version='2.37')
+    assert response.status_code == 400
+    assert 'network uuid' in response.json()['badRequest']['message']
+    # A forced host is for administrators.
+    assert api('POST', '/servers', _server(availability_zone='nova:host'),
+               version='2.37').status_code == 403
+
+
+def test_return_reservation_id(api):
+    response = api('POST', '/servers', _server(
+        min_count=2, return_reservation_id=True), version='2.37')
+    assert response.status_code == 202
+    reservation = response.json()['reservation_id']
+    listed = api('GET', '/servers/detail?reservation_id=%s' % reservation,
+                 version='2.37').json()['servers']
+    assert sorted(s['name'] for s in listed) == ['vm-1', 'vm-2']
