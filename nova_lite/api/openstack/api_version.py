@@ -70,6 +70,8 @@ SERVER_CHANGES_BEFORE = '2.66'
 # os-services: services of a cell that does not answer are listed with
 # status UNKNOWN instead of being left out.
 SERVICE_DOWN_CELLS = '2.69'
+# servers: volume_type in block device mappings on create.
+SERVER_BDM_VOLUME_TYPE = '2.67'
 # servers of a cell that does not answer are minimal constructs (status
 # UNKNOWN) in lists and show, instead of being left out (or an error).
 SERVER_DOWN_CELLS = SERVICE_DOWN_CELLS

@@ -124,3 +124,23 @@ def test_return_reservation_id(api):
     listed = api('GET', '/servers/detail?reservation_id=%s' % reservation,
                  version='2.37').json()['servers']
     assert sorted(s['name'] for s in listed) == ['vm-1', 'vm-2']
+
+
+def test_boot_image_as_a_block_device_mapping(api):
+    """Clients (openstack server create --image) send the image as a
+    block device mapping too; volume mappings are not supported."""
+    image_bdm = {'uuid': IMAGE, 'source_type': 'image',
+                 'destination_type': 'local', 'boot_index': 0,
+                 'delete_on_termination': True}
+    created = api('POST', '/servers', _server(
+        block_device_mapping_v2=[image_bdm]), version='2.67')
+    assert created.status_code == 202, created.text
+    without_ref = _server(block_device_mapping_v2=[image_bdm])
+    del without_ref['server']['imageRef']
+    assert api('POST', '/servers', without_ref,
+               version='2.37').status_code == 202
+    volume = dict(image_bdm, source_type='volume', destination_type='volume')
+    refused = api('POST', '/servers', _server(
+        block_device_mapping_v2=[volume]), version='2.37')
+    assert refused.status_code == 400
+    assert 'not supported' in refused.json()['badRequest']['message']

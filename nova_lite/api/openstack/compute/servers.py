@@ -53,6 +53,8 @@ _CREATE_SCHEMAS = [
     (schemas.create_v257, av.SERVER_NO_PERSONALITY,
      av.before(av.SERVER_TRUSTED_CERTS)),
     (schemas.create_v263, av.SERVER_TRUSTED_CERTS,
+     av.before(av.SERVER_BDM_VOLUME_TYPE)),
+    (schemas.create_v267, av.SERVER_BDM_VOLUME_TYPE,
      av.before(av.SERVER_REQUESTED_DESTINATION)),
     (schemas.create_v274, av.SERVER_REQUESTED_DESTINATION, None),
 ]
@@ -335,13 +337,31 @@ def _zone(ctxt, server, target):
     return zone
 
 
+def _boot_image(server):
+    """The image the server boots from: imageRef, or the image block
+    device mapping clients send with it. Mappings of volumes, snapshots
+    or blank disks are not supported (400)."""
+    image = server.get('imageRef')
+    for bdm in server.get('block_device_mapping_v2') or ():
+        local_image = (bdm.get('source_type') == 'image' and
+                       bdm.get('destination_type', 'local') == 'local' and
+                       str(bdm.get('boot_index')) == '0')
+        if not local_image:
+            raise exception.InvalidInput(
+                reason='Block device mappings other than the boot image '
+                       'on local disk are not supported.')
+        if not image:
+            image = bdm.get('uuid') or bdm.get('image_id')
+    if not image:
+        raise exception.InvalidInput(reason='Missing imageRef attribute')
+    return image
+
+
 def _create_args(ctxt, body, version):
     """servers_api.create's arguments from a validated body."""
     server = body['server']
     target = {'project_id': ctxt.project_id, 'user_id': ctxt.user_id}
-    image = server.get('imageRef')
-    if not image:
-        raise exception.InvalidInput(reason='Missing imageRef attribute')
+    image = _boot_image(server)
     min_count = int(server.get('min_count', 1))
     max_count = int(server.get('max_count', min_count))
     if min_count > max_count:

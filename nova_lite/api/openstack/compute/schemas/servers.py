@@ -115,6 +115,38 @@ _network = {
 _network_v232 = copy.deepcopy(_network)
 _network_v232['properties']['tag'] = _tag
 
+# One block device mapping (v2). Only the image a server boots from, on
+# local disk, is supported (clients send it with imageRef); the compute
+# API refuses the others.
+_bdm_v2 = {
+    'type': 'object',
+    'properties': {
+        'source_type': {'type': 'string',
+                        'enum': ['volume', 'image', 'snapshot', 'blank']},
+        'uuid': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                 'pattern': '^[a-zA-Z0-9._-]*$'},
+        'image_id': validation.uuid,
+        'destination_type': {'type': 'string',
+                             'enum': ['local', 'volume']},
+        'guest_format': {'type': 'string', 'maxLength': 255},
+        'device_type': {'type': 'string', 'maxLength': 255},
+        'disk_bus': {'type': 'string', 'maxLength': 255},
+        'boot_index': {'type': ['integer', 'string', 'null'],
+                       'pattern': '^-?[0-9]+$'},
+        'device_name': {'type': 'string', 'maxLength': 255},
+        'volume_size': {'type': ['integer', 'string', 'null'],
+                        'pattern': '^[0-9]+$', 'minimum': 1},
+        'volume_id': validation.uuid,
+        'snapshot_id': validation.uuid,
+        'delete_on_termination': validation.boolean,
+        'no_device': {},
+        'connection_info': {'type': 'string', 'maxLength': 16777215},
+    },
+    'additionalProperties': False,
+}
+_bdm_v232 = copy.deepcopy(_bdm_v2)
+_bdm_v232['properties']['tag'] = _tag
+
 create = {
     'type': 'object',
     'properties': {
@@ -156,6 +188,8 @@ create = {
                               'additionalProperties': False}},
                 'user_data': {'type': 'string', 'format': 'base64',
                               'maxLength': 65535},
+                'block_device_mapping_v2': {'type': 'array',
+                                            'items': _bdm_v2},
             },
             'required': ['name', 'flavorRef'],
             'additionalProperties': False,
@@ -174,6 +208,8 @@ create_v219['properties']['server']['properties']['description'] = \
 create_v232 = copy.deepcopy(create_v219)
 create_v232['properties']['server']['properties']['networks'] = {
     'type': 'array', 'items': _network_v232}
+create_v232['properties']['server']['properties'][
+    'block_device_mapping_v2'] = {'type': 'array', 'items': _bdm_v232}
 
 create_v237 = copy.deepcopy(create_v232)
 create_v237['properties']['server']['properties']['networks'] = {
@@ -194,7 +230,12 @@ create_v263['properties']['server']['properties'][
     'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
     'uniqueItems': True, 'items': {'type': 'string', 'minLength': 1}}
 
-create_v274 = copy.deepcopy(create_v263)
+create_v267 = copy.deepcopy(create_v263)
+create_v267['properties']['server']['properties'][
+    'block_device_mapping_v2']['items']['properties']['volume_type'] = {
+    'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
+
+create_v274 = copy.deepcopy(create_v267)
 create_v274['properties']['server']['properties'].update(
     host=validation.hostname, hypervisor_hostname=validation.hostname)
 
