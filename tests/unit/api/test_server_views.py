@@ -121,3 +121,15 @@ def test_down_cell_minimal_constructs():
                                     'links': builder.links(rec['uuid'])}
     assert set(builder.detail(rec)) == {'id', 'status', 'tenant_id',
                                         'created', 'links'}
+
+
+def test_a_build_request_has_typed_extended_attributes():
+    """A server not yet scheduled has no launch index or hostname
+    stored; the 2.3 fields still carry their types (integer, string)."""
+    rec = dict(RECORD, launch_index=None, hostname=None, id=None,
+               host=None, node=None)
+    body = views.Builder(URL, av.APIVersion('2.3'), extended_attrs=True)\
+        .show(rec)['server']
+    assert body['OS-EXT-SRV-ATTR:launch_index'] == 0
+    assert body['OS-EXT-SRV-ATTR:hostname'] == ''
+    assert body['OS-EXT-SRV-ATTR:instance_name'] == ''

@@ -299,8 +299,9 @@ class Builder(object):
                 body.update({
                     'OS-EXT-SRV-ATTR:reservation_id':
                         rec.get('reservation_id'),
-                    'OS-EXT-SRV-ATTR:launch_index': rec.get('launch_index'),
-                    'OS-EXT-SRV-ATTR:hostname': rec.get('hostname'),
+                    'OS-EXT-SRV-ATTR:launch_index':
+                        rec.get('launch_index') or 0,
+                    'OS-EXT-SRV-ATTR:hostname': rec.get('hostname') or '',
                     'OS-EXT-SRV-ATTR:kernel_id': rec.get('kernel_id') or '',
                     'OS-EXT-SRV-ATTR:ramdisk_id':
                         rec.get('ramdisk_id') or '',
