@@ -71,7 +71,9 @@ def test_console_scripts_sync_databases_with_shipped_trees(installed):
     config = workdir / 'nova_lite.conf'
     config.write_text('[api_database]\nconnection = sqlite:///%s/api.sqlite\n'
                       '[database]\nconnection = sqlite:///%s/cell.sqlite\n'
-                      % (workdir, workdir))
+                      '[local_services]\n'
+                      'connection = sqlite:///%s/local_services.sqlite\n'
+                      % (workdir, workdir, workdir))
     manage = [str(bin_dir / 'nova-lite-manage'), '--config-file',
               str(config)]
     _run(manage + ['api_db', 'sync'], cwd=workdir)
@@ -80,6 +82,9 @@ def test_console_scripts_sync_databases_with_shipped_trees(installed):
         migration.head('api')
     assert _run(manage + ['db', 'version'], cwd=workdir).strip() == \
         migration.head('main')
+    _run(manage + ['local_services', 'sync'], cwd=workdir)
+    assert _run(manage + ['local_services', 'version'],
+                cwd=workdir).strip() == migration.head('local_services')
     for script in ('nova-lite-status', 'nova-lite-api', 'nova-lite-conductor',
                    'nova-lite-scheduler', 'nova-lite-compute',
                    'nova-lite-all-in-one'):
