@@ -30,6 +30,7 @@ PERSONAS = {
 PRIVATE = '/flavors/policy-private'
 PUBLIC = '/flavors/policy-public'
 MISSING_UUID = '8a6d3d1e-4b8e-4e0e-9d7f-1c2b3a4d5e6f'
+CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 # The first of the images the embedded image service ships.
 IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 
@@ -198,6 +199,12 @@ ROWS = [
      dict(_member_keys(204), admin=404)),
     ('DELETE', '/os-keypairs/policy-kp', None, '2.1',
      dict(_all(202), member=404)),
+    # The image proxy has no rules: every persona reads public images.
+    ('GET', '/images', None, '2.1', _all(200)),
+    ('GET', '/images/detail', None, '2.35', _all(200)),
+    ('GET', '/images/' + CIRROS, None, '2.1', _all(200)),
+    ('GET', '/images/' + CIRROS + '/metadata', None, '2.38', _all(200)),
+    ('GET', '/images/' + CIRROS, None, '2.36', _all(404)),
     # servers: readers list and show their project's servers, members
     # change them; another project's server does not exist (404); every
     # project's servers, and sorting by host, are for administrators.
