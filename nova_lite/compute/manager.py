@@ -86,7 +86,12 @@ class ComputeManager(object):
         for instance in instances:
             if instance.task_state == instance_obj.DELETING:
                 self.terminate_instance(context, instance)
-            elif instance.vm_state == instance_obj.BUILDING:
+            elif (instance.vm_state == instance_obj.BUILDING
+                  and instance.task_state in (instance_obj.NETWORKING,
+                                              instance_obj.SPAWNING)):
+                # Started by the process that stopped. A build still in
+                # task_state scheduling has its cast waiting in this
+                # host's queue: it runs once the RPC server consumes.
                 LOG.warning('Build of %s was interrupted by a restart of '
                             '%s; it goes to ERROR', instance.uuid,
                             self.host)
@@ -96,7 +101,8 @@ class ComputeManager(object):
                 instance.network_info = []
                 try:
                     instance.save(expected_vm_state=[
-                        instance_obj.BUILDING])
+                        instance_obj.BUILDING], expected_task_state=[
+                        instance_obj.NETWORKING, instance_obj.SPAWNING])
                 except exception.NovaLiteException:
                     continue
                 instance.add_fault(

@@ -6,6 +6,7 @@ service, WHERE uuid IN the candidates), one query per cell in parallel:
 the cost follows [scheduler] max_candidates, not the cloud's size.
 """
 import collections
+import random
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -90,9 +91,10 @@ def passes(state, spec):
 _WEIGHERS = {'ram': 'MEMORY_MB', 'cpu': 'VCPU', 'disk': 'DISK_GB'}
 
 
-def weigh(items, free=lambda item: item.free, name=lambda item: item.host):
+def weigh(items, free=lambda item: item.free):
     """items sorted best first: per weigher the free amount normalised
-    to 0..1 over the items, times its multiplier, summed; ties by name.
+    to 0..1 over the items, times its multiplier, summed; ties in
+    random order.
     Weighers only use free capacity, so candidates are weighed before
     their host states are read (see best_hosts)."""
     totals = [0.0] * len(items)
@@ -108,8 +110,11 @@ def weigh(items, free=lambda item: item.free, name=lambda item: item.host):
             continue
         for i, value in enumerate(values):
             totals[i] += multiplier * (value - lo) / (hi - lo)
-    order = sorted(range(len(items)),
-                   key=lambda i: (-totals[i], name(items[i])))
+    # Equal weights in random order: concurrent requests that read the
+    # same free amounts then spread instead of all taking the first.
+    order = list(range(len(items)))
+    random.shuffle(order)
+    order.sort(key=lambda i: -totals[i])
     return [items[i] for i in order]
 
 
@@ -120,8 +125,7 @@ def best_hosts(context, cells, candidates, spec, wanted, per_cell):
     host states read in that order, BATCH at first and twice as many
     each time more are needed: the cells are asked about the hosts
     that are needed, not about every candidate."""
-    ranked = weigh(candidates, free=lambda c: c['free'],
-                   name=lambda c: c['name'] or '')
+    ranked = weigh(candidates, free=lambda c: c['free'])
     passing, start, size = [], 0, BATCH
     while start < len(ranked):
         batch = ranked[start:start + size]

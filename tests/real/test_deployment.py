@@ -471,3 +471,118 @@ def test_compute_capacity_reaches_inventories_through_placement(deployment):
         dep.save()
         wait_for(lambda: _vcpus(dep, 'cell2-compute1') == 16, 90,
                  message='the capacity back to 16')
+
+
+# --- servers ---------------------------------------------------------------
+
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+
+
+def _servers(dep):
+    status, body = api(dep, 'GET', '/servers/detail', version='2.47')
+    assert status == 200, body
+    return {s['id']: s for s in body['servers']}
+
+
+def _boot(dep, name, **extra):
+    server = {'name': name, 'flavorRef': 'real.tiny', 'imageRef': IMAGE,
+              'networks': 'auto'}
+    server.update(extra)
+    status, body = api(dep, 'POST', '/servers', {'server': server},
+                       version='2.47')
+    assert status == 202, body
+    return body['server']['id']
+
+
+def _wait_status(dep, ids, statuses, timeout=60):
+    def done():
+        servers = _servers(dep)
+        return servers if all(servers.get(i, {}).get('status') in statuses
+                              for i in ids) else None
+    return wait_for(done, timeout, message='%s in %s' % (ids, statuses))
+
+
+def _allocations(dep, consumers):
+    engine = _engine(dep, 'api')
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text(
+                'SELECT COUNT(*) FROM allocations WHERE consumer_id IN '
+                '(%s)' % ','.join("'%s'" % c for c in consumers))).scalar()
+    finally:
+        engine.dispose()
+
+
+def _restart_compute(dep, host, extra_conf=''):
+    conf = os.path.join(dep.workdir, '%s.conf' % host)
+    with open(conf) as f:
+        original = f.read().split('# test:')[0]
+    with open(conf, 'w') as f:
+        f.write(original + ('# test:\n' + extra_conf if extra_conf else ''))
+    dep._spawn(host, 'nova-lite-compute', conf)
+    dep.save()
+
+
+def test_servers_boot_in_both_cells_survive_a_dead_compute_and_go(
+        deployment):
+    """Servers boot through the super conductor into both cells (cell
+    conductors without an API DB), a compute killed mid-boot leaves its
+    server in ERROR (never BUILD) with its claim and port freed, and
+    deleting every server leaves no allocation behind."""
+    dep = deployment
+    status, _ = api(dep, 'POST', '/flavors', {'flavor': {
+        'name': 'real.tiny', 'id': 'real.tiny', 'ram': 256, 'vcpus': 1,
+        'disk': 1}})
+    assert status == 200
+    # One at a time first: each claim makes its host weigh less, so four
+    # servers take the four hosts of both cells; then four at once.
+    ids = []
+    for i in range(4):
+        ids.append(_boot(dep, 'real-%d' % i))
+        _wait_status(dep, ids, {'ACTIVE'})
+    ids += [_boot(dep, 'real-%d' % i) for i in range(4, 8)]
+    servers = _wait_status(dep, ids, {'ACTIVE'})
+    hosts = {servers[i]['OS-EXT-SRV-ATTR:host'] for i in ids}
+    assert {h.split('-')[0] for h in hosts} == {'cell1', 'cell2'}
+    assert all('10.0.0.' in json.dumps(servers[i]['addresses'])
+               for i in ids)
+
+    # A compute that dies mid-spawn: its server ends in ERROR.
+    victim = 'cell1-compute1'
+    pid = dep.procs[victim]
+    os.kill(pid, 15)
+    wait_for(lambda: os.waitpid(pid, os.WNOHANG)[0] == pid, 30,
+             message='%s to stop' % victim)
+    _restart_compute(dep, victim, '[fake_driver]\nspawn_delay = 60\n')
+    wait_for(lambda: any(s['state'] == 'up' and s['host'] == victim
+                         for s in api(dep, 'GET', '/os-services')[1][
+                             'services']), 60, message='%s up' % victim)
+    doomed = _boot(dep, 'real-doomed',
+                   availability_zone='nova:%s' % victim)
+    try:
+        wait_for(lambda: _servers(dep)[doomed].get('OS-EXT-STS:task_state')
+                 == 'spawning', 60, message='spawning on %s' % victim)
+    except AssertionError:
+        with open(os.path.join(dep.workdir, '%s.log' % victim)) as f:
+            log = f.read()[-3000:]
+        raise AssertionError('%s\n%s' % (_servers(dep)[doomed], log))
+    os.killpg(dep.procs[victim], 9)
+    try:
+        servers = _wait_status(dep, [doomed], {'ERROR', 'ACTIVE'},
+                               timeout=90)
+        assert servers[doomed]['status'] == 'ERROR'
+        # The fault is written just after the state.
+        fault = wait_for(lambda: _servers(dep)[doomed].get('fault'), 10,
+                         message='the fault')
+        assert 'down' in fault['message']
+        wait_for(lambda: _allocations(dep, [doomed]) == 0, 30,
+                 message='the dead build freed its claim')
+    finally:
+        _restart_compute(dep, victim)
+
+    for server_id in ids + [doomed]:
+        status, _ = api(dep, 'DELETE', '/servers/%s' % server_id)
+        assert status == 204
+    wait_for(lambda: not _servers(dep), 60, message='every server gone')
+    wait_for(lambda: _allocations(dep, ids + [doomed]) == 0, 30,
+             message='every allocation gone')

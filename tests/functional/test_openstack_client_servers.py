@@ -1,0 +1,91 @@
+"""`openstack server ...` and `openstack keypair ...` (the real
+python-openstackclient) and openstacksdk against a real
+nova-lite-all-in-one process, as README.rst shows them."""
+import json
+
+import openstack
+import pytest
+
+from tests import clients
+
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+
+
+@pytest.fixture(scope='module')
+def cloud(tmp_path_factory):
+    state_dir = str(tmp_path_factory.mktemp('aio-servers'))
+    with clients.all_in_one(state_dir) as (endpoint, _proc):
+        env = clients.openstack_env(endpoint)
+        clients.openstack(env, 'flavor', 'create', '--ram', '256',
+                          '--disk', '1', '--vcpus', '1', '--id', 'cli.tiny',
+                          'cli.tiny')
+        yield endpoint, env
+
+
+def _json(env, *args):
+    return clients.openstack_json(env, *args)
+
+
+def test_server_create_wait_show_list_delete(cloud):
+    _endpoint, env = cloud
+    created = _json(env, '--os-compute-api-version', '2.47', 'server',
+                    'create', '--flavor', 'cli.tiny', '--image', IMAGE,
+                    '--nic', 'none', '--wait', 'cli-one')
+    assert created['status'] == 'ACTIVE'
+    assert created['name'] == 'cli-one'
+    shown = _json(env, '--os-compute-api-version', '2.47', 'server', 'show',
+                  created['id'])
+    assert shown['flavor'].startswith('vcpus=') or shown['flavor'][
+        'original_name'] == 'cli.tiny' or 'cli.tiny' in str(shown['flavor'])
+    old = _json(env, '--os-compute-api-version', '2.46', 'server', 'show',
+                created['id'])
+    assert 'cli.tiny' in str(old['flavor'])
+    listed = _json(env, 'server', 'list')
+    assert [(s['Name'], s['Status']) for s in listed] == [('cli-one',
+                                                          'ACTIVE')]
+    long = _json(env, 'server', 'list', '--long')
+    assert long[0]['Flavor Name'] == 'cli.tiny' or long[0].get(
+        'Flavor') == 'cli.tiny'
+    clients.openstack(env, 'server', 'delete', '--wait', created['id'])
+    assert _json(env, 'server', 'list') == []
+
+
+def test_server_create_with_auto_network_gets_an_address(cloud):
+    _endpoint, env = cloud
+    created = _json(env, '--os-compute-api-version', '2.37', 'server',
+                    'create', '--flavor', 'cli.tiny', '--image', IMAGE,
+                    '--nic', 'auto', '--wait', 'cli-net')
+    assert created['status'] == 'ACTIVE'
+    addresses = json.dumps(created['addresses'])
+    assert 'private' in addresses and '10.0.0.' in addresses
+    clients.openstack(env, 'server', 'delete', '--wait', created['id'])
+
+
+def test_keypair_create_then_boot_with_it(cloud):
+    _endpoint, env = cloud
+    kp = clients.openstack(env, 'keypair', 'create', 'cli-key')
+    assert 'PRIVATE KEY' in kp
+    created = _json(env, 'server', 'create', '--flavor', 'cli.tiny',
+                    '--image', IMAGE, '--key-name', 'cli-key',
+                    '--no-network', '--wait', 'cli-keyed')
+    assert created['key_name'] == 'cli-key'
+    clients.openstack(env, 'server', 'delete', '--wait', created['id'])
+    clients.openstack(env, 'keypair', 'delete', 'cli-key')
+
+
+def test_openstacksdk_boots_lists_and_deletes(cloud):
+    endpoint, _env = cloud
+    conn = openstack.connection.Connection(
+        auth_type='admin_token', auth={'token': 'admin:admin',
+                                       'endpoint': endpoint + '/v2.1'},
+        compute_endpoint_override=endpoint + '/v2.1',
+        image_endpoint_override=endpoint + '/v2.1',
+        compute_api_version='2.47')
+    server = conn.compute.create_server(name='sdk-one',
+                                        flavor_id='cli.tiny',
+                                        image_id=IMAGE, networks='none')
+    server = conn.compute.wait_for_server(server, status='ACTIVE', wait=60)
+    assert server.flavor['original_name'] == 'cli.tiny'
+    assert [s.name for s in conn.compute.servers()] == ['sdk-one']
+    conn.compute.delete_server(server)
+    conn.compute.wait_for_delete(server, wait=60)
