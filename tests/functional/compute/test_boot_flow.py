@@ -109,17 +109,24 @@ def _ports(uuid):
 
 def test_spawn_failure_reschedules_to_an_alternate_in_the_cell(
         plane, user, flavor, conf):
-    conf.set_override('fail_spawn_on_hosts', ['cell1-compute1'],
+    # Spawns fail on the first compute of each cell. The first server
+    # lands anywhere; once it holds a claim, the failing hosts weigh
+    # the most (their claims were freed), so the second server's
+    # primary is one of them and only a reschedule makes it ACTIVE.
+    conf.set_override('fail_spawn_on_hosts',
+                      ['cell1-compute1', 'cell2-compute1'],
                       group='fake_driver')
-    instances, _ = compute_servers.create(user, flavor.flavorid, IMAGE,
-                                          'retry', requested_networks='auto')
-    uuid = instances[0].uuid
-    inst = _wait_state(plane, uuid, 'active')
-    assert inst.host == 'cell1-compute2'
     admin = nova_context.get_admin_context()
-    held = allocations.get_allocations(admin, uuid)
-    assert len(held) == 1 and list(held.values())[0]['MEMORY_MB'] == 512
-    assert len(_ports(uuid)) == 1
+    for name in ('retry-1', 'retry-2'):
+        instances, _ = compute_servers.create(user, flavor.flavorid, IMAGE,
+                                              name,
+                                              requested_networks='auto')
+        uuid = instances[0].uuid
+        inst = _wait_state(plane, uuid, 'active')
+        assert inst.host.endswith('-compute2')
+        held = allocations.get_allocations(admin, uuid)
+        assert len(held) == 1 and list(held.values())[0]['MEMORY_MB'] == 512
+        assert len(_ports(uuid)) == 1
 
 
 def test_every_alternate_failing_ends_in_error_with_a_fault(
