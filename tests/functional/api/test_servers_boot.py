@@ -37,9 +37,10 @@ def _server(name='vm', **extra):
                             'imageRef': IMAGE, 'networks': 'none'}, **extra)}
 
 
-def _wait_status(api, uuid, status, version='2.1'):
+def _wait_status(api, uuid, status, version='2.1', token=MEMBER):
     def reached():
-        body = api('GET', '/servers/%s' % uuid, version=version).json()
+        body = api('GET', '/servers/%s' % uuid, version=version,
+                   token=token).json()
         return body if body['server']['status'] == status else None
     return wait_for(reached, timeout=30, message='%s %s' % (uuid, status))
 
@@ -144,3 +145,70 @@ def test_boot_image_as_a_block_device_mapping(api):
         block_device_mapping_v2=[volume]), version='2.37')
     assert refused.status_code == 400
     assert 'not supported' in refused.json()['badRequest']['message']
+
+
+@pytest.mark.parametrize('token', [ADMIN, MEMBER], ids=['admin', 'member'])
+def test_247_flavor_is_the_servers_own_copy(api, token):
+    """Booted through the API; then the flavor's extra specs change and
+    the flavor is deleted: 2.47 bodies keep what the server was built
+    with, 2.46 bodies keep the flavor's id."""
+    flavor = {'flavor': {'name': 'specced', 'id': 'specced', 'ram': 256,
+                         'vcpus': 1, 'disk': 1}}
+    assert api('POST', '/flavors', flavor, token=ADMIN).status_code == 200
+    api('POST', '/flavors/specced/os-extra_specs',
+        {'extra_specs': {'hw:cpu_policy': 'shared'}}, token=ADMIN)
+    uuid = api('POST', '/servers', _server(flavorRef='specced'),
+               version='2.37', token=token).json()['server']['id']
+    _wait_status(api, uuid, 'ACTIVE', token=token)
+    api('POST', '/flavors/specced/os-extra_specs',
+        {'extra_specs': {'hw:cpu_policy': 'dedicated'}}, token=ADMIN)
+    assert api('DELETE', '/flavors/specced',
+               token=ADMIN).status_code == 202
+    expected = {'vcpus': 1, 'ram': 256, 'disk': 1, 'ephemeral': 0,
+                'swap': 0, 'original_name': 'specced',
+                'extra_specs': {'hw:cpu_policy': 'shared'}}
+    shown = api('GET', '/servers/%s' % uuid, version='2.47',
+                token=token).json()['server']
+    assert shown['flavor'] == expected
+    listed = api('GET', '/servers/detail?name=^vm$', version='2.47',
+                 token=token).json()['servers']
+    assert [s['flavor'] for s in listed] == [expected]
+    renamed = api('PUT', '/servers/%s' % uuid, {'server': {'name': 'vm'}},
+                  version='2.47', token=token).json()['server']
+    assert renamed['flavor'] == expected
+    below = api('GET', '/servers/%s' % uuid, version='2.46',
+                token=token).json()['server']['flavor']
+    assert below['id'] == 'specced' and set(below) == {'id', 'links'}
+
+
+def test_pages_across_both_cells(api):
+    """Servers booted through the API land in both cells; paging with
+    any limit walks the same order as one unpaged list."""
+    created = api('POST', '/servers', _server(min_count=6, max_count=6,
+                                              return_reservation_id=True),
+                  version='2.37')
+    reservation = created.json()['reservation_id']
+
+    def active():
+        body = api('GET', '/servers/detail?all_tenants=1&reservation_id=%s'
+                   % reservation,
+                   token=ADMIN, version='2.37').json()['servers']
+        return body if len(body) == 6 and all(
+            s['status'] == 'ACTIVE' for s in body) else None
+    # Administrators see the hosts: both cells are used.
+    hosts = {s['OS-EXT-SRV-ATTR:host'] for s in wait_for(
+        lambda: active(), timeout=60, message='6 servers ACTIVE')}
+    assert {h.split('-')[0] for h in hosts} == {'cell1', 'cell2'}
+    whole = [s['id'] for s in api('GET', '/servers').json()['servers']]
+    assert len(whole) == 6
+    for limit in (1, 2, 4):
+        seen, marker = [], None
+        while True:
+            query = '?limit=%d' % limit + ('&marker=%s' % marker
+                                           if marker else '')
+            page = api('GET', '/servers/detail' + query).json()
+            seen.extend(s['id'] for s in page['servers'])
+            if 'servers_links' not in page:
+                break
+            marker = page['servers'][-1]['id']
+        assert seen == whole, limit
