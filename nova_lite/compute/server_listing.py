@@ -326,10 +326,24 @@ def _with_volumes(cctxt, records):
     return records
 
 
+# An ip/ip6 pattern the info cache's text can be narrowed by (digits,
+# hex, dots, colons, anchors): anything else is matched in Python only.
+_PLAIN_ADDRESS = re.compile(r'^\^?(?:[0-9a-fA-F:]|\\?\.)*\$?$')
+
+
+def _sql_filters(filters):
+    """filters without ip / ip6 patterns the database's substring test
+    would get wrong (character classes, alternatives, ...)."""
+    if all(_PLAIN_ADDRESS.match(filters[k]) for k in ('ip', 'ip6')
+           if filters.get(k)):
+        return filters
+    return {k: v for k, v in filters.items() if k not in ('ip', 'ip6')}
+
+
 def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, host_status,
                   detailed):
     records = [_cell_record(r) for r in cell_rows.list_records(
-        cctxt, filters, keys, dirs, limit, marker,
+        cctxt, _sql_filters(filters), keys, dirs, limit, marker,
         related=cell_rows.RELATED if detailed else ())]
     # The query narrows by substring; the addresses decide.
     matches = _ip_matcher(filters)

@@ -151,6 +151,11 @@ def test_ip_filter(app, env, small):
                   network_info=sf.network_info('10.0.0.15'))
     assert ids(app.get('/v2.1/servers?ip=10.0.0.5$', headers=MEMBER)) == [
         first]
+    # Regular expressions beyond plain addresses match too.
+    assert ids(app.get('/v2.1/servers?ip=10\\.0\\.0\\.[5]$',
+                       headers=MEMBER)) == [first]
+    assert len(ids(app.get('/v2.1/servers?ip=^10\\.0\\.0\\.(5|15)$',
+                           headers=MEMBER))) == 2
 
 
 def test_a_build_request_and_its_cell_copy_are_listed_once(app, env, small):
