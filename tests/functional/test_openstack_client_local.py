@@ -95,3 +95,24 @@ def test_image_and_network_commands(cloud):
     subnets = clients.openstack_json(env, 'subnet', 'list')
     assert [s['Subnet'] for s in subnets] == ['10.0.0.0/24']
     assert clients.openstack_json(env, 'port', 'list') == []
+
+
+def test_server_on_a_named_network_gets_a_port_freed_on_delete(cloud):
+    """`--network private` is looked up in /networking; the compute binds
+    a port there; deleting the server frees it."""
+    endpoint, _state_dir = cloud
+    env = clients.openstack_env(endpoint)
+    clients.openstack(env, 'flavor', 'create', '--ram', '256', '--disk',
+                      '1', '--vcpus', '1', 'net-tiny')
+    server = clients.openstack_json(
+        env, 'server', 'create', '--flavor', 'net-tiny', '--image',
+        'cirros-0.6.2-x86_64-disk', '--network', 'private', '--wait',
+        'cli-private-net')
+    assert server['status'] == 'ACTIVE'
+    ports = clients.openstack_json(env, 'port', 'list', '--server',
+                                   'cli-private-net', '--long')
+    assert len(ports) == 1
+    address = ports[0]['Fixed IP Addresses'][0]['ip_address']
+    assert server['addresses'] == {'private': [address]}
+    clients.openstack(env, 'server', 'delete', '--wait', 'cli-private-net')
+    assert clients.openstack_json(env, 'port', 'list') == []
