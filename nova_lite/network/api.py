@@ -21,8 +21,9 @@ Requested networks, as callers pass them:
 Invariants:
 - A fixed IP is unique per network (UNIQUE (network_id, fixed_ip)); an
   allocation takes the lowest free address of the network's subnet (the
-  gateway excluded) and, should a concurrent allocation take it first,
-  retries in a new transaction.
+  gateway excluded). Allocations on one network take turns (its row is
+  locked until commit); should one still lose an address (or a MAC, or
+  hit a deadlock) it retries in a new transaction.
 - Every port of one allocation is created or bound in one transaction:
   after a crash an instance has all its ports or none, and allocating
   again returns the ports already bound to it (idempotent).
@@ -356,10 +357,19 @@ def _random_mac():
 
 
 def _lowest_free(session, network, subnet):
+    # Allocations on one network take turns from here to their commit
+    # (the network's row is locked on MariaDB/PostgreSQL; SQLite's writer
+    # already takes turns): racing for the same lowest address and
+    # retrying would cost far more. The unique key still guards.
+    session.execute(sa.select(NETWORKS.c.id).where(
+        NETWORKS.c.id == network['id']).with_for_update())
+    # A locking read: the addresses committed by the allocation that held
+    # the turn before, which a REPEATABLE READ snapshot taken earlier in
+    # this transaction (MariaDB) would not show.
     used = {row.fixed_ip for row in session.execute(
         sa.select(PORTS.c.fixed_ip).where(
             PORTS.c.network_id == network['id'],
-            PORTS.c.fixed_ip.isnot(None)))}
+            PORTS.c.fixed_ip.isnot(None)).with_for_update(read=True))}
     used.add(subnet['gateway_ip'])
     for host in ipaddress.ip_network(subnet['cidr']).hosts():
         address = str(host)
