@@ -13,11 +13,13 @@ related row); hard_delete() removes the instance and every row keyed by
 its uuid, in one transaction.
 """
 import datetime
+import json
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from nova_lite.db import driver_sql
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite import exception
@@ -53,7 +55,8 @@ def _json(value):
 
 
 def _unjson(value, default=None):
-    return default if value is None else jsonutils.loads(value)
+    # The stdlib parser: these columns only ever hold what _json wrote.
+    return default if value is None else json.loads(value)
 
 
 def _select_page():
@@ -68,41 +71,50 @@ def _select_page():
                                           CACHE.c.deleted == 0))))
 
 
-def _record(row):
-    rec = dict(row._mapping)
+def _record(row, keys=None):
+    rec = dict(zip(keys, row)) if keys is not None else dict(row._mapping)
     rec['deleted'] = bool(rec['deleted'])
     rec['locked'] = bool(rec['locked'])
     rec['hidden'] = bool(rec['hidden'])
     rec['flavor'] = _unjson(rec['flavor'], {})
     rec['migration_context'] = _unjson(rec['migration_context'])
-    rec['keypairs'] = _unjson(rec['keypairs'], [])
-    rec['network_info'] = _unjson(rec['network_info'], [])
+    keypairs = rec['keypairs']
+    rec['keypairs'] = [] if keypairs in (None, '[]') else json.loads(keypairs)
+    info = rec['network_info']
+    rec['network_info'] = [] if info in (None, '[]') else json.loads(info)
     return rec
 
 
+def _records(result):
+    keys = tuple(result.keys())
+    return [_record(row, keys) for row in result.fetchall()]
+
+
 def attach_related(session, records, related=RELATED):
-    """Fill the related rows of records: one statement per kind."""
+    """Fill the related rows of records: one statement per kind (per
+    IN_CHUNK records), plain driver SQL (no per-uuid bind processing)."""
     if not records:
         return records
     by_uuid = {r['uuid']: r for r in records}
     uuids = list(by_uuid)
+    conn = session.connection()
+    quote = conn.dialect.identifier_preparer.quote
     for name, table in (('metadata', META), ('system_metadata', SYSMETA)):
         if name not in related:
             continue
         for rec in records:
             rec[name] = {}
-        for uuid, key, value in session.execute(
-                sa.select(table.c.instance_uuid, table.c.key, table.c.value)
-                .where(table.c.instance_uuid.in_(uuids),
-                       table.c.deleted == 0)):
+        for uuid, key, value in driver_sql.fetch_in_chunks(
+                conn, 'SELECT instance_uuid, %s, value FROM %s WHERE '
+                'deleted = 0 AND instance_uuid IN (%%(marks)s)'
+                % (quote('key'), table.name), uuids):
             by_uuid[uuid][name][key] = value
     if 'tags' in related:
         for rec in records:
             rec['tags'] = []
-        for uuid, tag in session.execute(
-                sa.select(TAGS.c.resource_id, TAGS.c.tag)
-                .where(TAGS.c.resource_id.in_(uuids))
-                .order_by(TAGS.c.tag)):
+        for uuid, tag in driver_sql.fetch_in_chunks(
+                conn, 'SELECT resource_id, tag FROM tags WHERE resource_id '
+                'IN (%(marks)s) ORDER BY tag', uuids):
             by_uuid[uuid]['tags'].append(tag)
     if 'fault' in related:
         for rec in records:
@@ -147,10 +159,9 @@ def get_records(context, uuids, read_deleted='no', related=RELATED):
     """Records of the uuids found in this cell, in no particular order."""
     if not uuids:
         return []
-    rows = context.session.execute(_select_page().where(
+    result = context.session.execute(_select_page().where(
         INST.c.uuid.in_(list(uuids)), *_read_deleted_filter(read_deleted)))
-    return attach_related(context.session, [_record(r) for r in rows],
-                          related)
+    return attach_related(context.session, _records(result), related)
 
 
 def _filters(filters):
@@ -247,16 +258,20 @@ def _after(keys, dirs, marker):
     return sa.or_(*either)
 
 
+# Sort keys never NULL in a row (written by create()): ordered without
+# the NULLs-first term, so the (deleted, created_at, id) index can serve
+# the default order instead of a sort of the whole cell.
+NOT_NULL = frozenset(['created_at', 'uuid', 'id'])
+
+
 def _order(keys, dirs):
     order = []
     for key, direction in zip(keys, dirs):
         col = INST.c[key]
-        if direction == 'asc':
-            order.append(col.is_not(None))
-            order.append(col.asc())
-        else:
-            order.append(col.is_(None))
-            order.append(col.desc())
+        if key not in NOT_NULL:
+            order.append(col.is_not(None) if direction == 'asc'
+                         else col.is_(None))
+        order.append(col.asc() if direction == 'asc' else col.desc())
     return order
 
 
@@ -272,9 +287,8 @@ def list_records(context, filters, sort_keys, sort_dirs, limit=None,
     query = query.order_by(*_order(sort_keys, sort_dirs))
     if limit is not None:
         query = query.limit(limit)
-    rows = context.session.execute(query).fetchall()
-    return attach_related(context.session, [_record(r) for r in rows],
-                          related)
+    return attach_related(context.session,
+                          _records(context.session.execute(query)), related)
 
 
 # --- writes ---------------------------------------------------------------
