@@ -2,6 +2,9 @@
 python-openstackclient) and openstacksdk against a real
 nova-lite-all-in-one process, as README.rst shows them."""
 import json
+import os
+import subprocess
+import urllib.request
 
 import openstack
 import pytest
@@ -11,10 +14,25 @@ from tests import clients
 IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 
 
+# Options a user shapes the all-in-one with (--config-file, repeatable).
+USER_CONFIG = """[fake_driver]
+vcpus = 40
+"""
+MORE_CONFIG = """[scheduler]
+weight_classes = ram,cpu
+"""
+
+
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-servers'))
-    with clients.all_in_one(state_dir) as (endpoint, _proc):
+    confs = []
+    for name, text in (('user.conf', USER_CONFIG),
+                       ('more.conf', MORE_CONFIG)):
+        confs += ['--config-file', os.path.join(state_dir, name)]
+        with open(confs[-1], 'w') as f:
+            f.write(text)
+    with clients.all_in_one(state_dir, *confs) as (endpoint, _proc):
         env = clients.openstack_env(endpoint)
         clients.openstack(env, 'flavor', 'create', '--ram', '256',
                           '--disk', '1', '--vcpus', '1', '--id', 'cli.tiny',
@@ -91,3 +109,23 @@ def test_openstacksdk_boots_lists_and_deletes(cloud):
     assert [s.name for s in conn.compute.servers()] == ['sdk-one']
     conn.compute.delete_server(server)
     conn.compute.wait_for_delete(server, wait=60)
+
+
+def test_config_files_shape_the_all_in_one(cloud):
+    endpoint, _env = cloud
+    req = urllib.request.Request(
+        endpoint + '/v2.1/os-hypervisors/detail',
+        headers={'X-Auth-Token': 'admin:admin'})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        hypervisors = json.loads(resp.read())['hypervisors']
+    assert [h['vcpus'] for h in hypervisors] == [40]
+
+
+def test_a_missing_config_file_is_refused(tmp_path):
+    result = subprocess.run(
+        [os.path.join(clients.BINDIR, 'nova-lite-all-in-one'),
+         '--state-dir', str(tmp_path), '--port', str(clients.free_port()),
+         '--config-file', str(tmp_path / 'nope.conf')],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert 'nope.conf not found' in result.stderr

@@ -217,3 +217,24 @@ def test_build_on_a_compute_that_dies_ends_in_error(tmp_path, conf, user):
                  and _ports(uuid) == [], message='claim and port freed')
     finally:
         stop_plane(p)
+
+
+def test_delete_with_its_compute_down_is_done_by_the_api(plane, user,
+                                                         flavor):
+    instances, _ = compute_servers.create(user, flavor.flavorid, IMAGE,
+                                          'stranded',
+                                          requested_networks='auto')
+    uuid = instances[0].uuid
+    inst = _wait_state(plane, uuid, 'active')
+    admin = nova_context.get_admin_context()
+    cell, _ = _find(plane, uuid)
+    with nova_context.target_cell(admin, cell) as cctxt:
+        svc = [s for s in objects.ServiceList.get_by_host(cctxt, inst.host)
+               if s.binary == 'nova-compute'][0]
+        svc.forced_down = True
+        svc.save()
+    compute_servers.delete(user, uuid)
+    # Done in the call itself: no compute involved.
+    assert _find(plane, uuid)[1].deleted
+    assert allocations.get_allocations(admin, uuid) == {}
+    assert _ports(uuid) == []
