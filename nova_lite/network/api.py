@@ -36,24 +36,16 @@ import time
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
-import sqlalchemy as sa
 
-from nova_lite.db.local_services import api as ls_db
-from nova_lite.db.local_services import models
 from nova_lite import exception
-from nova_lite.network import model
+from nova_lite.network import store
 
 LOG = logging.getLogger(__name__)
 
-NETWORKS = models.Network.__table__
-SUBNETS = models.Subnet.__table__
-PORTS = models.Port.__table__
-
-AUTO = 'auto'
+AUTO = store.AUTO
 NONE = 'none'
-DEVICE_OWNER = 'compute:nova'
+DEVICE_OWNER = store.DEVICE_OWNER
 # Allocations that lost a race for an address (or a MAC, or a deadlock)
 # try again: each lost race means another allocation succeeded, so N
 # concurrent allocations on one network need at most N attempts.
@@ -110,7 +102,7 @@ class API(NetworkAPI):
     def validate_networks(self, context, requested_networks):
         if _is_none(requested_networks):
             return []
-        return _resolve(context, context.project_id, requested_networks)
+        return store.resolve(context, context.project_id, requested_networks)
 
     def allocate_for_instance(self, context, instance_uuid, project_id,
                               requested_networks, host):
@@ -118,8 +110,8 @@ class API(NetworkAPI):
             return []
         for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
             try:
-                return _allocate(context, instance_uuid, project_id,
-                                 requested_networks, host)
+                return store.allocate(context, instance_uuid, project_id,
+                                      requested_networks, host)
             except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock) as exc:
                 LOG.debug('Port allocation for %s lost a race (%s); '
                           'attempt %d', instance_uuid, exc, attempt)
@@ -127,15 +119,15 @@ class API(NetworkAPI):
         raise exception.NoMoreFixedIps(net=requested_networks)
 
     def deallocate_for_instance(self, context, instance_uuid):
-        _deallocate(context, instance_uuid)
+        store.deallocate(context, instance_uuid)
 
     def get_instance_nw_info(self, context, instance_uuid):
-        return _nw_info(context, instance_uuid)
+        return store.nw_info(context, instance_uuid)
 
     def get_ports(self, context, device_id=None, network_id=None,
                   port_ids=None, project_id=None):
-        return _get_ports(context, device_id, network_id, port_ids,
-                          project_id)
+        return store.get_ports(context, device_id, network_id, port_ids,
+                               project_id)
 
     # --- networks and ports (what Neutron's API would offer) ---------------
 
@@ -147,7 +139,7 @@ class API(NetworkAPI):
         net = ipaddress.ip_network(cidr)
         if gateway_ip is None:
             gateway_ip = str(next(net.hosts()))
-        return _create_network(context, {
+        return store.create_network(context, {
             'id': network_id or uuidutils.generate_uuid(), 'name': name,
             'project_id': project_id, 'shared': shared,
             'subnet_id': subnet_id or uuidutils.generate_uuid(),
@@ -157,7 +149,7 @@ class API(NetworkAPI):
         """Networks context's project may use ({'id', 'name',
         'project_id', 'shared', 'subnets': [{'id', 'cidr', 'gateway_ip',
         'ip_version'}]}), by name."""
-        return _get_networks(context, network_ids)
+        return store.get_networks(context, network_ids)
 
     def create_port(self, context, network_id, fixed_ip=None,
                     project_id=None):
@@ -165,8 +157,8 @@ class API(NetworkAPI):
         deleted, when the instance it is bound to goes away."""
         for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
             try:
-                return _create_port(context, network_id, fixed_ip,
-                                    project_id or context.project_id)
+                return store.create_port(context, network_id, fixed_ip,
+                                         project_id or context.project_id)
             except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
                 _back_off(attempt)
         raise exception.NoMoreFixedIps(net=network_id)
@@ -174,11 +166,11 @@ class API(NetworkAPI):
     def ensure_default_network(self, context):
         """Create DEFAULT_NETWORK (shared) unless it exists."""
         spec = DEFAULT_NETWORK
-        if _get_networks(context, [spec['id']], visible_only=False):
+        if store.get_networks(context, [spec['id']], visible_only=False):
             return
         try:
-            _create_network(context, dict(spec, project_id=None,
-                                          shared=True))
+            store.create_network(context, dict(spec, project_id=None,
+                                               shared=True))
         except db_exc.DBDuplicateEntry:
             pass   # created concurrently
 
@@ -192,344 +184,3 @@ def _back_off(attempt):
 def _is_none(requested_networks):
     return (isinstance(requested_networks, str)
             and requested_networks == NONE)
-
-
-# --- reading networks --------------------------------------------------------
-
-def _visible(network, project_id, is_admin):
-    return (network['shared'] or is_admin
-            or (project_id is not None
-                and network['project_id'] == project_id))
-
-
-def _network_rows(session, where):
-    """{network id: network dict with its subnets}, in name order."""
-    query = sa.select(
-        NETWORKS.c.id, NETWORKS.c.name, NETWORKS.c.project_id,
-        NETWORKS.c.shared, SUBNETS.c.id.label('subnet_id'), SUBNETS.c.cidr,
-        SUBNETS.c.gateway_ip, SUBNETS.c.ip_version,
-    ).select_from(NETWORKS.outerjoin(
-        SUBNETS, SUBNETS.c.network_id == NETWORKS.c.id)).order_by(
-        NETWORKS.c.name, NETWORKS.c.id, SUBNETS.c.id)
-    for clause in where:
-        query = query.where(clause)
-    networks = {}
-    for row in session.execute(query):
-        net = networks.setdefault(row.id, {
-            'id': row.id, 'name': row.name, 'project_id': row.project_id,
-            'shared': bool(row.shared), 'subnets': []})
-        if row.subnet_id is not None:
-            net['subnets'].append({'id': row.subnet_id, 'cidr': row.cidr,
-                                   'gateway_ip': row.gateway_ip,
-                                   'ip_version': row.ip_version})
-    return networks
-
-
-@ls_db.reader
-def _get_networks(context, network_ids=None, visible_only=True):
-    where = []
-    if network_ids is not None:
-        where.append(NETWORKS.c.id.in_(list(network_ids)))
-    nets = _network_rows(context.session, where).values()
-    return [n for n in nets if not visible_only
-            or _visible(n, context.project_id, context.is_admin)]
-
-
-# --- resolving a request -----------------------------------------------------
-
-def _auto_network(session, project_id, is_admin, required):
-    """The one network 'auto' means for project_id (see the module doc)."""
-    owned = _network_rows(session, [NETWORKS.c.project_id == project_id]) \
-        if project_id is not None else {}
-    candidates = list(owned.values()) or list(_network_rows(
-        session, [NETWORKS.c.shared == sa.true()]).values())
-    if len(candidates) > 1:
-        raise exception.NetworkAmbiguous()
-    if not candidates:
-        if required:
-            raise exception.UnableToAutoAllocateNetwork(
-                project_id=project_id)
-        return None
-    return candidates[0]
-
-
-def _entries(requested_networks):
-    """[{'network_id', 'port_id', 'fixed_ip'}] of a list request."""
-    entries = []
-    for item in requested_networks:
-        entries.append({'network_id': item.get('uuid'),
-                        'port_id': item.get('port'),
-                        'fixed_ip': item.get('fixed_ip')})
-    return entries
-
-
-def _check_fixed_ip(network, address):
-    """The subnet of network that address belongs to; FixedIpInvalid if
-    none (or address is the gateway or not an IPv4 host address)."""
-    try:
-        ip = ipaddress.IPv4Address(address)
-    except ValueError:
-        raise exception.FixedIpInvalid(address=address,
-                                       network_id=network['id'])
-    for subnet in network['subnets']:
-        net = ipaddress.ip_network(subnet['cidr'])
-        if (ip in net and ip not in (net.network_address,
-                                     net.broadcast_address)
-                and address != subnet['gateway_ip']):
-            return subnet
-    raise exception.FixedIpInvalid(address=address, network_id=network['id'])
-
-
-def _resolve_in(session, project_id, is_admin, requested_networks):
-    """The requests resolved against the database, or the exception the
-    module doc names; [{'network', 'port', 'fixed_ip', 'subnet'}]."""
-    if requested_networks is None or requested_networks == AUTO:
-        network = _auto_network(session, project_id, is_admin,
-                                required=requested_networks == AUTO)
-        return [] if network is None else [
-            {'network': network, 'port': None, 'fixed_ip': None}]
-    entries = _entries(requested_networks)
-    net_ids = {e['network_id'] for e in entries if e['network_id']}
-    port_ids = [e['port_id'] for e in entries if e['port_id']]
-    networks = _network_rows(session, [NETWORKS.c.id.in_(net_ids)]) \
-        if net_ids else {}
-    ports = {}
-    if port_ids:
-        ports = {row.id: row for row in session.execute(
-            sa.select(PORTS).where(PORTS.c.id.in_(port_ids)))}
-        port_nets = {p.network_id for p in ports.values()} - set(networks)
-        if port_nets:
-            networks.update(_network_rows(
-                session, [NETWORKS.c.id.in_(port_nets)]))
-    wanted_ips = [(e['network_id'], e['fixed_ip']) for e in entries
-                  if e['fixed_ip']]
-    taken = {}
-    if wanted_ips:
-        taken = {(row.network_id, row.fixed_ip): row.device_id
-                 for row in session.execute(
-                     sa.select(PORTS.c.network_id, PORTS.c.fixed_ip,
-                               PORTS.c.device_id).where(sa.tuple_(
-                                   PORTS.c.network_id, PORTS.c.fixed_ip).in_(
-                                   wanted_ips)))}
-    resolved, seen_ports, seen_ips = [], set(), set()
-    for entry in entries:
-        if entry['port_id']:
-            port = ports.get(entry['port_id'])
-            if port is None or not (
-                    is_admin or port.project_id == project_id):
-                raise exception.PortNotFound(port_id=entry['port_id'])
-            if port.device_id or port.id in seen_ports:
-                raise exception.PortInUse(port_id=port.id)
-            seen_ports.add(port.id)
-            resolved.append({'network': networks[port.network_id],
-                             'port': port, 'fixed_ip': port.fixed_ip})
-            continue
-        network = networks.get(entry['network_id'])
-        if network is None or not _visible(network, project_id, is_admin):
-            raise exception.NetworkNotFound(network_id=entry['network_id'])
-        address = entry['fixed_ip']
-        if address:
-            _check_fixed_ip(network, address)
-            key = (network['id'], address)
-            if key in taken or key in seen_ips:
-                raise exception.FixedIpAlreadyInUse(
-                    address=address, instance_uuid=taken.get(key) or '')
-            seen_ips.add(key)
-        resolved.append({'network': network, 'port': None,
-                         'fixed_ip': address})
-    return resolved
-
-
-@ls_db.reader
-def _resolve(context, project_id, requested_networks):
-    return [{'network_id': r['network']['id'],
-             'port_id': r['port'].id if r['port'] is not None else None,
-             'fixed_ip': r['fixed_ip']}
-            for r in _resolve_in(context.session, project_id,
-                                 context.is_admin, requested_networks)]
-
-
-# --- allocating --------------------------------------------------------------
-
-def _random_mac():
-    return 'fa:16:3e:%02x:%02x:%02x' % tuple(
-        random.randint(0, 255) for _ in range(3))
-
-
-def _lowest_free(session, network, subnet):
-    # Allocations on one network take turns from here to their commit
-    # (the network's row is locked on MariaDB/PostgreSQL; SQLite's writer
-    # already takes turns): racing for the same lowest address and
-    # retrying would cost far more. The unique key still guards.
-    session.execute(sa.select(NETWORKS.c.id).where(
-        NETWORKS.c.id == network['id']).with_for_update())
-    # A locking read: the addresses committed by the allocation that held
-    # the turn before, which a REPEATABLE READ snapshot taken earlier in
-    # this transaction (MariaDB) would not show.
-    used = {row.fixed_ip for row in session.execute(
-        sa.select(PORTS.c.fixed_ip).where(
-            PORTS.c.network_id == network['id'],
-            PORTS.c.fixed_ip.isnot(None)).with_for_update(read=True))}
-    used.add(subnet['gateway_ip'])
-    for host in ipaddress.ip_network(subnet['cidr']).hosts():
-        address = str(host)
-        if address not in used:
-            return address
-    raise exception.NoMoreFixedIps(net=network['id'])
-
-
-def _new_port(session, network, fixed_ip, project_id, binding):
-    """Insert a port on network (fixed_ip, or the lowest free address of
-    its first subnet); binding: the device columns. The row as a dict."""
-    subnet = None
-    if fixed_ip:
-        subnet = _check_fixed_ip(network, fixed_ip)
-    elif network['subnets']:
-        subnet = network['subnets'][0]
-        fixed_ip = _lowest_free(session, network, subnet)
-    row = dict(binding, id=uuidutils.generate_uuid(),
-               network_id=network['id'],
-               subnet_id=subnet['id'] if subnet else None,
-               project_id=project_id, mac_address=_random_mac(),
-               fixed_ip=fixed_ip, created_at=timeutils.utcnow())
-    session.execute(PORTS.insert().values(**row))
-    return row
-
-
-@ls_db.writer
-def _allocate(context, instance_uuid, project_id, requested_networks, host):
-    session = context.session
-    if session.execute(sa.select(PORTS.c.id).where(
-            PORTS.c.device_id == instance_uuid).limit(1)).first():
-        return _nw_info_in(session, instance_uuid)
-    now = timeutils.utcnow()
-    binding = {'device_id': instance_uuid, 'device_owner': DEVICE_OWNER,
-               'binding_host': host, 'status': 'ACTIVE'}
-    info = []
-    for request in _resolve_in(session, project_id, context.is_admin,
-                               requested_networks):
-        network, port = request['network'], request['port']
-        if port is not None:
-            bound = session.execute(PORTS.update().where(
-                PORTS.c.id == port.id,
-                sa.or_(PORTS.c.device_id.is_(None),
-                       PORTS.c.device_id == '')).values(
-                updated_at=now, **binding))
-            if not bound.rowcount:
-                raise exception.PortInUse(port_id=port.id)
-            row = dict(port._mapping, **binding)
-        else:
-            row = dict(_new_port(session, network, request['fixed_ip'],
-                                 project_id, binding),
-                       preserve_on_delete=False)
-        subnet = _subnet_of(network, row['subnet_id'])
-        info.append(model.vif(row, network['name'],
-                              subnet and subnet['cidr'],
-                              subnet and subnet['gateway_ip']))
-    return info
-
-
-def _subnet_of(network, subnet_id):
-    for subnet in network['subnets']:
-        if subnet['id'] == subnet_id:
-            return subnet
-    return None
-
-
-@ls_db.writer
-def _create_port(context, network_id, fixed_ip, project_id):
-    session = context.session
-    network = _network_rows(session, [NETWORKS.c.id == network_id]).get(
-        network_id)
-    if network is None or not _visible(network, context.project_id,
-                                       context.is_admin):
-        raise exception.NetworkNotFound(network_id=network_id)
-    if fixed_ip and session.execute(sa.select(PORTS.c.id).where(
-            PORTS.c.network_id == network_id,
-            PORTS.c.fixed_ip == fixed_ip)).first():
-        raise exception.FixedIpAlreadyInUse(address=fixed_ip,
-                                            instance_uuid='')
-    row = _new_port(session, network, fixed_ip, project_id,
-                    {'device_id': None, 'device_owner': None,
-                     'binding_host': None, 'status': 'DOWN',
-                     'preserve_on_delete': True})
-    return _port_dict(row)
-
-
-@ls_db.writer
-def _deallocate(context, instance_uuid):
-    session = context.session
-    session.execute(PORTS.delete().where(
-        PORTS.c.device_id == instance_uuid,
-        PORTS.c.preserve_on_delete == sa.false()))
-    session.execute(PORTS.update().where(
-        PORTS.c.device_id == instance_uuid).values(
-        device_id=None, device_owner=None, binding_host=None,
-        status='DOWN', updated_at=timeutils.utcnow()))
-
-
-# --- reading ports -----------------------------------------------------------
-
-def _nw_info_in(session, instance_uuid):
-    query = sa.select(
-        PORTS, NETWORKS.c.name.label('network_name'),
-        SUBNETS.c.cidr, SUBNETS.c.gateway_ip,
-    ).select_from(PORTS.join(
-        NETWORKS, NETWORKS.c.id == PORTS.c.network_id).outerjoin(
-        SUBNETS, SUBNETS.c.id == PORTS.c.subnet_id)).where(
-        PORTS.c.device_id == instance_uuid).order_by(
-        PORTS.c.created_at, PORTS.c.id)
-    return [model.vif(row._mapping, row.network_name, row.cidr,
-                      row.gateway_ip)
-            for row in session.execute(query)]
-
-
-@ls_db.reader
-def _nw_info(context, instance_uuid):
-    return _nw_info_in(context.session, instance_uuid)
-
-
-def _port_dict(row):
-    """A port as Neutron shows it."""
-    fixed_ips = []
-    if row['fixed_ip']:
-        fixed_ips.append({'subnet_id': row['subnet_id'],
-                          'ip_address': row['fixed_ip']})
-    return {'id': row['id'], 'network_id': row['network_id'],
-            'project_id': row['project_id'],
-            'tenant_id': row['project_id'],
-            'device_id': row['device_id'] or '',
-            'device_owner': row['device_owner'] or '',
-            'mac_address': row['mac_address'], 'fixed_ips': fixed_ips,
-            'status': row['status'],
-            'binding:host_id': row['binding_host'] or '',
-            'preserve_on_delete': bool(row.get('preserve_on_delete')),
-            'created_at': row.get('created_at')}
-
-
-@ls_db.reader
-def _get_ports(context, device_id, network_id, port_ids, project_id):
-    query = sa.select(PORTS).order_by(PORTS.c.created_at, PORTS.c.id)
-    if device_id is not None:
-        query = query.where(PORTS.c.device_id == device_id)
-    if network_id is not None:
-        query = query.where(PORTS.c.network_id == network_id)
-    if port_ids is not None:
-        query = query.where(PORTS.c.id.in_(list(port_ids)))
-    if project_id is not None:
-        query = query.where(PORTS.c.project_id == project_id)
-    return [_port_dict(row._mapping)
-            for row in context.session.execute(query)]
-
-
-@ls_db.writer
-def _create_network(context, spec):
-    session = context.session
-    now = timeutils.utcnow()
-    session.execute(NETWORKS.insert().values(
-        id=spec['id'], name=spec['name'], project_id=spec['project_id'],
-        shared=bool(spec['shared']), created_at=now))
-    session.execute(SUBNETS.insert().values(
-        id=spec['subnet_id'], network_id=spec['id'], cidr=spec['cidr'],
-        gateway_ip=spec['gateway_ip'], ip_version=4, created_at=now))
-    return _network_rows(session, [NETWORKS.c.id == spec['id']])[spec['id']]
