@@ -50,6 +50,8 @@ LOG = logging.getLogger(__name__)
 DEFAULT_SORT_KEYS = ('created_at', 'uuid')
 # Keys a list can be sorted by: instance columns.
 SORTABLE = frozenset(cell_rows.COLUMNS)
+# Columns filtered by regular expression.
+REGEX_FILTERS = cell_rows.REGEX_FILTERS
 _OBJ_DATA = 'nova_lite_object.data'
 _DATETIMES = ('created_at', 'updated_at', 'deleted_at', 'launched_at',
               'terminated_at')
@@ -218,9 +220,16 @@ def _matches(rec, filters):
     if 'task_state' in filters and \
             rec['task_state'] not in filters['task_state']:
         return False
-    if filters.get('name'):
+    searched = [('name', 'display_name')] + [(k, k) for k in REGEX_FILTERS]
+    for key, column in searched:
+        if filters.get(key) is None:
+            continue
+        value = rec.get(column)
+        if isinstance(value, datetime.datetime):
+            value = value.isoformat(' ')
         try:
-            if not re.search(filters['name'], rec.get('display_name') or ''):
+            if value is None or not re.search(str(filters[key]),
+                                              str(value)):
                 return False
         except re.error:
             return False

@@ -39,6 +39,12 @@ MIGRATIONS = models.Migration.__table__
 COLUMNS = tuple(c.name for c in INST.columns)
 EXTRA_COLUMNS = ('flavor', 'migration_context', 'keypairs')
 RELATED = ('metadata', 'system_metadata', 'tags', 'fault')
+# Columns the API filters by regular expression (administrators, and
+# everyone for some from microversion 2.83).
+REGEX_FILTERS = ('power_state', 'progress', 'launch_index', 'config_drive',
+                 'hostname', 'display_description', 'locked_by',
+                 'access_ip_v4', 'access_ip_v6', 'root_device_name',
+                 'created_at', 'launched_at', 'terminated_at')
 SORT_KEYS = ('access_ip_v4', 'access_ip_v6', 'availability_zone',
              'config_drive', 'created_at', 'display_description',
              'display_name', 'host', 'hostname', 'image_ref',
@@ -168,7 +174,8 @@ def _filters(filters):
     """SQL criteria for the filters a listing understands (all optional):
     uuid (list), project_id, user_id, host, node, vm_state (list),
     task_state (list; None matches NULL), image_ref, instance_type_id,
-    name (regular expression), changes_since, changes_before, locked,
+    name (regular expression), the REGEX_FILTERS columns (regular
+    expressions), changes_since, changes_before, locked,
     tags / tags_any / not_tags / not_tags_any (lists), deleted
     (True/False; default live only), hidden (default False)."""
     crit = []
@@ -184,6 +191,12 @@ def _filters(filters):
                 'reservation_id'):
         if filters.get(key) is not None:
             crit.append(INST.c[key] == filters[key])
+    for key in REGEX_FILTERS:
+        if filters.get(key) is not None:
+            # As Nova's other filters: a regular expression searched in
+            # the column's text.
+            crit.append(sa.cast(INST.c[key], sa.String).regexp_match(
+                str(filters[key])))
     if filters.get('uuid') is not None:
         crit.append(INST.c.uuid.in_(list(filters['uuid'])))
     if filters.get('vm_state') is not None:

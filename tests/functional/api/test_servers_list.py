@@ -279,3 +279,24 @@ def test_statements_do_not_grow_with_the_page(app, env, small):
     # API DB: cells, build requests; per cell: the page, metadata,
     # system metadata, tags, compute services (host_status).
     assert big_page == small_page <= 20, (small_page, big_page)
+
+
+def test_column_filters_for_admins_and_from_283_for_everyone(app, env,
+                                                            small):
+    shut = sf.add_server(env, 'cell1', small, power_state=4,
+                         config_drive='True', hostname='db-1')
+    running = sf.add_server(env, 'cell2', small, hostname='web-1')
+    # Administrators filter on any column (a regular expression).
+    assert ids(app.get('/v2.1/servers?all_tenants=1&power_state=4',
+                       headers=ADMIN)) == [shut]
+    assert ids(app.get('/v2.1/servers?all_tenants=1&hostname=^web',
+                       headers=ADMIN)) == [running]
+    # Members only from 2.83 (ignored before) and not by hostname.
+    assert sorted(ids(app.get('/v2.1/servers?power_state=4',
+                              headers=headers('2.82', MEMBER)))) == sorted(
+        [shut, running])
+    assert ids(app.get('/v2.1/servers?power_state=4&config_drive=True',
+                       headers=headers('2.83', MEMBER))) == [shut]
+    assert len(ids(app.get('/v2.1/servers?hostname=^web',
+                           headers=headers('2.74', MEMBER)))) == 2
+    app.get('/v2.1/servers?power_state=(', headers=ADMIN, status=400)

@@ -36,6 +36,10 @@ _EQUAL_FILTERS = {'reservation_id': 'reservation_id', 'user_id': 'user_id',
                   'host': 'host', 'node': 'node',
                   'availability_zone': 'availability_zone',
                   'key_name': 'key_name'}
+# Query parameters searched as regular expressions in a column.
+_REGEX_FILTERS = dict(
+    {name: name for name in server_listing.REGEX_FILTERS},
+    name='name', display_name='name', description='display_description')
 _ADMIN_SORT_KEYS = ('host', 'node')
 _PASSWORD_CHARS = string.ascii_letters + string.digits
 _PASSWORD_LENGTH = 12
@@ -186,13 +190,14 @@ def _search(ctxt, version, query, detailed):
     for name, key in _EQUAL_FILTERS.items():
         if validation.last(query, name) is not None:
             filters[key] = validation.last(query, name)
-    if 'name' in query:
-        filters['name'] = validation.last(query, 'name')
-        try:
-            re.compile(filters['name'])
-        except re.error:
-            raise exception.InvalidInput(
-                reason='Invalid name filter: %s' % filters['name'])
+    for name, key in _REGEX_FILTERS.items():
+        if validation.last(query, name) is not None:
+            filters[key] = validation.last(query, name)
+            try:
+                re.compile(filters[key])
+            except re.error:
+                raise exception.InvalidInput(
+                    reason='Invalid %s filter: %s' % (name, filters[key]))
     if 'image' in query:
         filters['image_ref'] = validation.last(
             query, 'image').rstrip('/').rsplit('/', 1)[-1]
