@@ -4,6 +4,7 @@ statement count that does not grow with the page."""
 import datetime
 import json
 import os
+import time
 
 import pytest
 
@@ -11,6 +12,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import instances as cell_rows
+from nova_lite import objects
 from nova_lite import policy
 from tests.conftest import set_override
 from tests.functional.api.fixtures import ADMIN
@@ -300,3 +302,27 @@ def test_column_filters_for_admins_and_from_283_for_everyone(app, env,
     assert len(ids(app.get('/v2.1/servers?hostname=^web',
                            headers=headers('2.74', MEMBER)))) == 2
     app.get('/v2.1/servers?power_state=(', headers=ADMIN, status=400)
+
+
+def test_a_cell_that_does_not_answer_in_time_is_left_out(app, seeded, env,
+                                                         spread):
+    """cell2's database is unreachable (its packets go nowhere): the list
+    answers once [api] list_cell_timeout has passed, without cell2's
+    servers below 2.69 and with them as UNKNOWN from 2.69."""
+    set_override('list_cell_timeout', 1, group='api')
+    cell = objects.CellMapping.get_by_uuid(env.ctxt, env.cells['cell2'].uuid)
+    cell.database_connection = (
+        'mysql+pymysql://nova:nova@10.255.255.1:3306/nova'
+        '?connect_timeout=30')
+    cell.save()
+    nova_context._CELL_CACHE.clear()
+    started = time.monotonic()
+    below = ids(app.get('/v2.1/servers', headers=headers('2.68', MEMBER)))
+    assert time.monotonic() - started < 10
+    in_cell2 = [u for i, u in enumerate(spread[1:]) if (8 - i) % 2 == 0]
+    assert below == [u for u in spread if u not in in_cell2]
+    listed = app.get('/v2.1/servers', headers=headers('2.69', MEMBER))
+    unknown = [s for s in listed.json['servers']
+               if s.get('status') == 'UNKNOWN']
+    assert sorted(s['id'] for s in unknown) == sorted(in_cell2)
+    assert set(ids(listed)) == set(spread)
