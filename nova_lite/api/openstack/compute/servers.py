@@ -43,25 +43,44 @@ _REGEX_FILTERS = dict(
 _ADMIN_SORT_KEYS = ('host', 'node')
 _PASSWORD_CHARS = string.ascii_letters + string.digits
 _PASSWORD_LENGTH = 12
+
+
+def _from(*since):
+    """[(schema, min, max)] from [(schema, first version)] in order: each
+    schema holds until the next one's first version."""
+    ends = [av.before(first) for _schema, first in since[1:]] + [None]
+    return [(schema, first, end)
+            for (schema, first), end in zip(since, ends)]
+
+
 # The create schema of each microversion range.
-_CREATE_SCHEMAS = [
-    (schemas.create, av.MIN, av.before(av.SERVER_DESCRIPTION)),
-    (schemas.create_v219, av.SERVER_DESCRIPTION,
-     av.before(av.SERVER_NETWORK_TAGS)),
-    (schemas.create_v232, av.SERVER_NETWORK_TAGS,
-     av.before(av.SERVER_NETWORKS_AUTO)),
-    (schemas.create_v237, av.SERVER_NETWORKS_AUTO,
-     av.before(av.SERVER_TAGS_ON_CREATE)),
-    (schemas.create_v252, av.SERVER_TAGS_ON_CREATE,
-     av.before(av.SERVER_NO_PERSONALITY)),
-    (schemas.create_v257, av.SERVER_NO_PERSONALITY,
-     av.before(av.SERVER_TRUSTED_CERTS)),
-    (schemas.create_v263, av.SERVER_TRUSTED_CERTS,
-     av.before(av.SERVER_BDM_VOLUME_TYPE)),
-    (schemas.create_v267, av.SERVER_BDM_VOLUME_TYPE,
-     av.before(av.SERVER_REQUESTED_DESTINATION)),
-    (schemas.create_v274, av.SERVER_REQUESTED_DESTINATION, None),
-]
+_CREATE_SCHEMAS = _from(
+    (schemas.create, av.MIN),
+    (schemas.create_v219, av.SERVER_DESCRIPTION),
+    (schemas.create_v232, av.SERVER_NETWORK_TAGS),
+    (schemas.create_v237, av.SERVER_NETWORKS_AUTO),
+    (schemas.create_v252, av.SERVER_TAGS_ON_CREATE),
+    (schemas.create_v257, av.SERVER_NO_PERSONALITY),
+    (schemas.create_v263, av.SERVER_TRUSTED_CERTS),
+    (schemas.create_v267, av.SERVER_BDM_VOLUME_TYPE),
+    (schemas.create_v274, av.SERVER_REQUESTED_DESTINATION))
+# The list query schema of each microversion range.
+_LIST_QUERY_SCHEMAS = _from(
+    (schemas.index_query, av.MIN),
+    (schemas.index_query_v226, av.SERVER_TAGS),
+    (schemas.index_query_v266, av.SERVER_CHANGES_BEFORE),
+    (schemas.index_query_v273, av.SERVER_LOCKED_REASON),
+    (schemas.index_query_v275, av.STRICT_QUERY_EMPTY_SERVERS))
+
+
+def _validated(check, ranges):
+    """Decorate with check (validation.schema or query_schema) for each
+    (schema, min, max) of ranges."""
+    def decorator(fn):
+        for schema, low, high in ranges:
+            fn = check(schema, low, high)(fn)
+        return fn
+    return decorator
 
 
 # --- per-request rendering choices -------------------------------------------
@@ -286,29 +305,12 @@ def _list(query, detailed):
     return render.index(records, detailed, limit, params)
 
 
-def _list_query(fn):
-    """The list query schemas, per microversion."""
-    ranges = [
-        (schemas.index_query, av.MIN, av.before(av.SERVER_TAGS)),
-        (schemas.index_query_v226, av.SERVER_TAGS,
-         av.before(av.SERVER_CHANGES_BEFORE)),
-        (schemas.index_query_v266, av.SERVER_CHANGES_BEFORE,
-         av.before(av.SERVER_LOCKED_REASON)),
-        (schemas.index_query_v273, av.SERVER_LOCKED_REASON,
-         av.before(av.STRICT_QUERY_EMPTY_SERVERS)),
-        (schemas.index_query_v275, av.STRICT_QUERY_EMPTY_SERVERS, None),
-    ]
-    for schema, low, high in ranges:
-        fn = validation.query_schema(schema, low, high)(fn)
-    return fn
+_list_query = _validated(validation.query_schema, _LIST_QUERY_SCHEMAS)
 
 
 # --- create ----------------------------------------------------------------
 
-def _create_schemas(fn):
-    for schema, low, high in _CREATE_SCHEMAS:
-        fn = validation.schema(schema, low, high)(fn)
-    return fn
+_create_schemas = _validated(validation.schema, _CREATE_SCHEMAS)
 
 
 def _networks(ctxt, server, target):
