@@ -138,3 +138,13 @@ def test_volumes_attached_and_delete_on_termination_at_23(app, env, small):
     assert listed.json['servers'][0][
         'os-extended-volumes:volumes_attached'] == [
         {'id': 'vol-1', 'delete_on_termination': True}]
+
+
+def test_update_a_server_not_yet_scheduled(app, env, small):
+    uuid = sf.add_build_request(env, small)
+    body = app.put_json('/v2.1/servers/%s' % uuid,
+                        {'server': {'name': 'early', 'description': 'x'}},
+                        headers=headers('2.19', MEMBER)).json['server']
+    assert body['name'] == 'early' and body['status'] == 'BUILD'
+    shown = show(app, uuid, '2.19')['server']
+    assert (shown['name'], shown['description']) == ('early', 'x')
