@@ -349,16 +349,26 @@ def _sql_filters(filters):
     return {k: v for k, v in filters.items() if k not in ('ip', 'ip6')}
 
 
-def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, host_status,
-                  detailed):
+def _page_in_cell(cctxt, filters, keys, dirs, limit, marker):
+    """One cell's page: instance rows with their 1:1 extras only (the
+    related rows come after the merge, for the records that stay)."""
     records = [_cell_record(r) for r in cell_rows.list_records(
         cctxt, _sql_filters(filters), keys, dirs, limit, marker,
-        related=cell_rows.RELATED if detailed else ())]
+        related=())]
     # The query narrows by substring; the addresses decide.
     matches = _ip_matcher(filters)
     if matches is not None:
         records = [r for r in records if matches(r)]
+    for rec in records:
+        rec['_cell'] = cctxt.cell_uuid
+    return records
+
+
+def _finish_in_cell(cctxt, records, host_status, detailed):
+    """What the page's records of one cell still need: related rows
+    (detail), attached volumes (detail), host status."""
     if detailed:
+        cell_rows.fill_related(cctxt, records)
         _with_volumes(cctxt, records)
     if host_status:
         _with_host_status(cctxt, records)
@@ -484,7 +494,7 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
         k: marker_rec.get(k) for k in keys}
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout, _page_in_cell,
-        filters, keys, dirs, limit, marker_values, host_status, detailed)
+        filters, keys, dirs, limit, marker_values)
     pages, down = [], []
     for cell in cells:
         result = results[cell.uuid]
@@ -510,7 +520,25 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
         records.append(rec)
         if limit is not None and len(records) >= limit:
             break
+    _finish(context, cells, records, host_status, detailed)
     return records, down
+
+
+def _finish(context, cells, records, host_status, detailed):
+    """_finish_in_cell for the records of each cell that made the page,
+    in parallel (a cell that stops answering now keeps them bare)."""
+    by_cell = {}
+    for rec in records:
+        cell = rec.pop('_cell', None)
+        if cell is not None:
+            by_cell.setdefault(cell, []).append(rec)
+    if not by_cell or not (detailed or host_status):
+        return
+    nova_context.scatter_gather_cells(
+        context, [c for c in cells if c.uuid in by_cell],
+        CONF.api.list_cell_timeout,
+        lambda cctxt: _finish_in_cell(cctxt, by_cell[cctxt.cell_uuid],
+                                      host_status, detailed))
 
 
 # --- one server ------------------------------------------------------------

@@ -479,3 +479,11 @@ def utc(value):
     if value is not None and value.tzinfo is not None:
         value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     return value
+
+
+@main_db.reader
+def fill_related(context, records, related=RELATED):
+    """attach_related in a read transaction of its own: a listing reads
+    its pages without related rows, merges them across cells, then
+    fills only the records that made the page."""
+    return attach_related(context.session, records, related)
