@@ -66,15 +66,18 @@ def _unjson(value, default=None):
 
 
 def _select_page():
-    """Instance columns with the 1:1 instance_extra and info cache."""
+    """Instance columns with the 1:1 instance_extra and info cache.
+
+    Those rows are soft deleted with their instance; a deleted instance
+    (listed with changes-since, or deleted=true) still shows its own
+    flavor copy and addresses, so the join takes them live or deleted
+    alike (there is one per instance: instance_uuid is unique)."""
     return (sa.select(*INST.columns,
                       *[EXTRA.c[c] for c in EXTRA_COLUMNS],
                       CACHE.c.network_info)
             .select_from(INST.outerjoin(
-                EXTRA, sa.and_(EXTRA.c.instance_uuid == INST.c.uuid,
-                               EXTRA.c.deleted == 0))
-                .outerjoin(CACHE, sa.and_(CACHE.c.instance_uuid == INST.c.uuid,
-                                          CACHE.c.deleted == 0))))
+                EXTRA, EXTRA.c.instance_uuid == INST.c.uuid)
+                .outerjoin(CACHE, CACHE.c.instance_uuid == INST.c.uuid)))
 
 
 def _record(row, keys=None):

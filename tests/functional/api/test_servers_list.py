@@ -326,3 +326,18 @@ def test_a_cell_that_does_not_answer_in_time_is_left_out(app, seeded, env,
                if s.get('status') == 'UNKNOWN']
     assert sorted(s['id'] for s in unknown) == sorted(in_cell2)
     assert set(ids(listed)) == set(spread)
+
+
+def test_deleted_servers_keep_their_flavor_copy(app, env, small):
+    uuid = sf.add_server(env, 'cell1', small, updated_at=at(1))
+    with nova_context.target_cell(env.ctxt, env.cells['cell1']) as cctxt:
+        cell_rows.soft_delete(cctxt, uuid, {'vm_state': 'deleted'})
+    listed = app.get('/v2.1/servers/detail?all_tenants=1&deleted=true',
+                     headers=headers('2.47', ADMIN)).json['servers']
+    assert [(s['id'], s['status']) for s in listed] == [(uuid, 'DELETED')]
+    assert listed[0]['flavor']['original_name'] == 'm1.small'
+    # Members see recently deleted servers with changes-since.
+    since = app.get('/v2.1/servers/detail?changes-since=2026-01-01T00:00Z',
+                    headers=headers('2.46', MEMBER)).json['servers']
+    assert since[0]['status'] == 'DELETED'
+    assert since[0]['flavor']['id'] == 'small'
