@@ -26,16 +26,15 @@ flags cell_down and build_request. Listing rules:
   compute services when host_status is wanted); in the API DB one for
   the cells, one for the build requests, one for the marker.
 """
-import datetime
 import functools
 import heapq
 import re
 
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
-from oslo_utils import timeutils
 
 from nova_lite.compute import flavors as compute_flavors
+from nova_lite.compute import server_records
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
@@ -47,222 +46,14 @@ from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_SORT_KEYS = ('created_at', 'uuid')
+DEFAULT_SORT_KEYS = server_records.DEFAULT_SORT_KEYS
 # Keys a list can be sorted by: instance columns.
 SORTABLE = frozenset(cell_rows.COLUMNS)
 # Columns filtered by regular expression.
-REGEX_FILTERS = cell_rows.REGEX_FILTERS
-_OBJ_DATA = 'nova_lite_object.data'
-_DATETIMES = ('created_at', 'updated_at', 'deleted_at', 'launched_at',
-              'terminated_at')
+REGEX_FILTERS = server_records.REGEX_FILTERS
 # Host status of a server's compute (Nova's HostStatus values).
 HOST_UP, HOST_DOWN, HOST_MAINTENANCE, HOST_UNKNOWN, HOST_NONE = (
     'UP', 'DOWN', 'MAINTENANCE', 'UNKNOWN', '')
-
-
-# --- records ----------------------------------------------------------------
-
-def _data(primitive):
-    """The field values of a versioned object's primitive (or a dict)."""
-    if isinstance(primitive, dict) and _OBJ_DATA in primitive:
-        return primitive[_OBJ_DATA]
-    return primitive
-
-
-def _flat_flavor(flavor):
-    """The instance's current flavor copy as a flat dict (None if none),
-    from a record's {"cur": primitive, ...} or an already flat dict."""
-    if not flavor:
-        return None
-    if 'cur' in flavor or 'old' in flavor or 'new' in flavor:
-        flavor = flavor.get('cur')
-    flavor = _data(flavor)
-    return dict(flavor) if flavor else None
-
-
-def _naive(value):
-    if isinstance(value, str):
-        value = timeutils.parse_isotime(value)
-    if isinstance(value, datetime.datetime) and value.tzinfo is not None:
-        value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-    return value
-
-
-def _cell_record(rec):
-    """A cell DB record as the REST layer reads it."""
-    rec['flavor'] = _flat_flavor(rec.get('flavor'))
-    rec.setdefault('fault', None)
-    rec.setdefault('tags', [])
-    rec.setdefault('metadata', {})
-    rec.setdefault('system_metadata', {})
-    rec['cell_down'] = False
-    rec['build_request'] = False
-    return rec
-
-
-def _build_request_record(row):
-    """A build request row as a server record (vm_state building, task
-    scheduling, no host), or None if its instance cannot be read."""
-    try:
-        inst = dict(_data(jsonutils.loads(row['instance'] or '{}')) or {})
-    except ValueError:
-        LOG.warning('Build request of %s holds no readable instance; it '
-                    'is not listed.', row['instance_uuid'])
-        return None
-    for key in _DATETIMES:
-        inst[key] = _naive(inst.get(key))
-    rec = {key: inst.get(key) for key in cell_rows.COLUMNS}
-    rec.update(
-        uuid=row['instance_uuid'], project_id=row['project_id'],
-        user_id=row['user_id'] or inst.get('user_id'),
-        # The instance's own created_at: its cell copy will carry it.
-        created_at=inst.get('created_at') or _naive(row['created_at']),
-        updated_at=inst.get('updated_at'), deleted_at=None, deleted=False,
-        vm_state=inst.get('vm_state') or 'building',
-        task_state=inst.get('task_state') or 'scheduling',
-        host=None, node=None, hidden=False,
-        locked=bool(inst.get('locked')),
-        metadata=dict(inst.get('metadata') or {}),
-        system_metadata=dict(inst.get('system_metadata') or {}),
-        flavor=_flat_flavor(inst.get('flavor')),
-        network_info=[], fault=None,
-        tags=[*(jsonutils.loads(row['tags']) if row.get('tags')
-                else inst.get('tags') or [])],
-        cell_down=False, build_request=True)
-    return rec
-
-
-def _down_record(mapping, spec=None):
-    """The minimal record of a server whose cell did not answer: what
-    the API DB knows (its mapping; with its request spec, the flavor,
-    image and zone it asked for)."""
-    rec = {'uuid': mapping['instance_uuid'],
-           'project_id': mapping['project_id'],
-           'user_id': mapping.get('user_id'),
-           'created_at': _naive(mapping.get('created_at')),
-           'cell_down': True, 'build_request': False}
-    if spec:
-        data = _data(spec)
-        rec['flavor'] = _flat_flavor(data.get('flavor'))
-        image = data.get('image') or {}
-        rec['image_ref'] = image.get('id')
-        rec['availability_zone'] = data.get('availability_zone')
-        rec['power_state'] = 0
-    return rec
-
-
-# --- ordering ------------------------------------------------------------
-
-def sort_params(sort_keys, sort_dirs):
-    """(keys, dirs) completed as the database does: one direction given
-    applies to every key; created_at and uuid end every sort (in the
-    first key's direction, desc by default). Fewer directions than keys:
-    the rest take the first's; more: a 400."""
-    keys = [*(sort_keys or ())]
-    dirs = [*(sort_dirs or ())]
-    if len(dirs) > max(len(keys), 1):
-        raise exception.InvalidInput(
-            reason='Sort direction size exceeds sort key size')
-    default_dir = dirs[0] if dirs else 'desc'
-    dirs += [default_dir] * (len(keys) - len(dirs))
-    for key in DEFAULT_SORT_KEYS:
-        if key not in keys:
-            keys.append(key)
-            dirs.append(default_dir)
-    return keys, dirs[:len(keys)]
-
-
-def _comparator(keys, dirs):
-    """cmp(a, b) of records in (keys, dirs) order, NULLs first when
-    ascending (as the per-cell queries sort)."""
-    def compare(a, b):
-        for key, direction in zip(keys, dirs):
-            x, y = a.get(key), b.get(key)
-            if x == y:
-                continue
-            if x is None:
-                result = -1
-            elif y is None:
-                result = 1
-            else:
-                try:
-                    result = -1 if x < y else 1
-                except TypeError:
-                    result = -1 if str(x) < str(y) else 1
-            return result if direction == 'asc' else -result
-        return 0
-    return compare
-
-
-def _after(rec, marker, compare):
-    return compare(rec, marker) > 0
-
-
-# --- build requests --------------------------------------------------------
-
-def _matches(rec, filters):
-    """Whether a build request record passes the filters a cell query
-    would apply (filters on what a build request cannot have exclude
-    it)."""
-    if filters.get('deleted') is True or filters.get('host') or \
-            filters.get('node'):
-        return False
-    for key in ('project_id', 'user_id', 'image_ref', 'instance_type_id',
-                'availability_zone', 'key_name', 'reservation_id'):
-        if filters.get(key) is not None and rec.get(key) != filters[key]:
-            return False
-    if filters.get('uuid') is not None and rec['uuid'] not in set(
-            filters['uuid']):
-        return False
-    if filters.get('vm_state') is not None and \
-            rec['vm_state'] not in filters['vm_state']:
-        return False
-    if 'task_state' in filters and \
-            rec['task_state'] not in filters['task_state']:
-        return False
-    searched = [('name', 'display_name')] + [(k, k) for k in REGEX_FILTERS]
-    for key, column in searched:
-        if filters.get(key) is None:
-            continue
-        value = rec.get(column)
-        if isinstance(value, datetime.datetime):
-            value = value.isoformat(' ')
-        try:
-            if value is None or not re.search(str(filters[key]),
-                                              str(value)):
-                return False
-        except re.error:
-            return False
-    if filters.get('locked') is not None and \
-            bool(rec.get('locked')) != bool(filters['locked']):
-        return False
-    changed = rec.get('updated_at') or rec.get('created_at')
-    if filters.get('changes_since') is not None and (
-            changed is None or changed < filters['changes_since']):
-        return False
-    if filters.get('changes_before') is not None and (
-            changed is None or changed > filters['changes_before']):
-        return False
-    if filters.get('ip') or filters.get('ip6'):
-        return False
-    tags = set(rec.get('tags') or ())
-    if filters.get('tags') and not set(filters['tags']) <= tags:
-        return False
-    if filters.get('tags_any') and not set(filters['tags_any']) & tags:
-        return False
-    if filters.get('not_tags') and set(filters['not_tags']) <= tags:
-        return False
-    if filters.get('not_tags_any') and set(filters['not_tags_any']) & tags:
-        return False
-    return True
-
-
-def _build_request_records(context, filters):
-    rows = api_rows.build_requests(
-        context, project_id=filters.get('project_id'),
-        uuids=filters.get('uuid'))
-    records = (_build_request_record(r) for r in rows)
-    return [r for r in records if r is not None and _matches(r, filters)]
 
 
 # --- cells -------------------------------------------------------------------
@@ -352,7 +143,7 @@ def _sql_filters(filters):
 def _page_in_cell(cctxt, filters, keys, dirs, limit, marker):
     """One cell's page: instance rows with their 1:1 extras only (the
     related rows come after the merge, for the records that stay)."""
-    records = [_cell_record(r) for r in cell_rows.list_records(
+    records = [server_records.cell_record(r) for r in cell_rows.list_records(
         cctxt, _sql_filters(filters), keys, dirs, limit, marker,
         related=())]
     # The query narrows by substring; the addresses decide.
@@ -383,7 +174,7 @@ def _marker_values(context, marker, cells):
         raise exception.MarkerNotFound(marker=marker)
     if mapping['cell_uuid'] is None:
         rows = api_rows.build_requests(context, uuids=[marker])
-        rec = _build_request_record(rows[0]) if rows else None
+        rec = server_records.build_request_record(rows[0]) if rows else None
         if rec is None:
             raise exception.MarkerNotFound(marker=marker)
         return rec, False
@@ -396,8 +187,8 @@ def _marker_values(context, marker, cells):
     if nova_context.is_cell_failure(result):
         if isinstance(result, exception.InstanceNotFound):
             raise exception.MarkerNotFound(marker=marker)
-        return _down_record(mapping), True
-    return _cell_record(result), False
+        return server_records.down_record(mapping), True
+    return server_records.cell_record(result), False
 
 
 def _marker_in_cell(cctxt, marker):
@@ -429,8 +220,8 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
         except exception.FlavorNotFound:
             return []
         filters['instance_type_id'] = flavor.id
-    keys, dirs = sort_params(sort_keys, sort_dirs)
-    compare = _comparator(keys, dirs)
+    keys, dirs = server_records.sort_params(sort_keys, sort_dirs)
+    compare = server_records.comparator(keys, dirs)
     if limit == 0:
         return []
     cells = _cells(context)
@@ -470,7 +261,7 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
         context, [c.uuid for c in down],
         project_id=filters.get('project_id'), limit=remaining,
         after=after)
-    return records + [_down_record(m) for m in mappings
+    return records + [server_records.down_record(m) for m in mappings
                       if m['instance_uuid'] not in seen]
 
 
@@ -503,9 +294,11 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
         else:
             pages.append(result)
     in_cells = {r['uuid'] for page in pages for r in page}
-    building = [r for r in _build_request_records(context, filters)
+    building = [r for r in server_records.build_request_records(context,
+                                                                filters)
                 if r['uuid'] not in in_cells and (
-                    marker_rec is None or _after(r, marker_rec, compare))]
+                    marker_rec is None
+                    or server_records.after(r, marker_rec, compare))]
     if host_status:
         for rec in building:
             rec['host_status'] = HOST_NONE
@@ -559,7 +352,7 @@ def _check_owner(context, rec, server_id):
 
 
 def _get_in_cell(cctxt, server_id, host_status):
-    rec = _cell_record(cell_rows.get_record(cctxt, server_id))
+    rec = server_records.cell_record(cell_rows.get_record(cctxt, server_id))
     _with_volumes(cctxt, [rec])
     if host_status:
         _with_host_status(cctxt, [rec])
@@ -576,7 +369,7 @@ def get(context, server_id, cell_down_support=False, host_status=False):
     _check_owner(context, mapping, server_id)
     if mapping['cell_uuid'] is None:
         rows = api_rows.build_requests(context, uuids=[server_id])
-        rec = _build_request_record(rows[0]) if rows else None
+        rec = server_records.build_request_record(rows[0]) if rows else None
         if rec is None:
             # Scheduled meanwhile: the mapping now names a cell.
             mapping = _mapping(context, server_id)
@@ -598,8 +391,8 @@ def get(context, server_id, cell_down_support=False, host_status=False):
         if not cell_down_support:
             raise exception.InstanceCellNotResponding(instance_id=server_id)
         blob = api_rows.request_spec(context, server_id)
-        return _down_record(mapping, jsonutils.loads(blob) if blob
-                            else None)
+        return server_records.down_record(
+            mapping, jsonutils.loads(blob) if blob else None)
     _check_owner(context, result, server_id)
     return result
 
@@ -621,7 +414,8 @@ def update(context, server_id, check=None, host_status=False, **values):
     mapping = _mapping(context, server_id)
     cell = objects.CellMapping.get_by_uuid(context, mapping['cell_uuid'])
     with nova_context.target_cell(context, cell) as cctxt:
-        rec = _cell_record(cell_rows.update(cctxt, server_id, values))
+        rec = server_records.cell_record(
+            cell_rows.update(cctxt, server_id, values))
         _with_volumes(cctxt, [rec])
         if host_status:
             _with_host_status(cctxt, [rec])
@@ -632,7 +426,7 @@ def _update_build_request(context, server_id, values, host_status):
     rows = api_rows.build_requests(context, uuids=[server_id])
     if rows:
         primitive = jsonutils.loads(rows[0]['instance'] or '{}')
-        data = _data(primitive)
+        data = server_records.data(primitive)
         data.update(values)
         changes = primitive.get('nova_lite_object.changes')
         if isinstance(changes, (tuple, type([]))):
