@@ -7,6 +7,7 @@ the port is taken.
 import argparse
 import errno
 import fcntl
+import gc
 import os
 import socket
 import sys
@@ -127,7 +128,13 @@ def main(argv=None):
               % (time.monotonic() - started, plane.endpoint, plane.endpoint,
                  plane.endpoint, plane.endpoint, manage, conf_file),
               flush=True)
-    plane.on_started = announce
+
+    def on_started():
+        # Everything made while starting lives as long as the process:
+        # keep it out of the collector's scans (shorter GC pauses).
+        gc.freeze()
+        announce()
+    plane.on_started = on_started
     launcher = service.serve([plane])
     launcher.wait()
     state_lock.close()
