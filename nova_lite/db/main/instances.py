@@ -107,24 +107,38 @@ def attach_related(session, records, related=RELATED):
     by_uuid = {r['uuid']: r for r in records}
     uuids = list(by_uuid)
     conn = session.connection()
-    quote = conn.dialect.identifier_preparer.quote
-    for name, table in (('metadata', META), ('system_metadata', SYSMETA)):
-        if name not in related:
-            continue
+    sql = driver_sql.Sql(conn.dialect)
+    # metadata, system metadata and tags in ONE statement (a UNION ALL,
+    # kind first), per IN_CHUNK records.
+    kinds = [(kind, name) for kind, name in enumerate(
+        ('metadata', 'system_metadata', 'tags')) if name in related]
+    for _, name in kinds:
         for rec in records:
-            rec[name] = {}
-        for uuid, key, value in driver_sql.fetch_in_chunks(
-                conn, 'SELECT instance_uuid, %s, value FROM %s WHERE '
-                'deleted = 0 AND instance_uuid IN (%%(marks)s)'
-                % (quote('key'), table.name), uuids):
-            by_uuid[uuid][name][key] = value
-    if 'tags' in related:
-        for rec in records:
-            rec['tags'] = []
-        for uuid, tag in driver_sql.fetch_in_chunks(
-                conn, 'SELECT resource_id, tag FROM tags WHERE resource_id '
-                'IN (%(marks)s) ORDER BY tag', uuids):
-            by_uuid[uuid]['tags'].append(tag)
+            rec[name] = [] if name == 'tags' else {}
+    if kinds:
+        selects = {
+            0: 'SELECT 0, instance_uuid, %s, value FROM instance_metadata '
+               'WHERE deleted = 0 AND instance_uuid IN (%%(marks)s)',
+            1: 'SELECT 1, instance_uuid, %s, value FROM '
+               'instance_system_metadata WHERE deleted = 0 AND '
+               'instance_uuid IN (%%(marks)s)',
+            2: 'SELECT 2, resource_id, tag, NULL FROM tags WHERE '
+               'resource_id IN (%%(marks)s)'}
+        text = ' UNION ALL '.join(
+            selects[kind] % ((sql.quote('key'),) if kind < 2 else ())
+            for kind, _ in kinds)
+        names = dict(kinds)
+        for part in driver_sql.chunks(uuids):
+            for kind, uuid, key, value in driver_sql.fetch(
+                    conn, text % {'marks': sql.marks(len(part))},
+                    list(part) * len(kinds)):
+                if kind == 2:
+                    by_uuid[uuid]['tags'].append(key)
+                else:
+                    by_uuid[uuid][names[kind]][key] = value
+        if 'tags' in related:
+            for rec in records:
+                rec['tags'].sort()
     if 'fault' in related:
         for rec in records:
             rec['fault'] = None

@@ -5,4 +5,4 @@ def isotime(value):
     """A datetime as the Compute API prints it (no zone, microseconds)."""
     if value is None:
         return None
-    return value.replace(tzinfo=None).strftime('%Y-%m-%dT%H:%M:%S.%f')
+    return value.replace(tzinfo=None).isoformat(timespec='microseconds')

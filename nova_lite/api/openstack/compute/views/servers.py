@@ -82,7 +82,10 @@ def host_id(project_id, host):
 
 def _zulu(value):
     """created/updated: second precision with a Z, as the reference."""
-    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
+    if not value:
+        return None
+    # isoformat: the same text as strftime, several times faster.
+    return value.replace(tzinfo=None).isoformat(timespec='seconds') + 'Z'
 
 
 def addresses(network_info, extended):
