@@ -171,6 +171,19 @@ def discover_hosts(ctxt, cells):
     return added
 
 
+def warm_up_engines(ctxt, cells):
+    """Create every database engine this process will use (each cell's,
+    the API's, the local services'), now: creating one tests a
+    connection, which must not happen while requests and services
+    write to the same SQLite files."""
+    api_db.get_engines()
+    main_db.get_engines()
+    local_services_db.get_engines()
+    for cell in cells:
+        with nova_context.target_cell(ctxt, cell) as cctxt:
+            main_db.get_engines(cctxt)
+
+
 class Plane(oslo_service.ServiceBase):
     """All services of one deployment, started in dependency order."""
 
@@ -269,8 +282,9 @@ class Plane(oslo_service.ServiceBase):
     def start(self):
         for svc in self.services:
             svc.start()
-        discover_hosts(nova_context.get_admin_context(),
-                       self.cells.values())
+        ctxt = nova_context.get_admin_context()
+        discover_hosts(ctxt, self.cells.values())
+        warm_up_engines(ctxt, self.cells.values())
         if self.api is not None:
             self.api.start()
         LOG.info('nova_lite all-in-one: API on http://%s:%d/v2.1',
