@@ -294,8 +294,8 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
         else:
             pages.append(result)
     in_cells = {r['uuid'] for page in pages for r in page}
-    building = [r for r in server_records.build_request_records(context,
-                                                                filters)
+    building = [r for r in server_records.build_request_records(
+                    context, filters, keys, dirs, limit, marker_rec)
                 if r['uuid'] not in in_cells and (
                     marker_rec is None
                     or server_records.after(r, marker_rec, compare))]

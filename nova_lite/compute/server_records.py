@@ -222,9 +222,29 @@ def matches(rec, filters):
     return True
 
 
-def build_request_records(context, filters):
+# Filters a build request row answers in SQL: with only these, a page
+# in the default order reads at most `limit` build requests.
+_SQL_ONLY = frozenset(['project_id', 'uuid', 'deleted', 'hidden'])
+
+
+def build_request_records(context, filters, keys=None, dirs=None,
+                          limit=None, marker=None):
+    """Build request records passing filters. In the default order
+    (created_at, uuid descending) with no filter but project and uuids,
+    only the first `limit` after marker (a record) are read."""
+    newest = before = None
+    if (limit is not None and list(keys or ()) == ['created_at', 'uuid']
+            and list(dirs or ()) == ['desc', 'desc']
+            and not filters.get('deleted')
+            and set(k for k, v in filters.items()
+                    if v is not None) <= _SQL_ONLY):
+        newest = limit
+        if marker is not None:
+            if marker.get('created_at') is None:
+                return []
+            before = (naive(marker['created_at']), marker['uuid'])
     rows = api_rows.build_requests(
         context, project_id=filters.get('project_id'),
-        uuids=filters.get('uuid'))
+        uuids=filters.get('uuid'), newest=newest, before=before)
     records = (build_request_record(r) for r in rows)
     return [r for r in records if r is not None and matches(r, filters)]

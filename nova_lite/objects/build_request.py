@@ -69,7 +69,13 @@ class BuildRequest(base.NovaLiteObject):
         return cls._from_row(context, row)
 
     def _values(self):
-        return {'instance_uuid': self.instance_uuid,
+        created = (self.instance.created_at
+                   if self.instance.obj_attr_is_set('created_at') else None)
+        # The row's created_at is the instance's: a list orders build
+        # requests by the row in SQL and by the record after.
+        extra = {'created_at': created.replace(tzinfo=None)} \
+            if created is not None else {}
+        return {**extra, 'instance_uuid': self.instance_uuid,
                 'project_id': self.project_id, 'user_id': self.user_id,
                 'instance': jsonutils.dumps(
                     self.instance.obj_to_primitive()),

@@ -27,15 +27,29 @@ def get_mapping(context, instance_uuid):
 
 
 @api_db.reader
-def build_requests(context, project_id=None, uuids=None):
+def build_requests(context, project_id=None, uuids=None, newest=None,
+                   before=None):
     """Rows (instance_uuid, project_id, user_id, created_at, instance,
-    tags) of the build requests of project_id (every project if None)."""
+    tags) of the build requests of project_id (every project if None).
+    newest: only that many, newest first (created_at, then
+    instance_uuid, descending) -- a list in the default order reads no
+    more than its page however many servers are being built; before:
+    (created_at, instance_uuid) of the marker to start after."""
     query = sa.select(BR.c.instance_uuid, BR.c.project_id, BR.c.user_id,
                       BR.c.created_at, BR.c.instance, BR.c.tags)
     if project_id is not None:
         query = query.where(BR.c.project_id == project_id)
     if uuids is not None:
         query = query.where(BR.c.instance_uuid.in_(list(uuids)))
+    if newest is not None:
+        if before is not None:
+            created, uuid = before
+            query = query.where(sa.or_(
+                BR.c.created_at < created,
+                sa.and_(BR.c.created_at == created,
+                        BR.c.instance_uuid < uuid)))
+        query = query.order_by(BR.c.created_at.desc(),
+                               BR.c.instance_uuid.desc()).limit(newest)
     return [dict(r._mapping) for r in context.session.execute(query)]
 
 

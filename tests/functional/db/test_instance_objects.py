@@ -116,3 +116,39 @@ def test_list_records_pages_by_created_at_then_uuid(cctxt):
     rest = instances_db.list_records(cctxt, {}, ['created_at', 'uuid'],
                                      ['desc', 'desc'], marker=marker)
     assert [r['uuid'] for r in rest] == [uuids[2], uuids[1], uuids[0]]
+
+
+def test_build_requests_in_the_default_order_read_one_page(cells_env):
+    """A list in the default order reads at most its page of build
+    requests (newest first, after the marker), not every one."""
+    from nova_lite.compute import server_records
+    from nova_lite.objects import build_request as br_obj
+    ctxt = cells_env.ctxt
+    base = datetime.datetime(2026, 1, 1)
+    requests = []
+    for i in range(5):
+        inst = objects.Instance(
+            ctxt, uuid='00000000-0000-4000-8000-00000000000%d' % i,
+            project_id='p1', user_id='u1', display_name='b%d' % i,
+            vm_state='building', task_state='scheduling', flavor=_flavor(),
+            created_at=base + datetime.timedelta(seconds=i))
+        spec = objects.RequestSpec(
+            instance_uuid=inst.uuid, project_id='p1', user_id='u1',
+            flavor=_flavor(), image=None, num_instances=1,
+            availability_zone=None, ignore_hosts=[],
+            requested_destination=None, scheduler_hints=None)
+        requests.append((objects.BuildRequest(
+            ctxt, instance_uuid=inst.uuid, project_id='p1', user_id='u1',
+            instance=inst, block_device_mappings=[], tags=[]), spec))
+    br_obj.create_servers(ctxt, requests)
+    keys, dirs = ['created_at', 'uuid'], ['desc', 'desc']
+    page = server_records.build_request_records(
+        ctxt, {'project_id': 'p1'}, keys, dirs, limit=2)
+    assert [r['display_name'] for r in page] == ['b4', 'b3']
+    rest = server_records.build_request_records(
+        ctxt, {'project_id': 'p1'}, keys, dirs, limit=2, marker=page[-1])
+    assert [r['display_name'] for r in rest] == ['b2', 'b1']
+    # Another order: every build request, ordered by the caller.
+    assert len(server_records.build_request_records(
+        ctxt, {'project_id': 'p1'}, ['display_name', 'uuid'],
+        ['asc', 'asc'], limit=2)) == 5
