@@ -393,25 +393,12 @@ class MaxRetriesExceeded(NoValidHost):
     msg_fmt = 'Exceeded maximum number of retries. %(reason)s'
 
 
-class BuildAbortException(NovaLiteException):
-    msg_fmt = ('Build of instance %(instance_uuid)s aborted: %(reason)s')
-
-
-class RescheduledException(NovaLiteException):
-    msg_fmt = ('Build of instance %(instance_uuid)s was re-scheduled: '
-               '%(reason)s')
-
-
 class BuildRequestNotFound(NotFound):
     msg_fmt = 'BuildRequest not found for instance %(uuid)s'
 
 
 class RequestSpecNotFound(NotFound):
     msg_fmt = 'RequestSpec not found for instance %(instance_uuid)s'
-
-
-class FlavorNotVisible(Invalid):
-    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
 
 
 class ImageNotActive(Invalid):
@@ -424,7 +411,3 @@ class FlavorMemoryTooSmall(Invalid):
 
 class FlavorDiskTooSmall(Invalid):
     msg_fmt = "Flavor's disk is too small for requested image."
-
-
-class InvalidRequest(Invalid):
-    msg_fmt = 'The request is invalid.'

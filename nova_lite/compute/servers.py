@@ -206,7 +206,7 @@ def _compute_up(cctxt, host):
     return bool(services) and services[0].is_up()
 
 
-def _local_delete(context, cctxt, instance):
+def _local_delete(context, instance):
     """Delete where the compute cannot: free ports and allocations and
     mark the instance deleted."""
     try:
@@ -250,7 +250,7 @@ def delete(context, server_id, check=None):
             raise
         if (mapping.cell_mapping.is_cell0() or not instance.host
                 or not _compute_up(cctxt, instance.host)):
-            _local_delete(context, cctxt, instance)
+            _local_delete(context, instance)
             _finish(context, server_id)
             return
         instance.task_state = instance_obj.DELETING

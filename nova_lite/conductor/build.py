@@ -177,12 +177,10 @@ def fail_stranded_builds(context):
         return []
     down_time = service_obj.service_down_time()
     hosts = {i.host for i in building if i.host}
-    down = set()
-    for host in hosts:
-        services = [s for s in objects.ServiceList.get_by_host(context, host)
-                    if s.binary == constants.COMPUTE_BINARY]
-        if services and not services[0].is_up():
-            down.add(host)
+    # One query for every compute of the cell, not one per host.
+    down = {s.host for s in objects.ServiceList.get_by_binary(
+        context, constants.COMPUTE_BINARY)
+        if s.host in hosts and not s.is_up()}
     now = timeutils.utcnow()
     failed = []
     for inst in building:

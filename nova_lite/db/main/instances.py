@@ -12,7 +12,6 @@ reads a page with a constant number of statements whatever its size
 related row); hard_delete() removes the instance and every row keyed by
 its uuid, in one transaction.
 """
-import datetime
 import json
 
 from oslo_serialization import jsonutils
@@ -489,13 +488,6 @@ def add_fault(context, uuid, code, message, details=None, host=None):
     context.session.execute(FAULTS.insert().values(
         instance_uuid=uuid, code=code, message=(message or '')[:255],
         details=details, host=host, created_at=_now(), deleted=0))
-
-
-def utc(value):
-    """A naive UTC datetime (as stored) from an aware or naive one."""
-    if value is not None and value.tzinfo is not None:
-        value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-    return value
 
 
 @main_db.reader
