@@ -9,6 +9,7 @@ InsufficientResources, ('conflict', consumer) for a clean
 ConsumerGenerationConflict, or ('error', consumer, repr) for anything
 else.
 """
+import faulthandler
 import json
 import multiprocessing
 import os
@@ -16,7 +17,11 @@ import subprocess
 import sys
 
 
-def _worker(api_url, request, consumers, kwargs, ready, go, results):
+def _worker(api_url, request, consumers, kwargs, ready, go, results,
+            timeout):
+    # A worker that outlives the race shows where it stood (stderr
+    # reaches the caller's failure message).
+    faulthandler.dump_traceback_later(timeout * 0.9, exit=True)
     from nova_lite.conf import CONF
     from nova_lite import context as nova_context
     from nova_lite import exception
@@ -47,10 +52,11 @@ def _run(api_url, request, consumers, workers, timeout, kwargs):
     ready, go, results = mp.Semaphore(0), mp.Event(), mp.Queue()
     procs = [mp.Process(target=_worker, args=(
         api_url, request, consumers[i::workers], kwargs, ready, go,
-        results))
+        results, timeout))
         for i in range(workers)]
     for p in procs:
         p.start()
+    faulthandler.dump_traceback_later(timeout * 0.95, exit=True)
     try:
         for _ in procs:
             if not ready.acquire(timeout=timeout):

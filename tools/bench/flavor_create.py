@@ -129,6 +129,7 @@ class NovaLite(object):
 
 class RealNova(object):
     name = 'nova'
+    script = ANCHOR     # the anchor, or a wrapper taking its arguments
 
     def __init__(self, python):
         self.python = python
@@ -140,7 +141,7 @@ class RealNova(object):
         self.stop = os.path.join(self.dir, 'stop')
         self.log = open(os.path.join(self.dir, 'nova.log'), 'wb')
         self.proc = subprocess.Popen(
-            [self.python, ANCHOR, '--port', str(self.port),
+            [self.python, self.script, '--port', str(self.port),
              '--ready-file', self.ready, '--stop-file', self.stop,
              '--production-warnings'],
             stdout=self.log, stderr=subprocess.STDOUT)

@@ -2,24 +2,25 @@
 """Servers side by side: nova-lite-all-in-one (2 cells, SQLite) and real
 Nova 34 (../shared/anchors/real_nova_server.py) in the same run.
 
-    python tools/bench/servers.py [--boot 200] [--list-servers 2000]
-        [--nova-list-servers 200] [--list-runs 30]
+    python tools/bench/servers.py [--boot 200] [--list-sizes 200,2000]
+        [--list-runs 30]
         [--nova-python /tmp/nova-venv/bin/python] [--no-nova]
 
 1. Boot: one sequential client POSTs --boot servers (networks none,
    microversion 2.47) and then polls until every one is ACTIVE. Prints
    the wall time (first POST to all ACTIVE) and POST p50/p95. Target
    (issue 14): nova_lite >= 10x faster than Nova.
-2. List: the cloud is filled up to --list-servers servers (POSTs with
-   max_count 100), then GET /servers/detail?limit=200 at 2.47 runs
-   --list-runs times per side. Prints p50/p95; for nova_lite also the
-   SQL statements one such listing runs (counted in this process over
-   the same databases) and the raw floor: the same rows read with plain
-   SELECTs and dumped with json.dumps. Targets: <= 0.1x Nova's p50 and
-   <= 3x the floor. Real Nova builds about 30 servers a minute on this
-   machine, so filling it to 2,000 takes over an hour: by default it is
-   listed with the --boot servers it has (the page is 200 rows either
-   way), and nova_lite at both that size and --list-servers.
+2. List: the cloud is filled up to each size of --list-sizes (nova_lite:
+   POSTs with max_count 100, every server built; Nova: copies of the
+   servers it booted made by its own objects in its own process, see
+   nova_filled.py -- it builds about 20-30 servers a minute here), then
+   GET /servers/detail?limit=200 at 2.47 runs --list-runs times per
+   side. Prints p50/p95; for nova_lite also the SQL statements one such
+   listing runs (counted in a process of its own over the same
+   databases) and the raw floor: the same rows read with plain SELECTs
+   and dumped with json.dumps, timed in this process alternately with
+   the HTTP listings (so both see the same machine load). Targets: <=
+   0.1x Nova's p50 and <= 3x the floor.
 
 Every POST must answer 202 and every server go ACTIVE; anything else
 stops the run.
@@ -161,57 +162,75 @@ def boot(side, count):
 def fill(side, total, already):
     conn = _conn(side)
     start = time.perf_counter()
-    made = already
-    while made < total:
-        batch = min(100, total - made)
-        _post_servers(conn, 'fill-%05d' % made, batch)
-        made += batch
+    if side.name == 'nova':
+        status, data = _request(conn, 'POST', '/_bench/fill',
+                                {'total': total})
+        if status != 200:
+            raise RuntimeError('nova fill: %s %s' % (status, data[:300]))
+    else:
+        made = already
+        while made < total:
+            batch = min(100, total - made)
+            _post_servers(conn, 'fill-%05d' % made, batch)
+            made += batch
     wait_active(side, total, timeout=7200)
     return time.perf_counter() - start
 
 
-def list_detail(side, runs):
+def list_detail(side, runs, floor=None):
+    """p50/p95 of GET /servers/detail?limit=200; with floor (a callable
+    giving one floor run) the floor alternates with the requests."""
     conn = _conn(side)
-    times = []
-    for _ in range(runs + 3):
+    times, floors = [], []
+    for i in range(runs + 3):
         start = time.perf_counter()
         status, data = _request(conn, 'GET',
                                 '/v2.1/servers/detail?limit=200')
         times.append(time.perf_counter() - start)
         if status != 200 or len(json.loads(data)['servers']) != 200:
             raise RuntimeError('%s: list %s' % (side.name, status))
-    times = times[3:]
-    return {'p50_ms': 1000 * statistics.median(times),
-            'p95_ms': 1000 * _pct(times, 0.95)}
+        if floor is not None:
+            start = time.perf_counter()
+            floor()
+            floors.append(time.perf_counter() - start)
+    result = {'p50_ms': 1000 * statistics.median(times[3:]),
+              'p95_ms': 1000 * _pct(times[3:], 0.95)}
+    if floors:
+        result['floor_p50_ms'] = 1000 * statistics.median(floors[3:])
+    return result
 
 
-def nova_lite_inside(state_dir, runs):
-    """Statements per listing and the raw floor, in this process over
-    the all-in-one's databases (read-only)."""
+def statements_per_list(state_dir):
+    """SQL statements of one listing, counted by servers_floor.py in a
+    process of its own over the all-in-one's databases (read-only)."""
     import subprocess
     out = subprocess.run(
         [sys.executable, os.path.join(HERE, 'servers_floor.py'),
-         state_dir, str(runs)], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+         state_dir], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])['statements']
+
+
+class RealNova(fc.RealNova):
+    script = os.path.join(HERE, 'nova_filled.py')
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--boot', type=int, default=200)
-    parser.add_argument('--list-servers', type=int, default=2000)
-    parser.add_argument('--nova-list-servers', type=int, default=None,
-                        help='servers in Nova when it is listed (default: '
-                             'as many as --boot)')
+    parser.add_argument('--list-sizes', default='200,2000',
+                        help='comma-separated server counts to list at')
     parser.add_argument('--list-runs', type=int, default=30)
     parser.add_argument('--nova-python', default='/tmp/nova-venv/bin/python')
     parser.add_argument('--no-nova', action='store_true')
     args = parser.parse_args()
+    sizes = sorted({int(n) for n in args.list_sizes.split(',') if n})
     sides = [NovaLite()]
     if not args.no_nova:
-        sides.append(fc.RealNova(args.nova_python))
+        sides.append(RealNova(args.nova_python))
     print('boot %d servers (networks none, flavor %d MiB/1 vCPU/1 GB, '
-          'microversion %s), then list %d servers across the cells'
-          % (args.boot, FLAVOR['ram'], VERSION, args.list_servers))
+          'microversion %s), then list at %s servers across the cells'
+          % (args.boot, FLAVOR['ram'], VERSION,
+             ', '.join(map(str, sizes))))
     results = {}
     for side in sides:
         with side:
@@ -221,40 +240,37 @@ def main():
                   '%.1f ms p95 %.1f ms' % (
                       side.name, args.boot, r['wall_s'], r['posts_s'],
                       r['post_p50_ms'], r['post_p95_ms']), flush=True)
-            nova_size = args.nova_list_servers or args.boot
-            sizes = ([nova_size] if side.name == 'nova'
-                     else sorted({nova_size, args.list_servers}))
+            floor = None
+            if side.name == 'nova_lite':
+                import servers_floor
+                floor = servers_floor.Floor(side.state)
+            had = args.boot
             for size in sizes:
-                if not size:
-                    continue
-                filled = fill(side, size, max(
-                    [args.boot] + [s for s in sizes if s < size]))
-                r['list_%d' % size] = list_detail(side, args.list_runs)
+                filled = fill(side, size, had)
+                had = max(had, size)
+                r['list_%d' % size] = lst = list_detail(
+                    side, args.list_runs, floor)
                 print('%-9s list: %d servers (filled in %.1f s); GET '
                       '/servers/detail?limit=200 p50 %.1f ms p95 %.1f ms'
-                      % (side.name, size, filled,
-                         r['list_%d' % size]['p50_ms'],
-                         r['list_%d' % size]['p95_ms']), flush=True)
-                if side.name == 'nova_lite':
-                    inside = nova_lite_inside(side.state, args.list_runs)
-                    r['list_%d' % size].update(inside)
+                      % (side.name, size, filled, lst['p50_ms'],
+                         lst['p95_ms']), flush=True)
+                if floor is not None:
+                    lst['statements'] = statements_per_list(side.state)
                     print('nova_lite listing at %d: %d SQL statements per '
                           'request; raw floor p50 %.1f ms; p50/floor %.2fx '
                           '(target <= 3x)' % (
-                              size, inside['statements'],
-                              inside['floor_p50_ms'],
-                              r['list_%d' % size]['p50_ms']
-                              / inside['floor_p50_ms']), flush=True)
+                              size, lst['statements'], lst['floor_p50_ms'],
+                              lst['p50_ms'] / lst['floor_p50_ms']),
+                          flush=True)
     if 'nova' in results:
         lite, nova = results['nova_lite'], results['nova']
         print('boot wall: nova_lite %.1f s, Nova %.1f s: %.1fx faster '
               '(target >= 10x)' % (lite['wall_s'], nova['wall_s'],
                                    nova['wall_s'] / lite['wall_s']))
-        size = args.nova_list_servers or args.boot
-        key = 'list_%d' % size
-        if key in lite and key in nova:
-            print('list p50 at %d servers: nova_lite %.1f ms, Nova %.1f ms: '
-                  '%.3fx (target <= 0.1x)' % (
+        for size in sizes:
+            key = 'list_%d' % size
+            print('list p50 at %d servers: nova_lite %.1f ms, Nova %.1f ms:'
+                  ' %.3fx (target <= 0.1x)' % (
                       size, lite[key]['p50_ms'], nova[key]['p50_ms'],
                       lite[key]['p50_ms'] / nova[key]['p50_ms']))
 
