@@ -4,7 +4,9 @@ and a cell conductor's reschedule to an alternate host.
 Super conductor (API DB + every cell): ask the scheduler (which claims
 the primary hosts), create each instance in its host's cell, point the
 instance mapping at that cell, drop the build request, cast the build to
-the compute. No host: the instance goes to cell0 in ERROR with a fault.
+the compute. No host, or no answer from the scheduler within
+[DEFAULT] long_rpc_timeout: the instance goes to cell0 in ERROR with a
+fault (and nothing stays claimed for it).
 A build request already gone means the user deleted the server while it
 was scheduled: the instance just created is destroyed again and its
 claim freed, so nothing is left behind.
@@ -48,6 +50,14 @@ def _fresh_instance(context, source, **values):
     return inst
 
 
+def _message(exc):
+    """A fault's message: ours as formatted, any other error's class
+    and text (an RPC timeout, say)."""
+    if isinstance(exc, exception.NovaLiteException):
+        return exc.format_message()
+    return ('%s: %s' % (type(exc).__name__, exc))[:255]
+
+
 class Builder(object):
     def __init__(self):
         self.scheduler = scheduler_rpcapi.SchedulerAPI()
@@ -68,6 +78,16 @@ class Builder(object):
         except exception.NoValidHost as exc:
             LOG.info('No valid host for %s: %s', uuids, exc)
             for uuid in uuids:
+                self._bury_in_cell0(context, build_requests[uuid], exc)
+            return
+        except Exception as exc:
+            # No answer (or a failure) from the scheduler: the servers
+            # go to ERROR in cell0, never stay in BUILD, and whatever the
+            # scheduler may have claimed for them is freed.
+            LOG.exception('Scheduling %s failed', uuids)
+            placement = compute_inventory.placement_for(context)
+            for uuid in uuids:
+                placement.remove_allocations(context, uuid)
                 self._bury_in_cell0(context, build_requests[uuid], exc)
             return
         cells = {c.uuid: c for c in objects.CellMappingList.get_all(context)}
@@ -110,7 +130,7 @@ class Builder(object):
                                    vm_state=instance_obj.ERROR,
                                    task_state=None)
             inst.create()
-            inst.add_fault(FAULT_CODE, exc.format_message(), details=None)
+            inst.add_fault(FAULT_CODE, _message(exc), details=None)
             instance_mapping.set_cell(context, [inst.uuid], cell0.uuid)
             try:
                 build_request.destroy()

@@ -29,6 +29,12 @@ opts = [
     cfg.IntOpt('cell_timeout', default=60, min=1,
                help='Seconds to wait for one cell in a scatter-gather '
                     'before reporting it as not responding.'),
+    cfg.IntOpt('long_rpc_timeout', default=1800, min=1,
+               help='Timeout, in seconds, of RPC calls that may take long: '
+                    'the super conductor asking the scheduler for hosts '
+                    '(select_destinations claims one host per instance '
+                    'of the request). rpc_response_timeout still bounds '
+                    'every other call.'),
     cfg.IntOpt('rpc_response_timeout_seconds', min=1,
                deprecated_for_removal=True,
                deprecated_reason='Use oslo.messaging\'s [DEFAULT] '

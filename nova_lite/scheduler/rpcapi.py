@@ -11,6 +11,7 @@ service versions, which SIGHUP makes the process read again.
 """
 import oslo_messaging as messaging
 
+from nova_lite.conf import CONF
 from nova_lite.objects import service_version
 from nova_lite import rpc
 
@@ -27,7 +28,10 @@ class SchedulerAPI(object):
 
     def select_destinations(self, context, spec_obj, instance_uuids,
                             return_alternates=True):
-        cctxt = self.client.prepare(version='1.1')
+        # Claims for a request of many instances take a while, and more
+        # when many requests queue at the scheduler: long_rpc_timeout.
+        cctxt = self.client.prepare(version='1.1',
+                                    timeout=CONF.long_rpc_timeout)
         return cctxt.call(context, 'select_destinations', spec_obj=spec_obj,
                           instance_uuids=instance_uuids,
                           return_alternates=return_alternates)

@@ -3,6 +3,7 @@ super conductor -> scheduler (claim) -> cell compute, and delete, seen
 in the databases the flow writes."""
 import pytest
 
+from nova_lite.compute import server_listing
 from nova_lite.compute import servers as compute_servers
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -238,3 +239,35 @@ def test_delete_with_its_compute_down_is_done_by_the_api(plane, user,
     assert _find(plane, uuid)[1].deleted
     assert allocations.get_allocations(admin, uuid) == {}
     assert _ports(uuid) == []
+
+
+def test_no_answer_from_the_scheduler_buries_the_server_in_cell0(
+        tmp_path, conf, user):
+    """A scheduler that does not answer within long_rpc_timeout leaves no
+    server in BUILD: ERROR in cell0 with the timeout as its fault."""
+    conf.set_override('long_rpc_timeout', 1)
+    p = start_plane(tmp_path / 'noscheduler', with_api=False)
+    try:
+        admin = nova_context.get_admin_context()
+        objects.Flavor(admin, name='small', flavorid='small', memory_mb=512,
+                       vcpus=1, root_gb=1, ephemeral_gb=0, swap=0,
+                       is_public=True).create()
+        scheduler = [s for s in p.services
+                     if s.binary == 'nova-scheduler'][0]
+        scheduler.stop()
+        instances, _ = compute_servers.create(
+            user, 'small', IMAGE, 'unscheduled', requested_networks='none',
+            min_count=2, max_count=2)
+
+        def buried(uuid):
+            cell, inst = _find(p, uuid)
+            return inst if cell is not None and cell.is_cell0() else None
+        for inst in instances:
+            found = wait_for(lambda: buried(inst.uuid), timeout=15,
+                             message='cell0')
+            assert found.vm_state == 'error'
+            fault = server_listing.get(admin, inst.uuid)['fault']
+            assert 'MessagingTimeout' in fault['message']
+            assert allocations.get_allocations(admin, inst.uuid) == {}
+    finally:
+        stop_plane(p)
