@@ -39,6 +39,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import server_listing as api_rows
+from nova_lite.db.main import api as main_db
 from nova_lite.db.main import instance_volumes
 from nova_lite.db.main import instances as cell_rows
 from nova_lite import exception
@@ -141,23 +142,28 @@ def _sql_filters(filters):
 
 
 def _page_in_cell(cctxt, filters, keys, dirs, limit, marker):
-    """One cell's page: instance rows with their 1:1 extras only (the
-    related rows come after the merge, for the records that stay)."""
-    records = [server_records.cell_record(r) for r in cell_rows.list_records(
-        cctxt, _sql_filters(filters), keys, dirs, limit, marker,
-        related=())]
+    """One cell's page: instance rows with their 1:1 extras only, as
+    read (the merge keeps at most limit of all the cells' rows: those
+    are decoded, and get their related rows, after it)."""
+    records = cell_rows.list_records(
+        cctxt, _sql_filters(filters), keys, dirs, limit, marker, raw=True)
     # The query narrows by substring; the addresses decide.
     matches = _ip_matcher(filters)
     if matches is not None:
-        records = [r for r in records if matches(r)]
+        records = [r for r in map(_cell_record, records) if matches(r)]
     for rec in records:
         rec['_cell'] = cctxt.cell_uuid
     return records
 
 
+def _cell_record(raw):
+    return server_records.cell_record(cell_rows.decode(raw))
+
+
+@main_db.reader
 def _finish_in_cell(cctxt, records, host_status, detailed):
     """What the page's records of one cell still need: related rows
-    (detail), attached volumes (detail), host status."""
+    (detail), attached volumes (detail), host status; one transaction."""
     if detailed:
         cell_rows.fill_related(cctxt, records)
         _with_volumes(cctxt, records)
@@ -324,6 +330,8 @@ def _finish(context, cells, records, host_status, detailed):
     for rec in records:
         cell = rec.pop('_cell', None)
         if cell is not None:
+            if 'cell_down' not in rec:      # as read: not yet decoded
+                _cell_record(rec)
             by_cell.setdefault(cell, []).append(rec)
     if not by_cell or not (detailed or host_status):
         return
@@ -351,6 +359,7 @@ def _check_owner(context, rec, server_id):
         raise exception.InstanceNotFound(instance_id=server_id)
 
 
+@main_db.reader
 def _get_in_cell(cctxt, server_id, host_status):
     rec = server_records.cell_record(cell_rows.get_record(cctxt, server_id))
     _with_volumes(cctxt, [rec])

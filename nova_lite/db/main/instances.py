@@ -79,8 +79,9 @@ def _select_page():
                 .outerjoin(CACHE, CACHE.c.instance_uuid == INST.c.uuid)))
 
 
-def _record(row, keys=None):
-    rec = dict(zip(keys, row)) if keys is not None else dict(row._mapping)
+def decode(rec):
+    """A raw record (list_records(raw=True)) as every other reader gets
+    it: booleans, and the JSON columns parsed. Returns rec."""
     rec['deleted'] = bool(rec['deleted'])
     rec['locked'] = bool(rec['locked'])
     rec['hidden'] = bool(rec['hidden'])
@@ -93,9 +94,11 @@ def _record(row, keys=None):
     return rec
 
 
-def _records(result):
+def _records(result, raw=False):
     keys = tuple(result.keys())
-    return [_record(row, keys) for row in result.fetchall()]
+    if raw:
+        return [dict(zip(keys, row)) for row in result.fetchall()]
+    return [decode(dict(zip(keys, row))) for row in result.fetchall()]
 
 
 def attach_related(session, records, related=RELATED):
@@ -173,7 +176,8 @@ def get_record(context, uuid, read_deleted='no', related=RELATED):
         INST.c.uuid == uuid, *_read_deleted_filter(read_deleted))).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    return attach_related(context.session, [_record(row)], related)[0]
+    return attach_related(context.session, [decode(dict(row._mapping))],
+                          related)[0]
 
 
 @main_db.reader
@@ -306,18 +310,22 @@ def _order(keys, dirs):
 
 @main_db.reader
 def list_records(context, filters, sort_keys, sort_dirs, limit=None,
-                 marker=None, related=RELATED):
+                 marker=None, related=RELATED, raw=False):
     """One page of records in (sort_keys, sort_dirs) order, the last key
     being uuid (the tie-breaker across cells); marker: the sort key
-    values of the row to start after. A constant number of statements."""
+    values of the row to start after. A constant number of statements.
+    raw: rows as read (JSON text, integer flags; no related rows) for a
+    caller that keeps only some of them and decode()s those."""
     query = _select_page().where(*_filters(filters))
     if marker is not None:
         query = query.where(_after(sort_keys, sort_dirs, marker))
     query = query.order_by(*_order(sort_keys, sort_dirs))
     if limit is not None:
         query = query.limit(limit)
-    return attach_related(context.session,
-                          _records(context.session.execute(query)), related)
+    records = _records(context.session.execute(query), raw=raw)
+    if raw:
+        return records
+    return attach_related(context.session, records, related)
 
 
 # --- writes ---------------------------------------------------------------
