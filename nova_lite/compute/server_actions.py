@@ -21,6 +21,7 @@ instance_events.wrap_instance_event).
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite import context as nova_context
+from nova_lite.db.main import instance_actions as actions_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance as inst_obj
@@ -248,3 +249,28 @@ def reset_state(context, instance, state):
     instance.vm_state = state
     instance.task_state = None
     instance.save()
+
+
+# --- os-instance-actions ------------------------------------------------
+
+def list_actions(context, instance, limit=None, marker=None,
+                 changes_since=None, changes_before=None):
+    """The instance's actions, newest first (a page after the action of
+    request id marker; MarkerNotFound, 400, if it has none), each
+    without events. Two statements at most."""
+    if not instance.obj_attr_is_set('id'):
+        if marker is not None:
+            raise exception.MarkerNotFound(marker=marker)
+        return []
+    return actions_db.list_actions(
+        instance._context, instance.uuid, limit=limit, marker=marker,
+        changes_since=changes_since, changes_before=changes_before)
+
+
+def get_action(context, instance, request_id):
+    """The action of request_id on the instance with its events
+    (InstanceActionNotFound, 404)."""
+    if not instance.obj_attr_is_set('id'):
+        raise exception.InstanceActionNotFound(request_id=request_id)
+    return actions_db.get_action_with_events(instance._context,
+                                             instance.uuid, request_id)
