@@ -21,6 +21,11 @@ PEER = 'carol:project-a'
 
 @pytest.fixture
 def api(plane):
+    return client_with_flavor(plane)
+
+
+def client_with_flavor(plane):
+    """A REST client of the plane, with flavor 'small' created."""
     client = Client(plane.endpoint)
     flavor = {'flavor': {'name': 'small', 'id': 'small', 'ram': 512,
                          'vcpus': 1, 'disk': 1}}
