@@ -26,6 +26,22 @@ ACTIVE, BUILDING, ERROR, DELETED, STOPPED = (
 SCHEDULING, NETWORKING, SPAWNING, DELETING = (
     'scheduling', 'networking', 'spawning', 'deleting')
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
+# Server actions (nova_lite.compute.server_actions; values as Nova's).
+PAUSED, SUSPENDED = 'paused', 'suspended'            # vm_state
+POWER_PAUSED, POWER_SUSPENDED = 3, 7                 # power_state
+POWERING_OFF, POWERING_ON = 'powering-off', 'powering-on'
+PAUSING, UNPAUSING = 'pausing', 'unpausing'
+SUSPENDING, RESUMING = 'suspending', 'resuming'
+REBOOTING, REBOOT_PENDING, REBOOT_STARTED = (
+    'rebooting', 'reboot_pending', 'reboot_started')
+REBOOTING_HARD, REBOOT_PENDING_HARD, REBOOT_STARTED_HARD = (
+    'rebooting_hard', 'reboot_pending_hard', 'reboot_started_hard')
+SOFT_REBOOT_STATES = (REBOOTING, REBOOT_PENDING, REBOOT_STARTED)
+HARD_REBOOT_STATES = (REBOOTING_HARD, REBOOT_PENDING_HARD,
+                      REBOOT_STARTED_HARD)
+ACTION_TASK_STATES = (POWERING_OFF, POWERING_ON, PAUSING, UNPAUSING,
+                      SUSPENDING, RESUMING) + SOFT_REBOOT_STATES + \
+    HARD_REBOOT_STATES
 
 _COLUMN_FIELDS = {
     'id': fields.IntegerField(read_only=True),
@@ -108,7 +124,9 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         obj.network_info = rec.get('network_info') or []
         obj.keypairs = rec.get('keypairs') or []
         obj.migration_context = rec.get('migration_context')
-        obj.obj_reset_changes()
+        # Recursive: the flavor snapshots just read are not changes (a
+        # save would rewrite instance_extra.flavor every time).
+        obj.obj_reset_changes(recursive=True)
         obj._context = context
         return obj
 
