@@ -81,7 +81,7 @@ class InstanceAction(base.NovaLiteObject, base.NovaLitePersistentObject):
         rec = db.action_start(context, {
             'action': action_name, 'instance_uuid': instance_uuid,
             'request_id': context.request_id, 'user_id': context.user_id,
-            'project_id': context.project_id})
+            'project_id': context.project_id}, want_result=want_result)
         return _set(cls(), rec, context) if want_result else None
 
     @base.remotable_classmethod

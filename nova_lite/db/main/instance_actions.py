@@ -63,15 +63,18 @@ def _action_for_request(session, instance_uuid, request_id):
 
 
 @main_db.writer
-def action_start(context, values):
+def action_start(context, values, want_result=True):
     """Insert an action (values: action, instance_uuid, request_id,
-    user_id, project_id, start_time optional); returns it."""
+    user_id, project_id, start_time optional); returns it (None without
+    want_result: one statement)."""
     session = context.session
     now = _now()
     values = dict(values, start_time=values.get('start_time') or now,
                   created_at=now, updated_at=now, deleted=0)
     new_id = session.execute(ACTIONS.insert().values(**values)
                              ).inserted_primary_key[0]
+    if not want_result:
+        return None
     return _row(session.execute(_select_actions().where(
         ACTIONS.c.id == new_id)).first(), ACTION_COLUMNS)
 
