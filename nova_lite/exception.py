@@ -411,3 +411,29 @@ class FlavorMemoryTooSmall(Invalid):
 
 class FlavorDiskTooSmall(Invalid):
     msg_fmt = "Flavor's disk is too small for requested image."
+
+
+class InstanceIsLocked(InstanceInvalidState):
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = ('Quota exceeded for metadata items: at most %(allowed)d '
+               'are allowed')
+
+
+class InstanceMetadataNotFound(NotFound):
+    msg_fmt = 'Metadata item was not found'
+
+
+class TagNotFound(NotFound):
+    msg_fmt = "Server %(instance_id)s has no tag '%(tag)s'"
+
+
+class TooManyTags(Invalid):
+    msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'
+
+
+class InvalidTag(Invalid):
+    msg_fmt = ("Tag '%(tag)s' is invalid. It must be a non empty string "
+               "without characters '/' and ','. %(reason)s")

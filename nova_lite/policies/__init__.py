@@ -2,10 +2,13 @@
 (the oslo.policy.policies entry point)."""
 import itertools
 
+from nova_lite.policies import availability_zone
 from nova_lite.policies import base
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import keypairs
+from nova_lite.policies import server_metadata
+from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
 
@@ -13,9 +16,12 @@ from nova_lite.policies import services
 def list_rules():
     return list(itertools.chain(
         base.list_rules(),
+        availability_zone.list_rules(),
         flavors.list_rules(),
         hypervisors.list_rules(),
         keypairs.list_rules(),
+        server_metadata.list_rules(),
+        server_tags.list_rules(),
         servers.list_rules(),
         services.list_rules(),
     ))

@@ -19,6 +19,8 @@ import pecan
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import servers as schemas
+from nova_lite.api.openstack.compute import server_metadata
+from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
@@ -474,7 +476,7 @@ class IPsController(object):
 
 
 class ServerController(object):
-    """/servers/{server_id} and its /ips."""
+    """/servers/{server_id} and its /ips, /metadata and /tags."""
 
     def __init__(self, server_id):
         self.server_id = server_id
@@ -524,7 +526,9 @@ class ServerController(object):
 
         servers_api.delete(ctxt, self.server_id, check=check)
 
-    _SUBRESOURCES = {'ips': IPsController}
+    _SUBRESOURCES = {'ips': IPsController,
+                     'metadata': server_metadata.ServerMetadataController,
+                     'tags': server_tags.ServerTagsController}
 
     @pecan.expose()
     def _lookup(self, name, *remainder):
