@@ -1,8 +1,6 @@
 """Policy defaults for a server's metadata, as in Nova 34: readers of the
 server's project (and administrators) read it, members (and
 administrators) change it. The target is the server's project."""
-from oslo_policy import policy
-
 from nova_lite.policies import base
 
 POLICY_ROOT = 'os_compute_api:server-metadata:%s'
@@ -15,14 +13,7 @@ DELETE = POLICY_ROOT % 'delete'
 
 _ALL = '/servers/{server_id}/metadata'
 _ONE = _ALL + '/{key}'
-
-
-def _rule(name, check_str, description, method, path):
-    return policy.DocumentedRuleDefault(
-        name=name, check_str=check_str, description=description,
-        operations=[{'method': method, 'path': path}],
-        scope_types=['project'])
-
+_rule = base.project_rule
 
 rules = [
     _rule(INDEX, base.PROJECT_READER_OR_ADMIN,

@@ -1,8 +1,6 @@
 """Policy defaults for a server's tags (microversion 2.26), as in Nova 34:
 readers of the server's project (and administrators) read them, members
 (and administrators) change them. The target is the server's project."""
-from oslo_policy import policy
-
 from nova_lite.policies import base
 
 POLICY_ROOT = 'os_compute_api:os-server-tags:%s'
@@ -15,14 +13,7 @@ DELETE_ALL = POLICY_ROOT % 'delete_all'
 
 _ALL = '/servers/{server_id}/tags'
 _ONE = _ALL + '/{tag}'
-
-
-def _rule(name, check_str, description, method, path):
-    return policy.DocumentedRuleDefault(
-        name=name, check_str=check_str, description=description,
-        operations=[{'method': method, 'path': path}],
-        scope_types=['project'])
-
+_rule = base.project_rule
 
 rules = [
     _rule(DELETE_ALL, base.PROJECT_MEMBER_OR_ADMIN,

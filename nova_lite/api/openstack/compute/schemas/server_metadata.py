@@ -1,19 +1,12 @@
-"""Schemas of /servers/{id}/metadata (the same at every microversion)."""
-from nova_lite.api.openstack import validation
+"""Schemas of /servers/{id}/metadata (the same at every microversion):
+the bodies of the image metadata proxy, whose keys and values follow
+the same rules in the Compute API."""
+from nova_lite.api.openstack.compute.schemas import images
 
-# POST (merge) and PUT (replace) /servers/{id}/metadata
-metadata = {
-    'type': 'object',
-    'properties': {'metadata': validation.metadata},
-    'required': ['metadata'],
-    'additionalProperties': False,
-}
+# POST (merge) and PUT (replace) /servers/{id}/metadata:
+# {"metadata": {key: value}}.
+metadata = images.metadata
 
-# PUT /servers/{id}/metadata/{key}: exactly one key, the URL's.
-meta = {
-    'type': 'object',
-    'properties': {'meta': dict(validation.metadata, minProperties=1,
-                                maxProperties=1)},
-    'required': ['meta'],
-    'additionalProperties': False,
-}
+# PUT /servers/{id}/metadata/{key}: {"meta": {key: value}}, exactly one
+# key (the URL's, which the controller checks).
+meta = images.meta
