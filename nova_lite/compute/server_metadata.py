@@ -63,23 +63,29 @@ def check_state(rec_or_instance, action, vm_states, task_states=None):
 
 
 @contextlib.contextmanager
-def instance_in_cell(context, rec, action):
-    """The server's Instance in its cell, to change and save(); a build
-    request (no cell yet) is an InstanceInvalidState (409)."""
-    if rec.get('build_request'):
+def cell_context(context, rec, action):
+    """context targeted at the server's cell, to change it there; a
+    build request (no cell yet) is an InstanceInvalidState (409)."""
+    mapping = None
+    if not rec.get('build_request'):
+        try:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                context, rec['uuid'])
+        except exception.InstanceMappingNotFound:
+            raise exception.InstanceNotFound(instance_id=rec['uuid'])
+    if mapping is None or mapping.cell_mapping is None:
         raise exception.InstanceInvalidState(
             action=action, instance_uuid=rec['uuid'], attr='vm_state',
             state=rec.get('vm_state') or instance_obj.BUILDING)
-    try:
-        mapping = objects.InstanceMapping.get_by_instance_uuid(
-            context, rec['uuid'])
-    except exception.InstanceMappingNotFound:
-        raise exception.InstanceNotFound(instance_id=rec['uuid'])
-    if mapping.cell_mapping is None:
-        raise exception.InstanceInvalidState(
-            action=action, instance_uuid=rec['uuid'], attr='vm_state',
-            state=instance_obj.BUILDING)
     with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        yield cctxt
+
+
+@contextlib.contextmanager
+def instance_in_cell(context, rec, action):
+    """The server's Instance in its cell, to change and save(); a build
+    request (no cell yet) is an InstanceInvalidState (409)."""
+    with cell_context(context, rec, action) as cctxt:
         yield objects.Instance.get_by_uuid(cctxt, rec['uuid'])
 
 

@@ -2,8 +2,11 @@
 2.26).
 
 Reads come from the server's record (a build request carries the tags
-it was created with). Writes change the instance in its cell through
-the Instance object, as Nova does them:
+it was created with). Replacing or removing every tag changes the
+instance in its cell through the Instance object; adding or removing
+one tag is one transaction on the instance's tag rows under its row
+lock (nova_lite.db.main.instance_tags), as Nova writes single Tag
+rows. Writes are allowed:
 
 - only while the server is active, paused, suspended, stopped, shelved
   or shelved offloaded (409 otherwise, e.g. still building); the state
@@ -16,6 +19,7 @@ the Instance object, as Nova does them:
 import re
 
 from nova_lite.compute import server_metadata as common
+from nova_lite.db.main import instance_tags as tag_rows
 from nova_lite import exception
 from nova_lite.objects import instance as instance_obj
 
@@ -51,23 +55,16 @@ def exists(context, server_id, tag, check=None):
         raise exception.TagNotFound(instance_id=server_id, tag=tag)
 
 
-def _write(context, server_id, change, check, action, before=None):
-    """Apply change(current tags) -> new tags (or None: no change) to the
-    server in its cell, once it is in a state that allows it; before(),
-    if given, runs after the state check and before the change. Returns
-    (tags saved, whether anything was written)."""
+def _replace(context, server_id, tags, check, action):
+    """Make tags the server's tags through its Instance in its cell,
+    once it is in a state that allows it; returns them, sorted."""
     rec = common.record(context, server_id, check)
     common.check_state(rec, action, TAG_VM_STATES)
-    if before is not None:
-        before()
     with common.instance_in_cell(context, rec, action) as instance:
         common.check_state(instance, action, TAG_VM_STATES)
-        new = change(sorted(instance.tags))
-        if new is None:
-            return sorted(instance.tags), False
-        instance.tags = sorted(set(new))
+        instance.tags = sorted(set(tags))
         _save(instance, action)
-        return sorted(instance.tags), True
+        return sorted(instance.tags)
 
 
 def _save(instance, action):
@@ -80,18 +77,15 @@ def _save(instance, action):
 
 
 def add(context, server_id, tag, check=None):
-    """Add one tag. Returns True if it was added, False if the server
-    already had it. At MAX_TAGS tags a server takes no tag, not even
-    one it has (TooManyTags, as in Nova)."""
-    def change(current):
-        if len(current) >= MAX_TAGS:
-            raise exception.TooManyTags(limit=MAX_TAGS)
-        if tag in current:
-            return None
-        return current + [tag]
-    _tags, written = _write(context, server_id, change, check, 'update tag',
-                            before=lambda: check_tag(tag))
-    return written
+    """Add one tag (one transaction in its cell, so concurrent adds
+    neither lose a tag nor pass the limit). Returns True if it was
+    added, False if the server already had it. At MAX_TAGS tags a server
+    takes no tag, not even one it has (TooManyTags, as in Nova)."""
+    rec = common.record(context, server_id, check)
+    common.check_state(rec, 'update tag', TAG_VM_STATES)
+    check_tag(tag)
+    with common.cell_context(context, rec, 'update tag') as cctxt:
+        return tag_rows.add(cctxt, server_id, tag, TAG_VM_STATES, MAX_TAGS)
 
 
 def replace(context, server_id, tags, check=None):
@@ -100,19 +94,17 @@ def replace(context, server_id, tags, check=None):
         check_tag(tag)
     if len(set(tags)) > MAX_TAGS:
         raise exception.TooManyTags(limit=MAX_TAGS)
-    return _write(context, server_id, lambda current: list(tags), check,
-                  'update tags')[0]
+    return _replace(context, server_id, tags, check, 'update tags')
 
 
 def delete(context, server_id, tag, check=None):
     """Remove one tag; TagNotFound (404) if the server has not it."""
-    def change(current):
-        if tag not in current:
-            raise exception.TagNotFound(instance_id=server_id, tag=tag)
-        return [t for t in current if t != tag]
-    _write(context, server_id, change, check, 'delete tag')
+    rec = common.record(context, server_id, check)
+    common.check_state(rec, 'delete tag', TAG_VM_STATES)
+    with common.cell_context(context, rec, 'delete tag') as cctxt:
+        tag_rows.delete(cctxt, server_id, tag, TAG_VM_STATES)
 
 
 def delete_all(context, server_id, check=None):
     """Remove every tag of the server."""
-    _write(context, server_id, lambda current: [], check, 'delete tags')
+    _replace(context, server_id, [], check, 'delete tags')
