@@ -158,3 +158,25 @@ def test_a_build_request_shows_its_tags_but_refuses_changes(app, env,
     uuid = sf.add_build_request(env, small)
     assert app.get(url(uuid), headers=h()).json == {'tags': []}
     app.put(url(uuid, 'b'), headers=h(), status=409)
+
+
+def test_concurrent_adds_lose_no_tag_and_keep_the_limit(served, env, small):
+    """Tags added at once over real sockets: every add is kept, and the
+    50-tag limit holds (each add is one transaction under the row
+    lock)."""
+    import eventlet
+    import requests
+    uuid = sf.add_server(env, 'cell1', small,
+                         tags=['old%02d' % i for i in range(30)])
+    base = 'http://127.0.0.1:%d/v2.1/servers/%s/tags' % (served.port, uuid)
+    hdrs = dict(MEMBER, **{'OpenStack-API-Version': 'compute ' + V})
+
+    def add(tag):
+        return requests.put('%s/%s' % (base, tag), headers=hdrs,
+                            timeout=60).status_code
+    pool = eventlet.GreenPool(8)
+    statuses = sorted(pool.imap(add, ['new%02d' % i for i in range(30)]))
+    assert statuses == [201] * 20 + [400] * 10, statuses
+    tags = requests.get(base, headers=hdrs, timeout=60).json()['tags']
+    assert len(tags) == 50
+    assert len([t for t in tags if t.startswith('new')]) == 20
