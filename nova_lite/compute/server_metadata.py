@@ -12,9 +12,10 @@ instance in its cell, as Nova's compute API writes them:
 - the server must have been launched and be active, paused, suspended
   or stopped with no task running (409 otherwise: a server still
   building, a build request, one in error or being deleted);
-- the states are checked again under the instance row's write lock
-  when it is saved, so a change racing a state change is a 409 and
-  nothing is written;
+- the instance is read, changed and saved in one transaction holding
+  its row's write lock, so two changes at once (two merges) do not
+  lose each other's keys, and the states checked are those written
+  over (a change racing a state change is a 409, nothing written);
 - a server carries at most ``[DEFAULT] metadata_items`` items (Nova's
   metadata quota; MetadataLimitExceeded, 403); keys and values are
   validated by the API's schemas.
@@ -27,6 +28,7 @@ import contextlib
 from nova_lite.compute import server_listing
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
+from nova_lite.db.main import instance_lock
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
@@ -83,10 +85,14 @@ def cell_context(context, rec, action):
 
 @contextlib.contextmanager
 def instance_in_cell(context, rec, action):
-    """The server's Instance in its cell, to change and save(); a build
-    request (no cell yet) is an InstanceInvalidState (409)."""
+    """The server's Instance in its cell, to change and save() in the
+    block: read and written in one transaction that holds its row's
+    write lock, so concurrent changes of one server do not lose each
+    other's writes. A build request (no cell yet) is an
+    InstanceInvalidState (409)."""
     with cell_context(context, rec, action) as cctxt:
-        yield objects.Instance.get_by_uuid(cctxt, rec['uuid'])
+        with instance_lock.locked(cctxt, rec['uuid']):
+            yield objects.Instance.get_by_uuid(cctxt, rec['uuid'])
 
 
 def save_in_states(instance, action, vm_states, task_states):

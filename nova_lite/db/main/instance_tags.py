@@ -1,7 +1,7 @@
 """One tag of an instance added or removed atomically.
 
 Each function is one transaction that first takes the instance row's
-write lock (a no-op update), so that the state check, the count of its
+write lock (instance_lock.lock_row), so that the state check, the count of its
 tags and the write see the same instance: two requests adding tags at
 once cannot lose one or pass the limit together. (Replacing every tag
 goes through Instance.save(), a whole-set write.)
@@ -9,6 +9,7 @@ goes through Instance.save(), a whole-set write.)
 import sqlalchemy as sa
 
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import instance_lock
 from nova_lite.db.main import models
 from nova_lite import exception
 
@@ -19,11 +20,7 @@ TAGS = models.Tag.__table__
 def _lock(session, uuid, vm_states, action):
     """Lock the live instance's row and check its vm_state;
     InstanceNotFound or InstanceInvalidState (nothing written)."""
-    locked = session.execute(INST.update().where(
-        INST.c.uuid == uuid, INST.c.deleted == 0).values(
-            uuid=INST.c.uuid)).rowcount
-    if not locked:
-        raise exception.InstanceNotFound(instance_id=uuid)
+    instance_lock.lock_row(session, uuid)
     state = session.execute(sa.select(INST.c.vm_state).where(
         INST.c.uuid == uuid, INST.c.deleted == 0)).scalar()
     if state not in vm_states:

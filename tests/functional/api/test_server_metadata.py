@@ -209,3 +209,20 @@ def test_methods_not_served_are_405(app, env, small):
     app.post_json(url(uuid, 'k'), {'meta': {'k': 'v'}}, headers=MEMBER,
                   status=405)
     app.get(url(uuid, 'k') + '/extra', headers=MEMBER, status=404)
+
+
+def test_concurrent_merges_lose_no_key(served, env, small):
+    """Merges sent at once over real sockets: each read-modify-write of
+    the instance holds its row lock, so every key is kept."""
+    import eventlet
+    import requests
+    uuid = sf.add_server(env, 'cell2', small, metadata={'old': 'v'})
+    base = 'http://127.0.0.1:%d%s' % (served.port, url(uuid))
+
+    def merge(key):
+        return requests.post(base, json={'metadata': {key: 'v'}},
+                             headers=MEMBER, timeout=60).status_code
+    keys = ['k%02d' % i for i in range(20)]
+    assert set(eventlet.GreenPool(8).imap(merge, keys)) == {200}
+    body = requests.get(base, headers=MEMBER, timeout=60).json()
+    assert sorted(body['metadata']) == keys + ['old']
