@@ -431,3 +431,25 @@ class ComputeTooOldForAction(Conflict):
 
 class InstanceNotReady(Conflict):
     msg_fmt = 'Instance %(instance_id)s is not ready'
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = ('Quota exceeded for metadata items: at most %(allowed)d '
+               'are allowed')
+
+
+class InstanceMetadataNotFound(NotFound):
+    msg_fmt = 'Metadata item was not found'
+
+
+class TagNotFound(NotFound):
+    msg_fmt = "Server %(instance_id)s has no tag '%(tag)s'"
+
+
+class TooManyTags(Invalid):
+    msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'
+
+
+class InvalidTag(Invalid):
+    msg_fmt = ("Tag '%(tag)s' is invalid. It must be a non empty string "
+               "without characters '/' and ','. %(reason)s")

@@ -20,6 +20,7 @@ from oslo_utils import uuidutils
 from nova_lite.compute import flavors as compute_flavors
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import server_metadata
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
@@ -124,6 +125,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
         raise exception.InvalidInput(
             reason='max_count may be at most %d'
                    % CONF.max_servers_per_request)
+    server_metadata.check_quota(metadata)
     flavor = _flavor(context, flavor_id)
     image = _image(context, image_id, flavor)
     keypair = _keypair(context, key_name)

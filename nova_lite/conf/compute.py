@@ -25,11 +25,20 @@ opts = [
     cfg.StrOpt('default_availability_zone', default='nova',
                help='The availability zone of compute hosts (there are '
                     'no host aggregates: every host is in this zone).'),
+    cfg.StrOpt('internal_service_availability_zone', default='internal',
+               help='The availability zone of the services that are not '
+                    'computes (conductors, schedulers); os-availability-'
+                    'zone lists it only in its detail.'),
     cfg.StrOpt('default_schedule_zone',
                help='The availability zone a server goes to when its '
                     'request names none (unset: any).'),
     cfg.IntOpt('max_servers_per_request', default=1000, min=1,
                help='The largest max_count a server create accepts.'),
+    cfg.IntOpt('metadata_items', default=128, min=-1,
+               help='The most metadata items (key/value pairs) a server '
+                    'may carry, on create and through /servers/{id}/'
+                    'metadata (Nova\'s [quota] metadata_items default); '
+                    '-1: no limit. Beyond it a request is a 403.'),
 ]
 
 

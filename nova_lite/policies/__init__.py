@@ -2,12 +2,15 @@
 (the oslo.policy.policies entry point)."""
 import itertools
 
+from nova_lite.policies import availability_zone
 from nova_lite.policies import base
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_metadata
+from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
 
@@ -15,11 +18,14 @@ from nova_lite.policies import services
 def list_rules():
     return list(itertools.chain(
         base.list_rules(),
+        availability_zone.list_rules(),
         flavors.list_rules(),
         hypervisors.list_rules(),
         instance_actions.list_rules(),
         keypairs.list_rules(),
         server_actions.list_rules(),
+        server_metadata.list_rules(),
+        server_tags.list_rules(),
         servers.list_rules(),
         services.list_rules(),
     ))

@@ -31,6 +31,14 @@ DEPRECATED_ADMIN_OR_OWNER = policy.DeprecatedRule(
     deprecated_reason=DEPRECATED_REASON, deprecated_since=DEPRECATED_SINCE)
 
 
+def project_rule(name, check_str, description, method, path):
+    """A documented project-scoped rule for one operation."""
+    return policy.DocumentedRuleDefault(
+        name=name, check_str=check_str, description=description,
+        operations=[{'method': method, 'path': path}],
+        scope_types=['project'])
+
+
 def _persona(name, check_str, description, deprecated):
     return policy.RuleDefault(name, check_str, description,
                               deprecated_rule=deprecated)

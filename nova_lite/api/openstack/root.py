@@ -1,6 +1,7 @@
 """The v2.1 route table."""
 import pecan
 
+from nova_lite.api.openstack.compute import availability_zone
 from nova_lite.api.openstack.compute import flavors
 from nova_lite.api.openstack.compute import hypervisors
 from nova_lite.api.openstack.compute import images
@@ -31,3 +32,5 @@ pecan.route(V21Controller, 'os-hypervisors',
             hypervisors.HypervisorsController())
 pecan.route(V21Controller, 'os-keypairs', keypairs.KeypairsController())
 pecan.route(V21Controller, 'images', images.ImagesController())
+pecan.route(V21Controller, 'os-availability-zone',
+            availability_zone.AvailabilityZoneController())

@@ -5,6 +5,7 @@ Actions (``POST /{resource}/{id}/action``) are one method each, marked
 ``@action('addTenantAccess')`` on an ``ActionController``; the body's one
 key picks the method.
 """
+import collections
 import functools
 import json
 
@@ -61,6 +62,12 @@ def method_not_allowed(*allowed):
     return exc
 
 
+class WithStatus(collections.namedtuple('WithStatus', ['body', 'status'])):
+    """What a handler returns when it decides its own status (e.g. 201
+    for a tag added, 204 for one already there): the body (a dict or
+    None) and the status code, which override the exposed status."""
+
+
 def _empty_body():
     yield b''
 
@@ -111,7 +118,10 @@ def expose(status=200, min_version=None, max_version=None, method='GET'):
         def wrapper(self, *remainder, **_query):
             _check_route(remainder, method, min_version, max_version)
             code = status(api_version()) if callable(status) else status
-            return _render(fn(self), code)
+            result = fn(self)
+            if isinstance(result, WithStatus):
+                return _render(result.body, result.status)
+            return _render(result, code)
         return wrapper
     return decorator
 

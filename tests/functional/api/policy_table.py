@@ -1,7 +1,8 @@
 """The policy table: the status each persona gets, with the default
 policies, for every flavor, extra-spec, flavor-access, os-services,
-os-hypervisors, os-keypairs, servers, server action and
-os-instance-actions rule. Plain data, so that the
+os-hypervisors, os-keypairs, servers (with their metadata and tags),
+server action, os-instance-actions and os-availability-zone rule.
+Plain data, so that the
 same table can be replayed against real Nova.
 
 Every row is what Nova 34 answers with its default policies except the
@@ -89,6 +90,8 @@ def _boot(name):
 
 # A server of the member's project.
 _OWN_SERVER = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
+# Changes to it: its members and administrators.
+_OWN_SERVER_WRITE = {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 404}
 
 # (method, path, body, microversion, {persona: status})
 ROWS = [
@@ -226,6 +229,38 @@ ROWS = [
      {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 202}),
     ('POST', '/servers', {'server': {'name': 'x'}}, '2.37', _all(400)),
     ('DELETE', '/servers/' + MISSING_UUID, None, '2.1', _all(404)),
+    # server metadata: readers read it, members change it.
+    ('GET', '/servers/{server}/metadata', None, '2.1', _OWN_SERVER),
+    ('POST', '/servers/{server}/metadata', {'metadata': {'k': 'v'}}, '2.1',
+     _OWN_SERVER_WRITE),
+    ('GET', '/servers/{server}/metadata/k', None, '2.1', _OWN_SERVER),
+    ('PUT', '/servers/{server}/metadata',
+     {'metadata': {'k': 'v', 'gone': 'v'}}, '2.1', _OWN_SERVER_WRITE),
+    ('PUT', '/servers/{server}/metadata/k', {'meta': {'k': 'v2'}}, '2.1',
+     _OWN_SERVER_WRITE),
+    ('PUT', '/servers/{server}/metadata', {'metadata': {'a/b': 'v'}}, '2.1',
+     _all(400)),
+    # The member deletes it first: the administrator finds it gone.
+    ('DELETE', '/servers/{server}/metadata/gone', None, '2.1',
+     {ADMIN: 404, MEMBER: 204, READER: 403, OTHER: 404}),
+    # server tags (2.26): readers read them, members change them.
+    ('GET', '/servers/{server}/tags', None, '2.26', _OWN_SERVER),
+    ('GET', '/servers/{server}/tags', None, '2.25', _all(404)),
+    ('PUT', '/servers/{server}/tags/t1', None, '2.26',
+     {ADMIN: 204, MEMBER: 201, READER: 403, OTHER: 404}),
+    ('GET', '/servers/{server}/tags/t1', None, '2.26',
+     {ADMIN: 204, MEMBER: 204, READER: 204, OTHER: 404}),
+    ('PUT', '/servers/{server}/tags', {'tags': ['t1', 't2']}, '2.26',
+     _OWN_SERVER_WRITE),
+    ('PUT', '/servers/{server}/tags', {'tags': ['a/b']}, '2.26', _all(400)),
+    ('DELETE', '/servers/{server}/tags/t2', None, '2.26',
+     {ADMIN: 404, MEMBER: 204, READER: 403, OTHER: 404}),
+    ('DELETE', '/servers/{server}/tags', None, '2.26',
+     {ADMIN: 204, MEMBER: 204, READER: 403, OTHER: 404}),
+    # os-availability-zone: anyone lists the zones; the detail is for
+    # administrators.
+    ('GET', '/os-availability-zone', None, '2.1', _all(200)),
+    ('GET', '/os-availability-zone/detail', None, '2.1', _admin_only(200)),
     # server actions: members of the project act (the server then has a
     # task, so the administrator's stop comes too late: 409); resetState
     # and resetNetwork are for administrators; the administrator's lock

@@ -15,7 +15,11 @@ from tests.functional.api import server_fixtures as sf
 from tests.functional.api import test_fuzz as fuzz
 
 _IDS = st.one_of(fuzz.IDS, st.sampled_from(['detail', 'ips', 'action',
-                                             'os-instance-actions']))
+                                             'os-instance-actions',
+                                             'metadata', 'tags']))
+# Metadata keys and tags: mostly those the servers have.
+_KEYS = st.one_of(st.sampled_from(['k', 'a', 'b', 'x y', 'a%2Cb', 'k' * 61]),
+                  fuzz.IDS)
 
 
 @pytest.fixture
@@ -24,7 +28,8 @@ def servers(seeded):
     flavor = sf.flavor(env.ctxt, 'small')
     uuids = [sf.add_server(env, 'cell1', flavor,
                            network_info=sf.network_info('10.0.0.5')),
-             sf.add_server(env, 'cell2', flavor, tags=['a', 'b']),
+             sf.add_server(env, 'cell2', flavor, tags=['a', 'b'],
+                           metadata={'k': 'v'}),
              sf.add_server(env, 'cell0', flavor, vm_state='error',
                            host=None, node=None),
              sf.add_build_request(env, flavor)]
@@ -45,7 +50,11 @@ def _paths(uuids):
         st.builds('/v2.1/servers/{}/action'.format, server),
         st.builds('/v2.1/servers/{}/os-instance-actions'.format, server),
         st.builds('/v2.1/servers/{}/os-instance-actions/{}'.format, server,
-                  st.one_of(st.just('req-1'), fuzz.IDS)))
+                  st.one_of(st.just('req-1'), fuzz.IDS)),
+        st.builds('/v2.1/servers/{}/{}'.format, server,
+                  st.sampled_from(['metadata', 'tags'])),
+        st.builds('/v2.1/servers/{}/{}/{}'.format, server,
+                  st.sampled_from(['metadata', 'tags']), _KEYS))
 
 
 QUERY_KEYS = st.sampled_from([
@@ -82,11 +91,22 @@ QUERIES = st.lists(st.tuples(QUERY_KEYS, QUERY_VALUES), max_size=4).map(
 SERVER_KEYS = ['name', 'description', 'accessIPv4', 'accessIPv6',
                'OS-DCF:diskConfig', 'flavorRef', 'imageRef', 'networks',
                'metadata', 'min_count', 'max_count', 'tags', 'user_data']
+# Bodies of /metadata ({"metadata": {...}}, {"meta": {...}}) and /tags
+# ({"tags": [...]}), well and badly formed.
+_SUB_VALUES = st.one_of(
+    st.dictionaries(_KEYS, fuzz.FIELD_VALUES, max_size=3),
+    st.dictionaries(_KEYS, st.text(max_size=4), max_size=3),
+    st.lists(st.one_of(_KEYS, fuzz.FIELD_VALUES), max_size=4),
+    fuzz.FIELD_VALUES)
+SUB_BODIES = st.dictionaries(
+    st.sampled_from(['metadata', 'meta', 'tags', 'server']), _SUB_VALUES,
+    min_size=1, max_size=2).map(lambda b: json.dumps(b).encode())
 BODIES = st.one_of(
     fuzz.BODIES, ACTION_BODIES,
     st.dictionaries(st.sampled_from(SERVER_KEYS), fuzz.FIELD_VALUES,
                     max_size=4).map(
-        lambda s: json.dumps({'server': s}).encode()))
+        lambda s: json.dumps({'server': s}).encode()),
+    SUB_BODIES)
 VERSIONS = st.sampled_from(['2.1', '2.3', '2.19', '2.26', '2.38', '2.47',
                             '2.21', '2.51', '2.58', '2.62', '2.63', '2.66',
                             '2.69', '2.71', '2.73', '2.75', '2.84', '2.88',
@@ -106,12 +126,39 @@ def test_no_server_input_gives_a_server_error(app, servers, data, method,
                   'application/json', None)
 
 
+def _sub_paths(uuids):
+    server = st.one_of(st.sampled_from(uuids), st.sampled_from(uuids),
+                       fuzz.IDS)
+    resource = st.sampled_from(['metadata', 'tags'])
+    return st.one_of(
+        st.builds('/v2.1/servers/{}/{}'.format, server, resource),
+        st.builds('/v2.1/servers/{}/{}/{}'.format, server, resource, _KEYS))
+
+
+@settings(fuzz.SETTINGS, max_examples=200)
+@given(data=st.data(), method=st.sampled_from(['GET', 'PUT', 'POST',
+                                               'DELETE', 'PATCH']),
+       version=st.sampled_from(['2.1', '2.25', '2.26', '2.52', '2.88']),
+       token=TOKENS, body=st.one_of(SUB_BODIES, SUB_BODIES, fuzz.BODIES))
+def test_no_metadata_or_tag_input_gives_a_server_error(app, servers, data,
+                                                       method, version,
+                                                       token, body):
+    path = data.draw(_sub_paths(servers))
+    fuzz._request(app, method, path, '', version, False, token, body,
+                  'application/json', None)
+
+
 @pytest.mark.parametrize('kind', sorted(fuzz.BAD_BODIES))
 def test_deep_and_non_finite_bodies_are_refused_on_servers(app, servers,
                                                            kind):
     body, expected = fuzz.BAD_BODIES[kind]
     for method, path in [('PUT', '/v2.1/servers/%s' % servers[0]),
-                         ('POST', '/v2.1/servers')]:
+                         ('POST', '/v2.1/servers'),
+                         ('POST', '/v2.1/servers/%s/metadata' % servers[1]),
+                         ('PUT', '/v2.1/servers/%s/metadata' % servers[1]),
+                         ('PUT', '/v2.1/servers/%s/metadata/k'
+                          % servers[1]),
+                         ('PUT', '/v2.1/servers/%s/tags' % servers[1])]:
         resp = app.request(
             path, method=method, body=body, expect_errors=True,
             headers={'X-Auth-Token': 'admin:admin',

@@ -21,6 +21,8 @@ from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute.schemas import servers as schemas
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_metadata
+from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
@@ -476,7 +478,7 @@ class IPsController(object):
 
 
 class ServerController(object):
-    """/servers/{server_id} and its /ips."""
+    """/servers/{server_id} and its /ips, /metadata and /tags."""
 
     def __init__(self, server_id):
         self.server_id = server_id
@@ -529,7 +531,9 @@ class ServerController(object):
     _SUBRESOURCES = {'ips': IPsController,
                      'action': server_actions.ServerActionController,
                      'os-instance-actions':
-                     instance_actions.InstanceActionsController}
+                     instance_actions.InstanceActionsController,
+                     'metadata': server_metadata.ServerMetadataController,
+                     'tags': server_tags.ServerTagsController}
 
     @pecan.expose()
     def _lookup(self, name, *remainder):

@@ -1,0 +1,87 @@
+"""/servers/{server_id}/tags[/{tag}] (microversion 2.26; 404 before): a
+server's tags, read by readers of its project, changed by its members
+(policies os_compute_api:os-server-tags:*). Another project's server
+does not exist (404); a server in a state that forbids the change is a
+409; a bad tag or more than 50 tags a 400."""
+from urllib import parse
+
+import pecan
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import server_tags as schemas
+from nova_lite.api.openstack.compute import server_metadata
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import server_tags as tags_api
+from nova_lite.policies import server_tags as st_policies
+
+policy_check = server_metadata.policy_check
+
+
+class ServerTagController(object):
+    """/servers/{server_id}/tags/{tag}"""
+
+    def __init__(self, server_id, tag):
+        self.server_id = server_id
+        self.tag = tag
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose(status=204, min_version=av.SERVER_TAGS)
+    def index(self):
+        ctxt = wsgi.request_context()
+        tags_api.exists(ctxt, self.server_id, self.tag,
+                        check=policy_check(ctxt, st_policies.SHOW))
+
+    @index.when(method='PUT', content_type=wsgi.JSON)
+    @wsgi.expose(status=201, method='PUT', min_version=av.SERVER_TAGS)
+    def put(self):
+        ctxt = wsgi.request_context()
+        added = tags_api.add(ctxt, self.server_id, self.tag,
+                             check=policy_check(ctxt, st_policies.UPDATE))
+        if not added:
+            return wsgi.WithStatus(None, 204)
+        pecan.response.headers['Location'] = '%s/servers/%s/tags/%s' % (
+            pecan.request.application_url, self.server_id,
+            parse.quote(self.tag))
+        return None
+
+    @index.when(method='DELETE', content_type=wsgi.JSON)
+    @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
+    def delete(self):
+        ctxt = wsgi.request_context()
+        tags_api.delete(ctxt, self.server_id, self.tag,
+                        check=policy_check(ctxt, st_policies.DELETE))
+
+
+class ServerTagsController(object):
+    """/servers/{server_id}/tags"""
+
+    def __init__(self, server_id):
+        self.server_id = server_id
+
+    @pecan.expose(generic=True, content_type=wsgi.JSON)
+    @wsgi.expose(min_version=av.SERVER_TAGS)
+    def index(self):
+        ctxt = wsgi.request_context()
+        return {'tags': tags_api.get_all(
+            ctxt, self.server_id, check=policy_check(ctxt, st_policies.INDEX))}
+
+    @index.when(method='PUT', content_type=wsgi.JSON)
+    @wsgi.expose(method='PUT', min_version=av.SERVER_TAGS)
+    @validation.schema(schemas.update_all, av.SERVER_TAGS)
+    def put(self, body=None):
+        ctxt = wsgi.request_context()
+        return {'tags': tags_api.replace(
+            ctxt, self.server_id, body['tags'],
+            check=policy_check(ctxt, st_policies.UPDATE_ALL))}
+
+    @index.when(method='DELETE', content_type=wsgi.JSON)
+    @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
+    def delete(self):
+        ctxt = wsgi.request_context()
+        tags_api.delete_all(ctxt, self.server_id,
+                            check=policy_check(ctxt, st_policies.DELETE_ALL))
+
+    @pecan.expose()
+    def _lookup(self, tag, *remainder):
+        return ServerTagController(self.server_id, tag), remainder

@@ -1,0 +1,180 @@
+"""The compute API for a server's metadata (/servers/{id}/metadata),
+and the shared ground of a server's sub-resources: find the server
+(404, the caller's policy check) and change it in its cell through the
+Instance object.
+
+Reads come from the server's record (a build request or its cell's
+instance, see nova_lite.compute.server_listing). Writes go to the
+instance in its cell, as Nova's compute API writes them:
+
+- a locked server refuses them (409) unless the caller is an
+  administrator;
+- the server must have been launched and be active, paused, suspended
+  or stopped with no task running (409 otherwise: a server still
+  building, a build request, one in error or being deleted);
+- the instance is read, changed and saved in one transaction holding
+  its row's write lock, so two changes at once (two merges) do not
+  lose each other's keys, and the states checked are those written
+  over (a change racing a state change is a 409, nothing written);
+- a server carries at most ``[DEFAULT] metadata_items`` items (Nova's
+  metadata quota; MetadataLimitExceeded, 403); keys and values are
+  validated by the API's schemas.
+
+Unlike Nova, no compute is told of the change (its hypervisor has no
+guest metadata to refresh).
+"""
+import contextlib
+
+from nova_lite.compute import server_listing
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite.db.main import instance_lock
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import instance as instance_obj
+
+# The vm_states in which a server's metadata may change (no task
+# running), as in Nova's compute API.
+METADATA_VM_STATES = (instance_obj.ACTIVE, 'paused', 'suspended',
+                      instance_obj.STOPPED)
+
+
+def record(context, server_id, check=None):
+    """The server's record once check(record) (the caller's policy
+    check) lets the caller on; InstanceNotFound (404) if the caller
+    cannot see it."""
+    rec = server_listing.get(context, server_id)
+    if check is not None:
+        check(rec)
+    return rec
+
+
+def check_state(rec_or_instance, action, vm_states, task_states=None):
+    """InstanceInvalidState (409) unless the server is in one of
+    vm_states (and, with task_states, one of those task states)."""
+    get = (rec_or_instance.get if isinstance(rec_or_instance, dict)
+           else lambda name: getattr(rec_or_instance, name))
+    if get('vm_state') not in vm_states:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=get('uuid'), attr='vm_state',
+            state=get('vm_state'))
+    if task_states is not None and get('task_state') not in task_states:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=get('uuid'), attr='task_state',
+            state=get('task_state'))
+
+
+@contextlib.contextmanager
+def cell_context(context, rec, action):
+    """context targeted at the server's cell, to change it there; a
+    build request (no cell yet) is an InstanceInvalidState (409)."""
+    mapping = None
+    if not rec.get('build_request'):
+        try:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                context, rec['uuid'])
+        except exception.InstanceMappingNotFound:
+            raise exception.InstanceNotFound(instance_id=rec['uuid'])
+    if mapping is None or mapping.cell_mapping is None:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=rec['uuid'], attr='vm_state',
+            state=rec.get('vm_state') or instance_obj.BUILDING)
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        yield cctxt
+
+
+@contextlib.contextmanager
+def instance_in_cell(context, rec, action):
+    """The server's Instance in its cell, to change and save() in the
+    block: read and written in one transaction that holds its row's
+    write lock, so concurrent changes of one server do not lose each
+    other's writes. A build request (no cell yet) is an
+    InstanceInvalidState (409)."""
+    with cell_context(context, rec, action) as cctxt:
+        with instance_lock.locked(cctxt, rec['uuid']):
+            yield objects.Instance.get_by_uuid(cctxt, rec['uuid'])
+
+
+def save_in_states(instance, action, vm_states, task_states):
+    """instance.save() only while it is still in vm_states and
+    task_states (checked under its row lock); a 409 naming action
+    otherwise, and nothing written."""
+    try:
+        instance.save(expected_vm_state=list(vm_states),
+                      expected_task_state=list(task_states))
+    except exception.Conflict as exc:
+        if isinstance(exc, exception.InstanceInvalidState):
+            raise exception.InstanceInvalidState(
+                action=action, instance_uuid=instance.uuid,
+                attr='vm_state', state=exc.kwargs.get('state'))
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=exc.kwargs.get('actual'))
+
+
+def check_quota(metadata):
+    """MetadataLimitExceeded (403) if metadata holds more items than a
+    server may carry."""
+    allowed = CONF.metadata_items
+    if allowed >= 0 and len(metadata or {}) > allowed:
+        raise exception.MetadataLimitExceeded(allowed=allowed)
+
+
+def _check_writable(context, instance, action):
+    if instance.locked and not context.is_admin:
+        raise exception.InstanceIsLocked(instance_uuid=instance.uuid)
+    check_state(instance, action, METADATA_VM_STATES, [None])
+    if not instance.launched_at:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='launched_at',
+            state=None)
+
+
+# --- reads -------------------------------------------------------------
+
+def get_all(context, server_id, check=None):
+    """{key: value} of the server's metadata."""
+    return dict(record(context, server_id, check).get('metadata') or {})
+
+
+def get_item(context, server_id, key, check=None):
+    """The value of one key; InstanceMetadataNotFound (404) if unset."""
+    metadata = get_all(context, server_id, check)
+    if key not in metadata:
+        raise exception.InstanceMetadataNotFound()
+    return metadata[key]
+
+
+# --- writes --------------------------------------------------------------
+
+def _write(context, server_id, change, check, action):
+    """Apply change(current metadata) -> new metadata to the server in
+    its cell; returns the metadata saved."""
+    rec = record(context, server_id, check)
+    with instance_in_cell(context, rec, action) as instance:
+        new = change(dict(instance.metadata))
+        _check_writable(context, instance, action)
+        check_quota(new)
+        instance.metadata = new
+        save_in_states(instance, action, METADATA_VM_STATES, [None])
+        return dict(instance.metadata)
+
+
+def update(context, server_id, metadata, replace=False, check=None):
+    """Merge metadata into the server's (replace: make it the server's
+    whole metadata); returns the server's metadata after."""
+    def change(current):
+        return dict(metadata) if replace else dict(current, **metadata)
+    return _write(context, server_id, change, check, 'update metadata')
+
+
+def delete_item(context, server_id, key, check=None):
+    """Remove one key; InstanceMetadataNotFound (404) if unset (before
+    any state check, as in Nova)."""
+    def change(current):
+        if key not in current:
+            raise exception.InstanceMetadataNotFound()
+        del current[key]
+        return current
+    get_item(context, server_id, key, check)
+    _write(context, server_id, change, None, 'delete metadata')
