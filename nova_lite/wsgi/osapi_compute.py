@@ -49,9 +49,14 @@ def _refusing(message):
 
 
 def init_application(argv=None):
-    """Parse configuration, register the API service, load the app."""
+    """Parse configuration, register the API service, load the app.
+
+    Options come from the configuration files only: the command line
+    (argv None) is the WSGI server's own (gunicorn's ``-w 4 -b ...``),
+    never ours.
+    """
     green.patch_db_drivers()
-    config.parse_args(sys.argv if argv is None else argv,
+    config.parse_args(sys.argv[:1] if argv is None else argv,
                       default_config_files=config_files())
     ctxt = nova_context.get_admin_context()
     version = service_version.SERVICE_VERSION
