@@ -7,7 +7,7 @@ top.conf (OS_NOVA_LITE_CONFIG_DIR/FILES), i.e. the same paste pipeline
 as nova-lite-api. Flavors and servers are created, listed, shown and
 deleted through it, and its errors are Compute API faults.
 
-Sync workers, not eventlet's: gunicorn (>= 24) no longer ships an
+Sync workers, not eventlet's: gunicorn (27, installed) no longer ships an
 eventlet worker, and nova_lite's API needs no monkey patching to answer
 (its green threads run on eventlet's hub when it waits; database and RPC
 I/O then blocks the worker, which serves one request at a time anyway).

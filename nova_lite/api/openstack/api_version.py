@@ -90,6 +90,9 @@ STRICT_QUERY_EMPTY_SERVERS = '2.75'
 # config_drive, key_name, created_at, launched_at, terminated_at,
 # power_state, task_state, vm_state, progress and user_id.
 SERVER_MORE_USER_FILTERS = '2.83'
+# flavors: extra specs of the namespaces Nova knows (hw:, quota:, ...) are
+# validated on create and update (extra_spec_validators).
+FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'
