@@ -266,3 +266,46 @@ def test_audit_with_a_cell_down_reports_nothing_and_fails(plane, capsys):
     assert code == 1, (out, err)
     assert 'cell2' in err and 'did not answer' in err
     assert _held(plane, ghost) and _provider_left(plane, stray)
+
+
+def _count_statements(fn):
+    """(fn(), statements every engine of this process sent meanwhile)."""
+    sent = []
+
+    def count(conn, cursor, statement, parameters, context, many):
+        if not statement.lstrip().upper().startswith(
+                ('BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE')):
+            sent.append(statement)
+    sa.event.listen(sa.engine.Engine, 'before_cursor_execute', count)
+    try:
+        return fn(), sent
+    finally:
+        sa.event.remove(sa.engine.Engine, 'before_cursor_execute', count)
+
+
+def test_audit_statements_do_not_grow_with_orphans(plane, capsys):
+    ctxt = nova_context.get_admin_context()
+    node = _node_uuid('cell1-compute1')
+    allocations.claim(ctxt, uuidutils.generate_uuid(), {node: {'VCPU': 1}},
+                      project_id='p', user_id='u')
+    providers.create_provider(ctxt, uuidutils.generate_uuid(), 'gone-0',
+                              INVENTORY)
+    stop_plane(plane)
+    plane.services = []
+    code, few = _count_statements(lambda: _audit(plane, capsys)[0])
+    assert code == 3
+    # 30 more orphaned consumers and 10 more providers without a node.
+    rp_id, rc_id = _api_db(plane, 'SELECT resource_provider_id, '
+                           'resource_class_id FROM allocations LIMIT 1')[0]
+    for _ in range(30):
+        _api_db(plane, 'INSERT INTO allocations (resource_provider_id, '
+                'consumer_id, resource_class_id, used) VALUES (?, ?, ?, 1)',
+                rp_id, uuidutils.generate_uuid(), rc_id)
+    for i in range(10):
+        _api_db(plane, 'INSERT INTO resource_providers (uuid, name, '
+                'generation) VALUES (?, ?, 0)', uuidutils.generate_uuid(),
+                'gone-%d' % (i + 1))
+    (code, out, _), many = _count_statements(lambda: _audit(plane, capsys))
+    assert code == 3 and 'Orphaned allocations (31 consumers)' in out
+    assert 'Resource providers without a compute node (11)' in out
+    assert len(many) == len(few), (few, many)
