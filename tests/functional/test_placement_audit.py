@@ -135,19 +135,32 @@ def test_deleting_a_compute_service_removes_its_provider_when_unused(plane):
     services = call(plane, 'GET', '/os-services?host=%s' % host)[1]
     service_id = services['services'][0]['id']
 
+    # It hosts a server (as Nova: 409).
     status, fault = call(plane, 'DELETE', '/os-services/%s' % service_id)
     assert status == 409
-    message = fault['conflictingRequest']['message']
-    assert node in message
-    assert 'Unable to delete compute service' in message
-    # Nothing was deleted.
+    assert fault['conflictingRequest']['message'] == (
+        'Unable to delete compute service that is hosting instances. '
+        'Migrate or delete the instances first.')
     assert _provider_exists(node)
     assert call(plane, 'GET', '/os-services?host=%s' % host)[1]['services']
-    assert allocations.get_allocations(
-        nova_context.get_admin_context(), server['id'])
 
     _delete_server(plane, server['id'])
     _stop_compute(plane, host)     # no compute re-creates its records
+    # A consumer that is no server of this host still allocates from it.
+    ctxt = nova_context.get_admin_context()
+    ghost = uuidutils.generate_uuid()
+    allocations.claim(ctxt, ghost, {node: {'VCPU': 1}}, project_id='p',
+                      user_id='u')
+    status, fault = call(plane, 'DELETE', '/os-services/%s' % service_id)
+    assert status == 409
+    message = fault['conflictingRequest']['message']
+    assert node in message and 'allocations' in message
+    # Nothing was deleted.
+    assert _provider_exists(node)
+    assert call(plane, 'GET', '/os-services?host=%s' % host)[1]['services']
+    assert allocations.get_allocations(ctxt, ghost)
+
+    allocations.remove_allocations(ctxt, ghost)
     assert call(plane, 'DELETE', '/os-services/%s' % service_id)[0] == 204
     assert not _provider_exists(node)
     assert call(plane, 'GET', '/os-services?host=%s' % host)[1][
@@ -309,3 +322,29 @@ def test_audit_statements_do_not_grow_with_orphans(plane, capsys):
     assert code == 3 and 'Orphaned allocations (31 consumers)' in out
     assert 'Resource providers without a compute node (11)' in out
     assert len(many) == len(few), (few, many)
+
+
+def test_a_compute_in_a_migration_in_progress_is_not_deleted(plane):
+    host = 'cell2-compute1'
+    _stop_compute(plane, host)
+    ctxt = nova_context.get_admin_context()
+    mapping = objects.HostMapping.get_by_host(ctxt, host)
+    table = main_models.Migration.__table__
+
+    @main_db.writer
+    def write(c, statement):
+        c.session.execute(statement)
+    with nova_context.target_cell(ctxt, mapping.cell_mapping) as cctxt:
+        write(cctxt, table.insert().values(
+            uuid=uuidutils.generate_uuid(), source_compute='cell1-compute1',
+            dest_compute=host, status='migrating', deleted=0,
+            instance_uuid=uuidutils.generate_uuid()))
+    service_id = call(plane, 'GET', '/os-services?host=%s' % host)[1][
+        'services'][0]['id']
+    status, fault = call(plane, 'DELETE', '/os-services/%s' % service_id)
+    assert status == 409
+    assert 'in-progress migrations' in fault['conflictingRequest']['message']
+    with nova_context.target_cell(ctxt, mapping.cell_mapping) as cctxt:
+        write(cctxt, table.update().values(status='confirmed'))
+    assert call(plane, 'DELETE', '/os-services/%s' % service_id)[0] == 204
+    assert _provider_exists(_node_uuid("cell1-compute1"))
