@@ -355,6 +355,23 @@ class InvalidInventory(Invalid):
     msg_fmt = 'Invalid %(resource_class)s inventory: %(reason)s'
 
 
+class ComputeServiceHostsInstances(Conflict):
+    msg_fmt = ('Unable to delete compute service that is hosting '
+               'instances. Migrate or delete the instances first.')
+
+
+class ComputeServiceInMigrations(Conflict):
+    msg_fmt = ('Unable to delete compute service that has in-progress '
+               'migrations. Complete the migrations or delete the '
+               'instances first.')
+
+
+class ComputeServiceInUse(Conflict):
+    msg_fmt = ('Unable to delete compute service that has allocations '
+               'against its resource provider %(uuid)s. Migrate or delete '
+               'the instances first.')
+
+
 class InventoryInUse(Conflict):
     msg_fmt = ('Resource provider %(uuid)s still has allocations of '
                '%(resource_classes)s; their inventory cannot be removed.')

@@ -1,9 +1,5 @@
-"""Console entry points. eventlet is monkey-patched once, here, first."""
-import warnings
+"""Console entry points. eventlet is monkey-patched once, here, first, and
+the database drivers with it (nova_lite.green)."""
+from nova_lite import green
 
-# eventlet announces its own deprecation on import: noise for an operator.
-warnings.filterwarnings('ignore', message=r'(?s).*eventlet')
-
-import eventlet  # noqa: E402
-
-eventlet.monkey_patch()
+green.monkey_patch()

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import uuidutils
 
+from nova_lite.compute import host_providers
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import constants
@@ -148,8 +149,12 @@ def service_update_by_host_and_binary(context, host, binary, values):
 
 
 def service_delete(context, service):
-    """Delete a service; a compute's host mapping goes with it."""
+    """Delete a service; a compute's host mapping and its nodes' resource
+    providers go with it. A compute whose providers still hold other
+    consumers' allocations is ComputeServiceInUse (409), deleting
+    nothing."""
     if service.binary == constants.COMPUTE_BINARY:
+        host_providers.release(context, service)
         try:
             objects.HostMapping.get_by_host(context, service.host).destroy()
         except exception.HostMappingNotFound:

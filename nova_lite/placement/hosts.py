@@ -198,3 +198,41 @@ def delete_host_provider(ctx, uuid):
     except exception.ResourceProviderInUse:
         LOG.warning('Resource provider %s of a deleted compute node still '
                     'has allocations; it is kept.', uuid)
+
+
+def delete_unused_host_providers(ctx, uuids):
+    """Delete these nodes' providers (inventories and the nodes' own host
+    usage with them) in one transaction, unless another consumer still
+    allocates from one of them: then ResourceProviderInUse names it and
+    nothing is deleted. Returns the uuids of the providers deleted (those
+    that do not exist are skipped)."""
+    uuids = sorted(set(uuids))
+
+    def once():
+        with placement_db.writing(ctx) as session:
+            rows = session.execute(
+                sa.select(RP.c.id, RP.c.uuid, RP.c.generation)
+                .where(RP.c.uuid.in_(uuids))).all()
+            if not rows:
+                return []
+            ids = [row.id for row in rows]
+            # The guarded bump locks the rows: a claim racing us waits,
+            # then finds the generation moved and no provider.
+            providers.bump_generations(
+                session, {row.id: row.generation for row in rows})
+            busy = session.execute(
+                sa.select(RP.c.uuid).select_from(ALLOC.join(
+                    RP, RP.c.id == ALLOC.c.resource_provider_id))
+                .where(ALLOC.c.resource_provider_id.in_(ids),
+                       ALLOC.c.consumer_id.notin_(uuids)).limit(1)).first()
+            if busy is not None:
+                raise exception.ResourceProviderInUse(uuid=busy.uuid)
+            session.execute(ALLOC.delete().where(
+                ALLOC.c.resource_provider_id.in_(ids)))
+            session.execute(ALLOC.delete().where(
+                ALLOC.c.consumer_id.in_(uuids)))
+            session.execute(INV.delete().where(
+                INV.c.resource_provider_id.in_(ids)))
+            session.execute(RP.delete().where(RP.c.id.in_(ids)))
+            return sorted(row.uuid for row in rows)
+    return _retrying(once)

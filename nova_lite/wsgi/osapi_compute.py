@@ -10,7 +10,8 @@ Importing the module parses them, sets up logging and registers the API's
 service record once per process. An API too old for its deployment does
 not serve: every request gets a 503 fault saying why. eventlet is not
 monkey-patched here; that is the server's choice (e.g. gunicorn's
-eventlet worker).
+eventlet worker). Where the server did monkey-patch, psycopg2 is made
+cooperative too (nova_lite.green), as in every nova_lite service.
 """
 import os
 import sys
@@ -22,6 +23,7 @@ from nova_lite import config
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
+from nova_lite import green
 from nova_lite.objects import service as service_obj
 from nova_lite.objects import service_version
 from nova_lite import service
@@ -47,8 +49,14 @@ def _refusing(message):
 
 
 def init_application(argv=None):
-    """Parse configuration, register the API service, load the app."""
-    config.parse_args(sys.argv if argv is None else argv,
+    """Parse configuration, register the API service, load the app.
+
+    Options come from the configuration files only: the command line
+    (argv None) is the WSGI server's own (gunicorn's ``-w 4 -b ...``),
+    never ours.
+    """
+    green.patch_db_drivers()
+    config.parse_args(sys.argv[:1] if argv is None else argv,
                       default_config_files=config_files())
     ctxt = nova_context.get_admin_context()
     version = service_version.SERVICE_VERSION

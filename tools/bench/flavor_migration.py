@@ -48,15 +48,16 @@ show neither; list_rows(expected_attrs=[])), unlike List above.
 part).
 
 The process is monkey-patched by eventlet first, as every nova_lite
-command is (nova-lite-manage included): the migration's parallel
-statements run in green threads (MariaDB) or threads of the OS (SQLite)
-exactly as they do there.
+command is (nova-lite-manage included), psycopg2 made cooperative with it
+(nova_lite.green): the migration's parallel statements run in green
+threads (MariaDB) or threads of the OS (SQLite, PostgreSQL) exactly as
+they do there.
 
 Every figure is printed; nothing is asserted (tests run it small).
 """
-import eventlet
+from nova_lite import green
 
-eventlet.monkey_patch()
+green.monkey_patch()
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402

@@ -103,6 +103,9 @@ STRICT_QUERY_EMPTY_SERVERS = '2.75'
 SERVER_MORE_USER_FILTERS = '2.83'
 # os-instance-actions: events carry details (by policy).
 INSTANCE_ACTION_EVENT_DETAILS = '2.84'
+# flavors: extra specs of the namespaces Nova knows (hw:, quota:, ...) are
+# validated on create and update (extra_spec_validators).
+FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'

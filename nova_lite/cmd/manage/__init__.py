@@ -4,7 +4,8 @@
 
 Categories: api_db, db (nova_lite.cmd.manage.db), cell_v2
 (nova_lite.cmd.manage.cell_v2), local_services
-(nova_lite.cmd.manage.local_services). Every command documents its exit
+(nova_lite.cmd.manage.local_services), placement
+(nova_lite.cmd.manage.placement). Every command documents its exit
 codes in its --help. Unexpected errors print a message and exit 255.
 """
 import sys
@@ -16,6 +17,7 @@ from nova_lite.cmd import common
 from nova_lite.cmd.manage import cell_v2
 from nova_lite.cmd.manage import db
 from nova_lite.cmd.manage import local_services
+from nova_lite.cmd.manage import placement
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
@@ -32,6 +34,7 @@ CATEGORIES = {
     'db': db.DbCommands,
     'cell_v2': cell_v2.CellV2Commands,
     'local_services': local_services.LocalServicesCommands,
+    'placement': placement.PlacementCommands,
 }
 
 _category_opt = cfg.SubCommandOpt(

@@ -55,7 +55,10 @@ _KNOWN_FLAVORS = st.sampled_from(['a1', 'a2', 'a3', 'l1', 'l2', 'l3', 'l4',
                                   'detail', 'action'])
 FLAVOR_IDS = st.one_of(_KNOWN_FLAVORS, _KNOWN_FLAVORS, _KNOWN_FLAVORS, IDS)
 _KNOWN_KEYS = st.sampled_from(['hw:cpu_policy', 'hw:mem_page_size',
-                               'quota:disk_read_bytes_sec', 'k'])
+                               'quota:disk_read_bytes_sec', 'k',
+                               'hw:cpu_sockets', 'resources1:VCPU',
+                               'trait:CUSTOM_X', 'hw:nope', 'hw_rng:allowed',
+                               'pci_passthrough:alias'])
 SPEC_KEYS = st.one_of(_KNOWN_KEYS, _KNOWN_KEYS, IDS)
 FLAVOR_PATHS = st.one_of(
     st.sampled_from(['/v2.1/flavors', '/v2.1/flavors/detail']),
@@ -110,7 +113,8 @@ VERSIONS = st.one_of(
     st.none(),
     st.sampled_from(['2.1', '2.6', '2.7', '2.11', '2.33', '2.52', '2.53',
                      '2.54', '2.55', '2.61', '2.69', '2.74', '2.75',
-                     '2.87', '2.88', 'latest', '2.89', '0.0', '2.a', '']),
+                     '2.85', '2.86', '2.87', '2.88', 'latest', '2.89',
+                     '0.0', '2.a', '']),
     st.text(alphabet=PRINTABLE, max_size=12))
 TOKENS = st.sampled_from(['admin:admin', 'admin', 'bob:p', 'bob:project-a',
                           ':', 'x' * 300, None])

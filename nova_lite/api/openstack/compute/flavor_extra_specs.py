@@ -2,15 +2,24 @@
 key at a time show, update and delete. Writing a flavor that still sits in
 the legacy tables moves it to the API database. Reads are checked against
 the caller's own project (readers of any project may read), writes
-against no project (administrators)."""
+against no project (administrators). From 2.86 written specs of the
+namespaces Nova knows are validated (extra_spec_validators): 400 naming
+the key."""
 import pecan
 
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import extra_spec_validators
 from nova_lite.api.openstack.compute.schemas import flavors as schemas
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import flavors as flavors_api
 from nova_lite import exception
 from nova_lite.policies import flavors as fl_policies
+
+
+def _validate(specs):
+    if wsgi.api_version() >= av.FLAVOR_EXTRA_SPEC_VALIDATION:
+        extra_spec_validators.validate_all(specs)
 
 
 class ExtraSpecController(object):
@@ -35,6 +44,7 @@ class ExtraSpecController(object):
         if self.key not in body:
             raise exception.InvalidInput(
                 reason='Request body and URI mismatch')
+        _validate(body)
         flavors_api.extra_specs_update(ctxt, self.flavor_id, body)
         return body
 
@@ -63,6 +73,7 @@ class ExtraSpecsController(object):
     @validation.schema(schemas.extra_specs_create)
     def post(self, body=None):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_CREATE)
+        _validate(body['extra_specs'])
         flavors_api.extra_specs_update(ctxt, self.flavor_id,
                                        body['extra_specs'])
         return body
