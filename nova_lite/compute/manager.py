@@ -24,6 +24,7 @@ from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.network import api as network_api
+from nova_lite.notifications import instance as notify
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.virt import fake
@@ -172,6 +173,8 @@ class ComputeManager(object):
                      instance.uuid)
             self._free_claim(context, instance)
             return
+        notify.notify_about_instance_create(context, instance, self.host,
+                                            notify.START)
         try:
             nw_info = self.network_api.allocate_for_instance(
                 context, instance.uuid, instance.project_id,
@@ -189,6 +192,8 @@ class ComputeManager(object):
             instance.launched_at = timeutils.utcnow()
             instance.save(expected_task_state=[instance_obj.SPAWNING])
             LOG.info('Instance %s is ACTIVE on %s', instance.uuid, self.host)
+            notify.notify_about_instance_create(context, instance, self.host,
+                                                notify.END)
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound):
             LOG.info('Instance %s was deleted while building; cleaning up',
@@ -197,6 +202,8 @@ class ComputeManager(object):
         except Exception as exc:
             LOG.warning('Build of instance %s failed on %s: %s',
                         instance.uuid, self.host, exc)
+            notify.notify_about_instance_create(context, instance, self.host,
+                                                notify.ERROR, exc)
             self._undo_build(context, instance)
             self._reschedule(context, instance, request_spec,
                              requested_networks, host_list, exc)
@@ -241,6 +248,8 @@ class ComputeManager(object):
 
     def terminate_instance(self, context, instance):
         with self._locks(instance.uuid):
+            notify.notify_about_instance_action(context, instance, self.host,
+                                                'delete', notify.START)
             self.driver.destroy(instance.uuid)
             try:
                 self.network_api.deallocate_for_instance(context,
@@ -252,3 +261,5 @@ class ComputeManager(object):
             except exception.InstanceNotFound:
                 pass
             LOG.info('Instance %s deleted on %s', instance.uuid, self.host)
+            notify.notify_about_instance_action(context, instance, self.host,
+                                                'delete', notify.END)
