@@ -2,7 +2,9 @@
 consumer would: an oslo.messaging notification listener on the topic
 versioned_notifications of the plane's fake:// transport (the in-process
 fake driver shares its exchanges between every fake transport, so one
-listener hears the API and every cell)."""
+listener hears the API and every cell). It listens in a pool of its own,
+as a second consumer of a RabbitMQ topic would: the plane drains the
+default queue (allinone.drain_notifications)."""
 import threading
 
 import oslo_messaging as messaging
@@ -23,7 +25,8 @@ class Collector(object):
         self._lock = threading.Lock()
         self._listener = messaging.get_notification_listener(
             rpc.get_notification_transport(url),
-            [messaging.Target(topic=TOPIC)], [self], executor='threading')
+            [messaging.Target(topic=TOPIC)], [self], executor='threading',
+            pool='test-collector')
 
     def start(self):
         self._listener.start()
