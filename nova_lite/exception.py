@@ -411,3 +411,23 @@ class FlavorMemoryTooSmall(Invalid):
 
 class FlavorDiskTooSmall(Invalid):
     msg_fmt = "Flavor's disk is too small for requested image."
+
+
+# --- server actions --------------------------------------------------------
+
+class InstanceIsLocked(Conflict):
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = 'Action %(request_id)s not found'
+
+
+class ComputeTooOldForAction(Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s: the compute "
+               'service on %(host)s is too old for it; retry once it is '
+               'upgraded.')
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready'

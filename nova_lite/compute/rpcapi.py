@@ -7,6 +7,10 @@ API version history:
     1.3 - build_and_run_instance(instance, request_spec,
           requested_networks, host_list, admin_password),
           terminate_instance(instance) (casts).
+    1.4 - server actions (casts): stop_instance, start_instance,
+          reboot_instance(instance, reboot_type), pause_instance,
+          unpause_instance, suspend_instance, resume_instance,
+          reset_network (instance each).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -24,10 +28,12 @@ from nova_lite.objects import service_version
 from nova_lite import rpc
 
 TOPIC = 'compute'
+# The version that brought the server actions.
+ACTIONS_VERSION = '1.4'
 
 
 class ComputeAPI(object):
-    VERSION = '1.3'
+    VERSION = '1.4'
 
     def __init__(self):
         self._clients = {}
@@ -111,3 +117,40 @@ class ComputeAPI(object):
         cctxt = self._client(context, instance.host).prepare(
             server=instance.host, version='1.3')
         cctxt.cast(context, 'terminate_instance', instance=instance)
+
+    def can_send(self, context, host, version):
+        """Whether host's compute (at the cap in force) speaks version."""
+        return self._client(context, host).can_send_version(version)
+
+    def _cast_action(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=ACTIONS_VERSION)
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    # Server actions (1.4): casts to the instance's host; callers check
+    # can_send(..., ACTIONS_VERSION) first (an older compute has none).
+
+    def stop_instance(self, context, instance):
+        self._cast_action(context, instance, 'stop_instance')
+
+    def start_instance(self, context, instance):
+        self._cast_action(context, instance, 'start_instance')
+
+    def reboot_instance(self, context, instance, reboot_type):
+        self._cast_action(context, instance, 'reboot_instance',
+                          reboot_type=reboot_type)
+
+    def pause_instance(self, context, instance):
+        self._cast_action(context, instance, 'pause_instance')
+
+    def unpause_instance(self, context, instance):
+        self._cast_action(context, instance, 'unpause_instance')
+
+    def suspend_instance(self, context, instance):
+        self._cast_action(context, instance, 'suspend_instance')
+
+    def resume_instance(self, context, instance):
+        self._cast_action(context, instance, 'resume_instance')
+
+    def reset_network(self, context, instance):
+        self._cast_action(context, instance, 'reset_network')

@@ -6,6 +6,10 @@
   is sent at ERROR priority). Server actions call it around their work:
   power_off, power_on, reboot, pause, unpause, suspend, resume, rebuild,
   resize (phases 'start' and 'end'), lock and unlock (no phase), delete.
+- action(context, instance, host, name, error_phase=False): a context
+  manager sending instance.<name>.start on entry and .end when its block
+  succeeds (and .error with the fault when it raises, if error_phase:
+  Nova documents an error phase for reboot, not for power_off etc.).
 - notify_about_instance_create(context, instance, host, phase,
   exception=None): instance.create.start/end/error (compute builds).
 - instance.update is sent by itself: importing this module hooks
@@ -16,6 +20,8 @@
 None of them raises: a notification that cannot be built or sent is
 logged and the operation it reports goes on.
 """
+import contextlib
+
 from oslo_log import log as logging
 
 from nova_lite.conf import CONF
@@ -58,6 +64,24 @@ def notify_about_instance_action(context, instance, host, action,
                       phase, getattr(instance, 'uuid', None))
 
 
+@contextlib.contextmanager
+def action(context, instance, host, name, error_phase=False,
+           source=SOURCE_COMPUTE):
+    """instance.<name>.start, then .end after the block (see module)."""
+    notify_about_instance_action(context, instance, host, name, START,
+                                 source=source)
+    try:
+        yield
+    except Exception as exc:
+        if error_phase:
+            notify_about_instance_action(context, instance, host, name,
+                                         ERROR, exception=exc,
+                                         source=source)
+        raise
+    notify_about_instance_action(context, instance, host, name, END,
+                                 source=source)
+
+
 def notify_about_instance_create(context, instance, host, phase,
                                  exception=None):
     """Send instance.create.<phase> (start, end or error) from a
@@ -94,8 +118,11 @@ def notify_about_instance_update(context, instance, old_vm_state,
 
 
 def _state_changed(context, instance, old_vm_state, old_task_state):
-    notify_about_instance_update(context, instance, old_vm_state,
-                                 old_task_state)
+    when = CONF.notifications.notify_on_state_change
+    if when == 'vm_and_task_state' or (when == 'vm_state'
+                                       and old_vm_state != instance.vm_state):
+        notify_about_instance_update(context, instance, old_vm_state,
+                                     old_task_state)
 
 
 if _state_changed not in instance_obj.STATE_CHANGE_HOOKS:

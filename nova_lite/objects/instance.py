@@ -26,6 +26,22 @@ ACTIVE, BUILDING, ERROR, DELETED, STOPPED = (
 SCHEDULING, NETWORKING, SPAWNING, DELETING = (
     'scheduling', 'networking', 'spawning', 'deleting')
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
+# Server actions (nova_lite.compute.server_actions; values as Nova's).
+PAUSED, SUSPENDED = 'paused', 'suspended'            # vm_state
+POWER_PAUSED, POWER_SUSPENDED = 3, 7                 # power_state
+POWERING_OFF, POWERING_ON = 'powering-off', 'powering-on'
+PAUSING, UNPAUSING = 'pausing', 'unpausing'
+SUSPENDING, RESUMING = 'suspending', 'resuming'
+REBOOTING, REBOOT_PENDING, REBOOT_STARTED = (
+    'rebooting', 'reboot_pending', 'reboot_started')
+REBOOTING_HARD, REBOOT_PENDING_HARD, REBOOT_STARTED_HARD = (
+    'rebooting_hard', 'reboot_pending_hard', 'reboot_started_hard')
+SOFT_REBOOT_STATES = (REBOOTING, REBOOT_PENDING, REBOOT_STARTED)
+HARD_REBOOT_STATES = (REBOOTING_HARD, REBOOT_PENDING_HARD,
+                      REBOOT_STARTED_HARD)
+ACTION_TASK_STATES = (POWERING_OFF, POWERING_ON, PAUSING, UNPAUSING,
+                      SUSPENDING, RESUMING) + SOFT_REBOOT_STATES + \
+    HARD_REBOOT_STATES
 
 # fn(context, instance, old_vm_state, old_task_state), called where a
 # save() wrote a change of vm_state or task_state (after its commit).

@@ -31,6 +31,8 @@ SERVICE_FORCED_DOWN = '2.11'
 SERVER_HOST_STATUS = '2.16'
 # servers: description (create, update, bodies).
 SERVER_DESCRIPTION = '2.19'
+# os-instance-actions: the actions of a deleted server are listed.
+INSTANCE_ACTIONS_OF_DELETED = '2.21'
 # servers: tags in bodies; tags, tags-any, not-tags, not-tags-any filters.
 SERVER_TAGS = '2.26'
 # os-hypervisors: cpu_info is a JSON object instead of a string.
@@ -52,6 +54,9 @@ SERVER_STRICT_STATUS = '2.38'
 # servers: the flavor of show/detail/update is the instance's own copy
 # {vcpus, ram, disk, ephemeral, swap, original_name, extra_specs}.
 SERVER_EMBEDDED_FLAVOR = '2.47'
+# os-instance-actions: everyone sees the events of an action (the
+# traceback only with the events policy).
+INSTANCE_ACTION_EVENTS_FOR_ALL = '2.51'
 # servers: tags on create.
 SERVER_TAGS_ON_CREATE = '2.52'
 # os-services and os-hypervisors: ids are UUIDs; PUT /os-services/{id};
@@ -61,12 +66,18 @@ SERVICE_HYPERVISOR_UUID_IDS = '2.53'
 FLAVOR_DESCRIPTION = '2.55'
 # servers: personality is no longer accepted on create.
 SERVER_NO_PERSONALITY = '2.57'
+# os-instance-actions: limit, marker and changes-since; updated_at.
+INSTANCE_ACTIONS_PAGING = '2.58'
 # flavor bodies carry extra_specs (when the extra-specs index policy allows).
 FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'
+# os-instance-actions: events carry hostId (and host, by policy).
+INSTANCE_ACTION_EVENT_HOST = '2.62'
 # servers: trusted_image_certificates (create, bodies).
 SERVER_TRUSTED_CERTS = '2.63'
 # servers: changes-before filter.
 SERVER_CHANGES_BEFORE = '2.66'
+# os-instance-actions: changes-before.
+INSTANCE_ACTIONS_CHANGES_BEFORE = SERVER_CHANGES_BEFORE
 # os-services: services of a cell that does not answer are listed with
 # status UNKNOWN instead of being left out.
 SERVICE_DOWN_CELLS = '2.69'
@@ -90,6 +101,8 @@ STRICT_QUERY_EMPTY_SERVERS = '2.75'
 # config_drive, key_name, created_at, launched_at, terminated_at,
 # power_state, task_state, vm_state, progress and user_id.
 SERVER_MORE_USER_FILTERS = '2.83'
+# os-instance-actions: events carry details (by policy).
+INSTANCE_ACTION_EVENT_DETAILS = '2.84'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'

@@ -177,3 +177,47 @@ def test_no_driver_configured_sends_nothing(api, notifications, conf):
     wait_for(lambda: _status(api, uuid) == 404, timeout=30,
              message='deleted')
     assert notifications.received == []
+
+
+def _act_and_settle(api, uuid, body, status):
+    response = api('POST', '/servers/%s/action' % uuid, body)
+    assert response.status_code == 202, response.text
+
+    def settled():
+        server = api('GET', '/servers/%s' % uuid).json()['server']
+        return server['status'] == status and \
+            server['OS-EXT-STS:task_state'] is None
+    wait_for(settled, timeout=30, message=status)
+
+
+def test_server_actions_send_their_start_and_end(api, notifications):
+    uuid = _boot(api, networks='none')
+    end, = notifications.wait_for(uuid, 'instance.create.end')
+    host = _data(end)['host']
+    steps = [({'os-stop': None}, 'SHUTOFF', 'power_off', 'shutdown'),
+             ({'os-start': None}, 'ACTIVE', 'power_on', 'running'),
+             ({'reboot': {'type': 'SOFT'}}, 'ACTIVE', 'reboot', 'running'),
+             ({'pause': None}, 'PAUSED', 'pause', 'paused'),
+             ({'unpause': None}, 'ACTIVE', 'unpause', 'running'),
+             ({'suspend': None}, 'SUSPENDED', 'suspend', 'suspended'),
+             ({'resume': None}, 'ACTIVE', 'resume', 'running')]
+    for body, status, action, power_state in steps:
+        _act_and_settle(api, uuid, body, status)
+        done, = notifications.wait_for(uuid, 'instance.%s.end' % action)
+        started, = notifications.about(uuid, 'instance.%s.start' % action)
+        assert started['publisher_id'] == done['publisher_id'] == \
+            'nova-compute:%s' % host
+        assert done['payload']['nova_object.name'] == \
+            'InstanceActionPayload'
+        assert _data(done)['power_state'] == power_state, action
+        assert _data(done)['task_state'] is None
+        assert _data(started)['task_state'] is not None
+    # Lock and unlock are the API's: one notification each, no phase.
+    for body, event, locked in (({'lock': None}, 'instance.lock', True),
+                                ({'unlock': None}, 'instance.unlock',
+                                 False)):
+        response = api('POST', '/servers/%s/action' % uuid, body)
+        assert response.status_code == 202, response.text
+        sent, = notifications.wait_for(uuid, event)
+        assert sent['publisher_id'].startswith('nova-api:')
+        assert _data(sent)['locked'] is locked

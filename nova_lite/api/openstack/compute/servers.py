@@ -18,7 +18,9 @@ from oslo_utils import uuidutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute.schemas import servers as schemas
+from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
@@ -524,7 +526,10 @@ class ServerController(object):
 
         servers_api.delete(ctxt, self.server_id, check=check)
 
-    _SUBRESOURCES = {'ips': IPsController}
+    _SUBRESOURCES = {'ips': IPsController,
+                     'action': server_actions.ServerActionController,
+                     'os-instance-actions':
+                     instance_actions.InstanceActionsController}
 
     @pecan.expose()
     def _lookup(self, name, *remainder):
