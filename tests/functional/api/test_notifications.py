@@ -3,33 +3,16 @@ transport while a user boots and deletes servers through the REST API:
 instance.create.start/end/error, instance.update, instance.delete.*,
 shaped as Nova documents them."""
 import pytest
-import requests
 
+from tests.functional.api.test_server_actions import client_with_flavor
+from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.api.test_servers_boot import IMAGE
 from tests.functional.conftest import wait_for
-
-IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
-ADMIN = 'admin:admin'
-MEMBER = 'bob:project-a'
-
-
-class Client(object):
-    def __init__(self, endpoint):
-        self.base = endpoint + '/v2.1'
-
-    def __call__(self, method, path, body=None, version='2.1', token=MEMBER):
-        headers = {'X-Auth-Token': token,
-                   'OpenStack-API-Version': 'compute %s' % version}
-        return requests.request(method, self.base + path, json=body,
-                                headers=headers, timeout=30)
 
 
 @pytest.fixture
 def api(plane):
-    client = Client(plane.endpoint)
-    flavor = {'flavor': {'name': 'small', 'id': 'small', 'ram': 512,
-                         'vcpus': 1, 'disk': 1}}
-    assert client('POST', '/flavors', flavor, token=ADMIN).status_code == 200
-    return client
+    return client_with_flavor(plane)
 
 
 def _boot(api, name='vm', networks='auto', **extra):
