@@ -2,8 +2,13 @@
 transport while a user boots and deletes servers through the REST API:
 instance.create.start/end/error, instance.update, instance.delete.*,
 shaped as Nova documents them."""
+import types
+
 import pytest
 
+from nova_lite import context as nova_context
+from nova_lite import objects
+from tests.functional.api import server_fixtures
 from tests.functional.api.test_server_actions import client_with_flavor
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_servers_boot import IMAGE
@@ -149,6 +154,23 @@ def test_deleting_a_server_in_cell0_notifies_from_the_api(
     assert started['publisher_id'].startswith('nova-api:')
     assert _data(done)['state'] == 'deleted'
     assert notifications.about(uuid, 'instance.create.start') == []
+
+
+def test_deleting_a_server_not_yet_scheduled_notifies_from_the_api(
+        api, notifications):
+    # A build request as the API writes it, caught before the super
+    # conductor took it.
+    admin = nova_context.get_admin_context()
+    uuid = server_fixtures.add_build_request(
+        types.SimpleNamespace(ctxt=admin),
+        objects.Flavor.get_by_flavor_id(admin, 'small'), name='early')
+    assert api('DELETE', '/servers/%s' % uuid).status_code == 204
+    done, = notifications.wait_for(uuid, 'instance.delete.end')
+    started, = notifications.about(uuid, 'instance.delete.start')
+    assert started['publisher_id'] == done['publisher_id']
+    assert done['publisher_id'].startswith('nova-api:')
+    assert _data(done)['display_name'] == 'early'
+    assert _data(done)['state'] == 'building'
 
 
 def test_no_driver_configured_sends_nothing(api, notifications, conf):
