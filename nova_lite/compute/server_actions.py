@@ -72,8 +72,8 @@ def get(context, server_id, read_deleted='no'):
         raise exception.InstanceNotFound(instance_id=server_id)
     if mapping.cell_mapping is None:
         try:
-            return objects.BuildRequest.get_by_instance_uuid(
-                context, server_id).instance
+            return _scheduling(objects.BuildRequest.get_by_instance_uuid(
+                context, server_id).instance)
         except exception.BuildRequestNotFound:
             mapping = objects.InstanceMapping.get_by_instance_uuid(
                 context, server_id)
@@ -82,6 +82,21 @@ def get(context, server_id, read_deleted='no'):
     with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
         return objects.Instance.get_by_uuid(cctxt, server_id,
                                             read_deleted=read_deleted)
+
+
+# What a build request's instance may leave unset, and what it means.
+_SCHEDULING_DEFAULTS = (('vm_state', inst_obj.BUILDING),
+                        ('task_state', inst_obj.SCHEDULING),
+                        ('locked', False), ('locked_by', None),
+                        ('host', None), ('project_id', None),
+                        ('user_id', None))
+
+
+def _scheduling(instance):
+    for name, default in _SCHEDULING_DEFAULTS:
+        if not instance.obj_attr_is_set(name):
+            setattr(instance, name, default)
+    return instance
 
 
 def _check_lock(context, instance):
