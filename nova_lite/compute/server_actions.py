@@ -122,17 +122,23 @@ def _check_host(instance):
         raise exception.InstanceNotReady(instance_id=instance.uuid)
 
 
-def _cast(instance, action, method, task_state, expected_task_state,
-          **kwargs):
-    """Set task_state (compare-and-swap on expected_task_state), record
-    action, cast method to the instance's compute. A compute too old
-    for RPC 1.4 refuses before anything is written (409)."""
-    context = instance._context
+def _check_compute(instance, action):
+    """The instance has a compute that speaks the actions (RPC 1.4);
+    409 otherwise, before anything is written."""
     _check_host(instance)
-    if not _compute().can_send(context, instance.host,
+    if not _compute().can_send(instance._context, instance.host,
                                compute_rpcapi.ACTIONS_VERSION):
         raise exception.ComputeTooOldForAction(
             action=action, instance_uuid=instance.uuid, host=instance.host)
+
+
+def _cast(instance, action, method, task_state, expected_task_state,
+          **kwargs):
+    """Set task_state (compare-and-swap on expected_task_state), record
+    action, cast method to the instance's compute (_check_compute
+    first)."""
+    context = instance._context
+    _check_compute(instance, action)
     instance.task_state = task_state
     try:
         instance.save(expected_task_state=list(expected_task_state))
@@ -201,12 +207,7 @@ def resume(context, instance):
 def reset_network(context, instance):
     """Ask the compute to re-plug the server's networking."""
     _check_lock(context, instance)
-    _check_host(instance)
-    if not _compute().can_send(instance._context, instance.host,
-                               compute_rpcapi.ACTIONS_VERSION):
-        raise exception.ComputeTooOldForAction(
-            action='resetNetwork', instance_uuid=instance.uuid,
-            host=instance.host)
+    _check_compute(instance, actions.RESET_NETWORK)
     instance_events.record_action(instance._context, instance,
                                   actions.RESET_NETWORK)
     _compute().reset_network(instance._context, instance)
