@@ -15,6 +15,7 @@ Layout of the state directory::
 import os
 
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_service import service as oslo_service
 
 from nova_lite.compute import manager as compute_manager
@@ -33,6 +34,7 @@ from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.placement import rpcapi as placement_rpcapi
+from nova_lite import rpc
 from nova_lite.scheduler import manager as scheduler_manager
 from nova_lite import service
 from nova_lite.wsgi import service as wsgi_service
@@ -40,6 +42,7 @@ from nova_lite.wsgi import service as wsgi_service
 LOG = logging.getLogger(__name__)
 
 API_TRANSPORT = 'fake://'
+NOTIFICATION_DRIVERS = ['messaging']
 # Databases the contexts of in-process cell conductors and computes refuse
 # (db.database): the rules a deployment enforces with separate processes.
 CELL_CONDUCTOR_REFUSES = frozenset(['api_database'])
@@ -104,6 +107,10 @@ def configure(state_dir, host='127.0.0.1', port=8774):
     os.makedirs(state_dir, exist_ok=True)
     for name, value, group in _overrides(state_dir, host, port):
         CONF.set_override(name, value, group=group)
+    # Versioned notifications on the in-process transports (a listener in
+    # this process receives them); a config file may set another driver.
+    CONF.set_default('driver', NOTIFICATION_DRIVERS,
+                     group='oslo_messaging_notifications')
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
@@ -114,6 +121,7 @@ def unconfigure():
     """Undo configure() (tests run several planes in one process)."""
     for name, _value, group in _overrides('.', '', 0):
         CONF.clear_override(name, group=group)
+    CONF.clear_default('driver', group='oslo_messaging_notifications')
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
@@ -184,6 +192,36 @@ def warm_up_engines(ctxt, cells):
             main_db.get_engines(cctxt)
 
 
+class _Discard(object):
+    """A notification endpoint that drops what it is given."""
+
+    def info(self, ctxt, publisher_id, event_type, payload, metadata):
+        pass
+
+    audit = critical = debug = error = sample = warn = info
+
+
+def drain_notifications():
+    """A started listener that consumes the default queue of the
+    versioned notification topics on the fake transports (None when no
+    notifications are sent there). The in-process fake driver keeps every
+    message until a listener without a pool takes it, so without this a
+    long-running all-in-one would hold every notification it ever sent.
+    Other listeners in the process use a pool of their own: each pool
+    receives every notification."""
+    url = rpc.notification_url()
+    if not CONF.oslo_messaging_notifications.driver or \
+            not url.startswith('fake:'):
+        return None
+    listener = messaging.get_notification_listener(
+        rpc.get_notification_transport(url),
+        [messaging.Target(topic=topic) for topic in
+         CONF.notifications.versioned_notifications_topics],
+        [_Discard()], executor='threading')
+    listener.start()
+    return listener
+
+
 class Plane(oslo_service.ServiceBase):
     """All services of one deployment, started in dependency order."""
 
@@ -204,6 +242,7 @@ class Plane(oslo_service.ServiceBase):
         self.service_versions = service_versions or {}
         self.api = None
         self.cells = {}
+        self._drain = None
 
     # --- construction ---------------------------------------------------
 
@@ -280,6 +319,7 @@ class Plane(oslo_service.ServiceBase):
     # --- ServiceBase ------------------------------------------------------
 
     def start(self):
+        self._drain = drain_notifications()
         for svc in self.services:
             svc.start()
         ctxt = nova_context.get_admin_context()
@@ -300,6 +340,10 @@ class Plane(oslo_service.ServiceBase):
                 svc.stop()
             except Exception:
                 LOG.exception('Error stopping %s', svc)
+        if self._drain is not None:
+            self._drain.stop()
+            self._drain.wait()
+            self._drain = None
 
     def wait(self):
         if self.api is not None:

@@ -15,7 +15,9 @@ _TRANSPORTS = {}
 # its versioned-object serializer (objects.base), which sits above us.
 _entity_serializer = messaging.NoOpSerializer
 _EXMODS = ['nova_lite.exception']
-NOTIFIER = None
+_NOTIFICATION_TRANSPORTS = {}
+# (notification url, topics) -> Notifier
+_NOTIFIERS = {}
 
 
 def set_entity_serializer(factory):
@@ -40,20 +42,63 @@ def get_cell_transport(url):
 
 
 def cleanup():
-    global NOTIFIER
     for transport in _TRANSPORTS.values():
         transport.cleanup()
     _TRANSPORTS.clear()
-    NOTIFIER = None
+    for transport in _NOTIFICATION_TRANSPORTS.values():
+        transport.cleanup()
+    _NOTIFICATION_TRANSPORTS.clear()
+    _NOTIFIERS.clear()
 
 
-def get_notifier(publisher_id):
-    global NOTIFIER
-    if NOTIFIER is None:
-        transport = messaging.get_notification_transport(CONF)
-        NOTIFIER = messaging.Notifier(transport,
-                                      serializer=RequestContextSerializer())
-    return NOTIFIER.prepare(publisher_id=publisher_id)
+def _url_of(transport):
+    return next((u for u, t in _TRANSPORTS.items() if t is transport), None)
+
+
+def notification_url(context=None):
+    """Where notifications about context's work go: [oslo_messaging_
+    notifications] transport_url when set, else the message queue of the
+    cell context is targeted at (a compute's own cell), else
+    [DEFAULT] transport_url. A process that is one service of one cell
+    (a deployment) has its cell's queue as transport_url, so both roads
+    meet; the all-in-one runs every cell's services in one process and
+    needs the first."""
+    url = CONF.oslo_messaging_notifications.transport_url
+    if url:
+        return url
+    mq = getattr(context, 'mq_connection', None) if context else None
+    return (_url_of(mq) if mq is not None else None) or \
+        CONF.transport_url or ''
+
+
+def get_notification_transport(url=None):
+    """The notification transport for url (cached like RPC ones)."""
+    key = url or ''
+    transport = _NOTIFICATION_TRANSPORTS.get(key)
+    if transport is None:
+        transport = messaging.get_notification_transport(
+            CONF, url=url or None, allowed_remote_exmods=_EXMODS)
+        _NOTIFICATION_TRANSPORTS[key] = transport
+    return transport
+
+
+def get_notifier(publisher_id, context=None, topics=None):
+    """A Notifier for publisher_id on context's notification transport
+    (see notification_url), sending to topics (default: oslo.messaging's
+    [oslo_messaging_notifications] topics) with the
+    [oslo_messaging_notifications] driver; None when no driver is
+    configured (nothing is to be sent)."""
+    if not CONF.oslo_messaging_notifications.driver:
+        return None
+    url = notification_url(context)
+    key = (url, tuple(topics or ()))
+    notifier = _NOTIFIERS.get(key)
+    if notifier is None:
+        notifier = messaging.Notifier(
+            get_notification_transport(url),
+            serializer=RequestContextSerializer(), topics=topics)
+        _NOTIFIERS[key] = notifier
+    return notifier.prepare(publisher_id=publisher_id)
 
 
 class RequestContextSerializer(messaging.Serializer):
@@ -91,7 +136,7 @@ def _isolated(target, transport):
     vhosts; give each fake vhost its own exchange so cells stay isolated
     in the all-in-one exactly as they are with split RabbitMQ vhosts.
     """
-    url = next((u for u, t in _TRANSPORTS.items() if t is transport), '')
+    url = _url_of(transport) or ''
     if url.startswith('fake:'):
         vhost = url.split('://', 1)[1].strip('/')
         if vhost:

@@ -125,6 +125,11 @@ class Deployment(object):
 
     def _write_conf(self, name, sections):
         path = os.path.join(self.workdir, '%s.conf' % name)
+        # Every service sends versioned notifications to its own vhost
+        # (a cell's services: the cell's; the API and super conductor:
+        # the API's).
+        sections.setdefault('oslo_messaging_notifications',
+                            {'driver': 'messaging'})
         with open(path, 'w') as f:
             for section, values in sections.items():
                 f.write('[%s]\n' % section)

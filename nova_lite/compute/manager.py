@@ -25,6 +25,7 @@ from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.network import api as network_api
+from nova_lite.notifications import instance as notify
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.virt import fake
@@ -209,6 +210,8 @@ class ComputeManager(object):
                      instance.uuid)
             self._free_claim(context, instance)
             return
+        notify.notify_about_instance_create(context, instance, self.host,
+                                            notify.START)
         try:
             nw_info = self.network_api.allocate_for_instance(
                 context, instance.uuid, instance.project_id,
@@ -226,6 +229,8 @@ class ComputeManager(object):
             instance.launched_at = timeutils.utcnow()
             instance.save(expected_task_state=[instance_obj.SPAWNING])
             LOG.info('Instance %s is ACTIVE on %s', instance.uuid, self.host)
+            notify.notify_about_instance_create(context, instance, self.host,
+                                                notify.END)
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound):
             LOG.info('Instance %s was deleted while building; cleaning up',
@@ -234,6 +239,8 @@ class ComputeManager(object):
         except Exception as exc:
             LOG.warning('Build of instance %s failed on %s: %s',
                         instance.uuid, self.host, exc)
+            notify.notify_about_instance_create(context, instance, self.host,
+                                                notify.ERROR, exc)
             event.failed(exc, exc.__traceback__)
             self._undo_build(context, instance)
             self._reschedule(context, instance, request_spec,
@@ -280,6 +287,8 @@ class ComputeManager(object):
     @instance_events.wrap_instance_event(prefix='compute')
     def terminate_instance(self, context, instance):
         with self._locks(instance.uuid):
+            notify.notify_about_instance_action(context, instance, self.host,
+                                                'delete', notify.START)
             self.driver.destroy(instance.uuid)
             try:
                 self.network_api.deallocate_for_instance(context,
@@ -291,6 +300,8 @@ class ComputeManager(object):
             except exception.InstanceNotFound:
                 pass
             LOG.info('Instance %s deleted on %s', instance.uuid, self.host)
+            notify.notify_about_instance_action(context, instance, self.host,
+                                                'delete', notify.END)
 
     # --- RPC API 1.4: server actions ------------------------------------
     #
@@ -333,13 +344,15 @@ class ComputeManager(object):
     @instance_events.wrap_instance_event(prefix='compute')
     def stop_instance(self, context, instance):
         """powering-off -> stopped, SHUTDOWN."""
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'power_off'):
             self._power_action(instance, instance_obj.POWERING_OFF)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def start_instance(self, context, instance):
         """powering-on -> active, RUNNING."""
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'power_on'):
             self._power_action(instance, instance_obj.POWERING_ON)
 
     @instance_events.wrap_instance_event(prefix='compute')
@@ -351,7 +364,8 @@ class ComputeManager(object):
         requested, pending, started = (
             instance_obj.HARD_REBOOT_STATES if hard
             else instance_obj.SOFT_REBOOT_STATES)
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'reboot', error_phase=True):
             if not self._save_quietly(instance, [requested],
                                       task_state=pending):
                 return
@@ -371,25 +385,29 @@ class ComputeManager(object):
     @instance_events.wrap_instance_event(prefix='compute')
     def pause_instance(self, context, instance):
         """pausing -> paused, PAUSED."""
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'pause'):
             self._power_action(instance, instance_obj.PAUSING)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def unpause_instance(self, context, instance):
         """unpausing -> active, RUNNING."""
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'unpause'):
             self._power_action(instance, instance_obj.UNPAUSING)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def suspend_instance(self, context, instance):
         """suspending -> suspended, SUSPENDED."""
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'suspend'):
             self._power_action(instance, instance_obj.SUSPENDING)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def resume_instance(self, context, instance):
         """resuming -> active, RUNNING."""
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'resume'):
             self._power_action(instance, instance_obj.RESUMING)
 
     @instance_events.wrap_instance_event(prefix='compute')

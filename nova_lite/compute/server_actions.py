@@ -20,9 +20,11 @@ instance_events.wrap_instance_event).
 """
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.main import instance_actions as actions_db
 from nova_lite import exception
+from nova_lite.notifications import instance as notify
 from nova_lite import objects
 from nova_lite.objects import instance as inst_obj
 from nova_lite.objects import instance_action as actions
@@ -241,6 +243,8 @@ def lock(context, instance, reason=None):
         sysmeta[LOCKED_REASON] = reason
         instance.system_metadata = sysmeta
     instance.save()
+    notify.notify_about_instance_action(context, instance, CONF.host, 'lock',
+                                        source=notify.SOURCE_API)
 
 
 def unlock(context, instance):
@@ -254,6 +258,8 @@ def unlock(context, instance):
         del sysmeta[LOCKED_REASON]
         instance.system_metadata = sysmeta
     instance.save()
+    notify.notify_about_instance_action(context, instance, CONF.host,
+                                        'unlock', source=notify.SOURCE_API)
 
 
 def reset_state(context, instance, state):

@@ -27,6 +27,7 @@ from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite.network import api as network_api
+from nova_lite.notifications import instance as notify
 from nova_lite import objects
 from nova_lite.objects import build_request as br_obj
 from nova_lite.objects import compute_inventory
@@ -198,10 +199,23 @@ def _mapping(context, server_id):
 
 def _destroy_build_request(context, server_id):
     try:
-        objects.BuildRequest(context, instance_uuid=server_id).destroy()
-        return True
+        build_request = objects.BuildRequest.get_by_instance_uuid(
+            context, server_id)
     except exception.BuildRequestNotFound:
         return False
+    _notify_delete(context, build_request.instance, notify.START)
+    try:
+        build_request.destroy()
+    except exception.BuildRequestNotFound:
+        return False   # scheduled meanwhile: deleted in its cell
+    _notify_delete(context, build_request.instance, notify.END)
+    return True
+
+
+def _notify_delete(context, instance, phase):
+    notify.notify_about_instance_action(context, instance, CONF.host,
+                                        'delete', phase,
+                                        source=notify.SOURCE_API)
 
 
 def _compute_up(cctxt, host):
@@ -213,12 +227,14 @@ def _compute_up(cctxt, host):
 def _local_delete(context, instance):
     """Delete where the compute cannot: free ports and allocations and
     mark the instance deleted."""
+    _notify_delete(context, instance, notify.START)
     try:
         network_api.API().deallocate_for_instance(context, instance.uuid)
     finally:
         compute_inventory.placement_for(context).remove_allocations(
             context, instance.uuid)
     instance.destroy()
+    _notify_delete(context, instance, notify.END)
 
 
 def _finish(context, server_id):

@@ -15,6 +15,8 @@ from nova_lite.conductor import build
 from nova_lite.conductor import rpcapi
 from nova_lite.conf import CONF
 from nova_lite import exception
+# Saves of instances run here for computes: send their instance.update.
+from nova_lite.notifications import instance as _notify  # noqa: F401
 
 LOG = logging.getLogger(__name__)
 

@@ -8,6 +8,7 @@ from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
 from nova_lite.conf import local_services
+from nova_lite.conf import notifications
 from nova_lite.conf import scheduler
 from nova_lite.conf import upgrade_levels
 from nova_lite.conf import workarounds
@@ -15,7 +16,7 @@ from nova_lite.conf import workarounds
 CONF = cfg.CONF
 
 MODULES = (default, api, compute, database, fake_driver, local_services,
-           scheduler, upgrade_levels, workarounds)
+           notifications, scheduler, upgrade_levels, workarounds)
 
 
 def register_all(conf=CONF):

@@ -43,6 +43,11 @@ ACTION_TASK_STATES = (POWERING_OFF, POWERING_ON, PAUSING, UNPAUSING,
                       SUSPENDING, RESUMING) + SOFT_REBOOT_STATES + \
     HARD_REBOOT_STATES
 
+# fn(context, instance, old_vm_state, old_task_state), called where a
+# save() wrote a change of vm_state or task_state (after its commit).
+# The notifications layer (above us) adds its instance.update sender.
+STATE_CHANGE_HOOKS = []
+
 _COLUMN_FIELDS = {
     'id': fields.IntegerField(read_only=True),
     'uuid': fields.UUIDField(),
@@ -185,11 +190,19 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
             kwargs['expected_vm_state'] = expected_vm_state
         if 'network_info' in changes:
             kwargs['network_info'] = changes['network_info']
+        previous = ({} if STATE_CHANGE_HOOKS and (
+            'vm_state' in values or 'task_state' in values) else None)
         rec = db.update(self._context, self.uuid, values, extra=extra,
                         metadata=changes.get('metadata'),
                         system_metadata=changes.get('system_metadata'),
-                        tags=changes.get('tags'), **kwargs)
+                        tags=changes.get('tags'), previous=previous,
+                        **kwargs)
         self._from_record(self._context, self, rec)
+        if previous and (previous['vm_state'], previous['task_state']) != (
+                self.vm_state, self.task_state):
+            for hook in STATE_CHANGE_HOOKS:
+                hook(self._context, self, previous['vm_state'],
+                     previous['task_state'])
 
     @base.remotable
     def destroy(self):

@@ -14,9 +14,11 @@ import subprocess
 import sys
 import urllib.request
 
+import oslo_messaging as messaging
 import pytest
 import sqlalchemy as sa
 
+from nova_lite.conf import CONF
 from nova_lite.db.main import models as main_models
 from tests import clients
 from tests.functional.conftest import wait_for
@@ -586,3 +588,68 @@ def test_servers_boot_in_both_cells_survive_a_dead_compute_and_go(
     wait_for(lambda: not _servers(dep), 60, message='every server gone')
     wait_for(lambda: _allocations(dep, ids + [doomed]) == 0, 30,
              message='every allocation gone')
+
+
+class _Heard(object):
+    """A notification endpoint: every versioned notification received."""
+
+    def __init__(self):
+        self.received = []
+
+    def info(self, ctxt, publisher_id, event_type, payload, metadata):
+        self.received.append((event_type, publisher_id, payload))
+
+    error = info
+
+    def about(self, uuid, event_type):
+        return [(publisher, payload) for (kind, publisher, payload)
+                in self.received if kind == event_type
+                and payload['nova_object.data'].get('uuid') == uuid]
+
+
+def test_versioned_notifications_reach_a_listener_on_the_cell_vhost(
+        deployment):
+    """A consumer listening on each cell's vhost (topic
+    versioned_notifications) hears a server's instance.create.end and
+    instance.delete.end from its compute, with Nova's payload shape."""
+    dep = deployment
+    status, _ = api(dep, 'POST', '/flavors', {'flavor': {
+        'name': 'real.notify', 'id': 'real.notify', 'ram': 128, 'vcpus': 1,
+        'disk': 1}})
+    assert status == 200
+    heard = _Heard()
+    listeners = []
+    for cell in dep.cell_names():
+        transport = messaging.get_notification_transport(
+            CONF, url=dep.mq_url(cell))
+        listener = messaging.get_notification_listener(
+            transport, [messaging.Target(topic='versioned_notifications')],
+            [heard], executor='threading')
+        listener.start()
+        listeners.append((listener, transport))
+    try:
+        server_id = _boot(dep, 'real-notify', flavorRef='real.notify')
+        created = wait_for(
+            lambda: heard.about(server_id, 'instance.create.end'), 60,
+            message='instance.create.end')
+        publisher, payload = created[0]
+        data = payload['nova_object.data']
+        assert payload['nova_object.name'] == 'InstanceCreatePayload'
+        assert payload['nova_object.namespace'] == 'nova'
+        assert data['state'] == 'active'
+        assert publisher == 'nova-compute:%s' % data['host']
+        assert data['flavor']['nova_object.data']['flavorid'] == \
+            'real.notify'
+        status, _ = api(dep, 'DELETE', '/servers/%s' % server_id)
+        assert status == 204
+        deleted = wait_for(
+            lambda: heard.about(server_id, 'instance.delete.end'), 60,
+            message='instance.delete.end')
+        assert deleted[0][1]['nova_object.data']['state'] == 'deleted'
+        assert heard.about(server_id, 'instance.delete.start')
+    finally:
+        for listener, transport in listeners:
+            listener.stop()
+            listener.wait()
+            transport.cleanup()
+        api(dep, 'DELETE', '/flavors/real.notify')

@@ -23,6 +23,8 @@ LAYERS = [
     ('data', ['nova_lite.db', 'nova_lite.virt', 'nova_lite.image',
               'nova_lite.network', 'nova_lite.volume']),
     ('objects', ['nova_lite.objects', 'nova_lite.placement']),
+    # Payloads are built from objects; services emit them.
+    ('notifications', ['nova_lite.notifications']),
     ('online migrations', ['nova_lite.online_migrations']),
     ('services', ['nova_lite.compute', 'nova_lite.conductor',
                   'nova_lite.scheduler', 'nova_lite.service']),

@@ -4,10 +4,14 @@ version speaks in service_version.SERVICE_VERSION_HISTORY), then update
 the hash here."""
 from oslo_versionedobjects import fixture
 
+from nova_lite import notifications
 from nova_lite import objects
 from nova_lite.objects import base
 
 objects.register_all()
+# Notification payloads: versioned like objects (their own registry,
+# the same process-wide set of classes).
+notifications.register_all()
 
 OBJECT_HASHES = {
     'CellMapping': '1.0-eeb6cc7b2c49f9e09ea6c2a15258d0f4',
@@ -33,6 +37,21 @@ OBJECT_HASHES = {
     'KeyPairList': '1.0-94aad3ac5c938eef4b5e83da0212f506',
     'Service': '1.1-13ddf1d9d933459f36f49ded2aaf9644',
     'ServiceList': '1.0-bc0af570ce1c61131068f0ddff1e320d',
+    # Notifications (nova_lite.notifications): their versions are what a
+    # consumer reads in nova_object.version.
+    'AuditPeriodPayload': '1.0-28345f72ca9d805eeb61b2c2385805dd',
+    'EventType': '1.0-a601b01c1849946ca2d59286fbecaa04',
+    'ExceptionPayload': '1.0-96f178a12691e3ef0d8e3188fc481b90',
+    'FlavorPayload': '1.0-96c63377fac031f4dd0a28f346786232',
+    'InstanceActionNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'InstanceActionPayload': '1.0-f705af769cd81fdddbe8ae116c186d00',
+    'InstanceCreateNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'InstanceCreatePayload': '1.0-8f352fa663f8975f0128d3c213206a2e',
+    'InstanceStateUpdatePayload': '1.0-a934d04e1b314318e42e8062647edd11',
+    'InstanceUpdateNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'InstanceUpdatePayload': '1.0-f676e1db284b30efeea86d2d6afa5ab3',
+    'IpPayload': '1.0-1dcd7e48ab1c5631fde1963159d6981d',
+    'NotificationPublisher': '1.0-578ee5fea2922ff32e8917621f140857',
 }
 
 

@@ -410,7 +410,7 @@ def _replace_kv(session, table, uuid, data, now):
 @main_db.writer
 def update(context, uuid, values, expected_task_state=UNSET,
            expected_vm_state=UNSET, extra=None, network_info=UNSET,
-           metadata=None, system_metadata=None, tags=None):
+           metadata=None, system_metadata=None, tags=None, previous=None):
     """Update an instance and its related rows in one transaction.
 
     expected_task_state / expected_vm_state (a state or a list): the
@@ -418,7 +418,9 @@ def update(context, uuid, values, expected_task_state=UNSET,
     under the row's write lock, else UnexpectedTaskStateError (or its
     Deleting subclass) / InstanceInvalidState and nothing is written.
     extra: instance_extra columns (flavor, migration_context, keypairs)
-    as Python values. Returns the updated record."""
+    as Python values. previous (a dict): filled with the vm_state and
+    task_state the row had before this write. Returns the updated
+    record."""
     session = context.session
     now = _now()
     # Take the row's write lock first (a no-op update), so the state
@@ -429,6 +431,10 @@ def update(context, uuid, values, expected_task_state=UNSET,
         raise exception.InstanceNotFound(instance_id=uuid)
     if expected_task_state is not UNSET or expected_vm_state is not UNSET:
         _check_states(session, uuid, expected_task_state, expected_vm_state)
+    if previous is not None:
+        previous.update(session.execute(sa.select(
+            INST.c.vm_state, INST.c.task_state).where(
+                INST.c.uuid == uuid)).one()._asdict())
     session.execute(INST.update().where(INST.c.uuid == uuid).values(
         updated_at=now, **values))
     if extra:

@@ -1,0 +1,129 @@
+"""Sending instance.* notifications: the helpers services call.
+
+- notify_about_instance_action(context, instance, host, action, phase,
+  exception=None, source=...): instance.<action>[.<phase>] with an
+  InstanceActionPayload (a fault when exception is given; phase 'error'
+  is sent at ERROR priority). Server actions call it around their work:
+  power_off, power_on, reboot, pause, unpause, suspend, resume, rebuild,
+  resize (phases 'start' and 'end'), lock and unlock (no phase), delete.
+- action(context, instance, host, name, error_phase=False): a context
+  manager sending instance.<name>.start on entry and .end when its block
+  succeeds (and .error with the fault when it raises, if error_phase:
+  Nova documents an error phase for reboot, not for power_off etc.).
+- notify_about_instance_create(context, instance, host, phase,
+  exception=None): instance.create.start/end/error (compute builds).
+- instance.update is sent by itself: importing this module hooks
+  Instance.save(), which reports each committed change of vm_state or
+  task_state (old and new in the payload's state_update), wherever the
+  save runs (the API, a conductor, or a compute's cell conductor).
+
+None of them raises: a notification that cannot be built or sent is
+logged and the operation it reports goes on.
+"""
+import contextlib
+
+from oslo_log import log as logging
+
+from nova_lite.conf import CONF
+from nova_lite import constants
+from nova_lite.notifications import base
+from nova_lite.notifications.objects import instance as payloads
+from nova_lite.objects import instance as instance_obj
+
+LOG = logging.getLogger(__name__)
+
+SOURCE_COMPUTE = constants.COMPUTE_BINARY        # 'nova-compute'
+SOURCE_CONDUCTOR = constants.CONDUCTOR_BINARY    # 'nova-conductor'
+SOURCE_API = 'nova-api'                          # as Nova's API names itself
+START, END, ERROR = base.START, base.END, base.PHASE_ERROR
+
+
+def _send(context, notification_cls, payload, host, source, action, phase):
+    notification = notification_cls(
+        priority=base.ERROR if phase == ERROR else base.INFO,
+        publisher=base.NotificationPublisher(host=host or CONF.host,
+                                             source=source),
+        event_type=base.EventType(object='instance', action=action,
+                                  phase=phase),
+        payload=payload)
+    notification.emit(context)
+
+
+def notify_about_instance_action(context, instance, host, action,
+                                 phase=None, exception=None,
+                                 source=SOURCE_COMPUTE):
+    """Send instance.<action>[.<phase>] about instance from host."""
+    try:
+        fault = (None if exception is None else
+                 payloads.ExceptionPayload.from_exception(exception))
+        _send(context, payloads.InstanceActionNotification,
+              payloads.InstanceActionPayload(context, instance, fault=fault),
+              host, source, action, phase)
+    except Exception:
+        LOG.exception('Could not notify instance.%s.%s of %s', action,
+                      phase, getattr(instance, 'uuid', None))
+
+
+@contextlib.contextmanager
+def action(context, instance, host, name, error_phase=False,
+           source=SOURCE_COMPUTE):
+    """instance.<name>.start, then .end after the block (see module)."""
+    notify_about_instance_action(context, instance, host, name, START,
+                                 source=source)
+    try:
+        yield
+    except Exception as exc:
+        if error_phase:
+            notify_about_instance_action(context, instance, host, name,
+                                         ERROR, exception=exc,
+                                         source=source)
+        raise
+    notify_about_instance_action(context, instance, host, name, END,
+                                 source=source)
+
+
+def notify_about_instance_create(context, instance, host, phase,
+                                 exception=None):
+    """Send instance.create.<phase> (start, end or error) from a
+    compute host."""
+    try:
+        fault = (None if exception is None else
+                 payloads.ExceptionPayload.from_exception(exception))
+        _send(context, payloads.InstanceCreateNotification,
+              payloads.InstanceCreatePayload(context, instance, fault=fault),
+              host, SOURCE_COMPUTE, 'create', phase)
+    except Exception:
+        LOG.exception('Could not notify instance.create.%s of %s', phase,
+                      getattr(instance, 'uuid', None))
+
+
+def notify_about_instance_update(context, instance, old_vm_state,
+                                 old_task_state, host=None,
+                                 source=SOURCE_COMPUTE):
+    """Send instance.update: instance (as saved) came from old_vm_state
+    and old_task_state. host: the publisher (default: the instance's
+    host, else this node)."""
+    try:
+        state_update = payloads.InstanceStateUpdatePayload(
+            old_state=old_vm_state, state=instance.vm_state,
+            old_task_state=old_task_state,
+            new_task_state=instance.task_state)
+        _send(context, payloads.InstanceUpdateNotification,
+              payloads.InstanceUpdatePayload(context, instance,
+                                             state_update),
+              host or instance.host, source, 'update', None)
+    except Exception:
+        LOG.exception('Could not notify instance.update of %s',
+                      getattr(instance, 'uuid', None))
+
+
+def _state_changed(context, instance, old_vm_state, old_task_state):
+    when = CONF.notifications.notify_on_state_change
+    if when == 'vm_and_task_state' or (when == 'vm_state'
+                                       and old_vm_state != instance.vm_state):
+        notify_about_instance_update(context, instance, old_vm_state,
+                                     old_task_state)
+
+
+if _state_changed not in instance_obj.STATE_CHANGE_HOOKS:
+    instance_obj.STATE_CHANGE_HOOKS.append(_state_changed)

@@ -1,0 +1,1 @@
+"""Notification payloads: versioned objects sent as Nova sends them."""
