@@ -411,3 +411,22 @@ class FlavorMemoryTooSmall(Invalid):
 
 class FlavorDiskTooSmall(Invalid):
     msg_fmt = "Flavor's disk is too small for requested image."
+
+
+# --- rebuild and createImage ---------------------------------------------
+
+class InstanceIsLocked(Conflict):
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s has not been scheduled to a host.'
+
+
+class ImageNotFoundForRebuild(Invalid):
+    msg_fmt = 'Cannot find image for rebuild'
+
+
+class ComputeTooOld(Conflict):
+    msg_fmt = ('The compute service of host %(host)s is too old for '
+               '%(action)s; try again once it is upgraded.')

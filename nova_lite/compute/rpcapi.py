@@ -7,6 +7,9 @@ API version history:
     1.3 - build_and_run_instance(instance, request_spec,
           requested_networks, host_list, admin_password),
           terminate_instance(instance) (casts).
+    1.5 - rebuild_instance(instance, image_ref, admin_password,
+          preserve_ephemeral), snapshot_instance(instance, image_id)
+          (casts).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -27,7 +30,7 @@ TOPIC = 'compute'
 
 
 class ComputeAPI(object):
-    VERSION = '1.3'
+    VERSION = '1.5'
 
     def __init__(self):
         self._clients = {}
@@ -111,3 +114,31 @@ class ComputeAPI(object):
         cctxt = self._client(context, instance.host).prepare(
             server=instance.host, version='1.3')
         cctxt.cast(context, 'terminate_instance', instance=instance)
+
+    def require_version(self, context, host, version, action):
+        """ComputeTooOld (409) unless host's compute speaks version:
+        callers check before they change anything."""
+        if not self._client(context, host).can_send_version(version):
+            raise exception.ComputeTooOld(host=host, action=action)
+
+    def _cast_1_5(self, context, instance, method, **kwargs):
+        self.require_version(context, instance.host, '1.5', method)
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version='1.5')
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    def rebuild_instance(self, context, instance, image_ref,
+                         admin_password, preserve_ephemeral=False):
+        """Cast: re-spawn instance's guest from image_ref on its host
+        (task_state rebuilding on entry, None on exit).
+        ComputeTooOld (409) when that compute speaks no 1.5."""
+        self._cast_1_5(context, instance, 'rebuild_instance',
+                       image_ref=image_ref, admin_password=admin_password,
+                       preserve_ephemeral=preserve_ephemeral)
+
+    def snapshot_instance(self, context, instance, image_id):
+        """Cast: upload a snapshot of instance's guest into image_id
+        (task_state image_snapshot on entry, None on exit).
+        ComputeTooOld (409) when that compute speaks no 1.5."""
+        self._cast_1_5(context, instance, 'snapshot_instance',
+                       image_id=image_id)

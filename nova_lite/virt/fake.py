@@ -3,6 +3,7 @@
 Guests are stored as one JSON file per host under
 <state_path>/fake-hypervisor/<host>.json, so they survive a compute restart.
 """
+import hashlib
 import json
 import os
 import threading
@@ -66,6 +67,43 @@ class FakeDriver(object):
                                            'disk_gb': disk_gb,
                                            'power_state': 'running'}
             self._persist()
+
+    def rebuild(self, instance_uuid, vcpus, memory_mb, disk_gb, image_ref,
+                preserve_ephemeral=False, name=None, power_on=True):
+        """Re-create the guest's root disk from image_ref and boot it
+        again, on this host (with [fake_driver] spawn_delay and the
+        simulated failures of spawn). The guest ends running, or shut
+        off when power_on is False."""
+        fd = CONF.fake_driver
+        if fd.spawn_delay:
+            eventlet.sleep(fd.spawn_delay)
+        if self.host in fd.fail_spawn_on_hosts or (
+                name is not None and name in fd.fail_spawn_for_names):
+            raise SpawnFailed('Simulated rebuild failure of %s on %s'
+                              % (instance_uuid, self.host))
+        with self._lock:
+            guest = dict(self._guests.get(instance_uuid) or {})
+            guest.update({'vcpus': vcpus, 'memory_mb': memory_mb,
+                          'disk_gb': disk_gb, 'image_ref': image_ref,
+                          'rebuilds': guest.get('rebuilds', 0) + 1,
+                          'power_state': ('running' if power_on
+                                          else 'shutdown')})
+            self._guests[instance_uuid] = guest
+            self._persist()
+
+    def snapshot(self, instance_uuid):
+        """The guest's root disk as an image would hold it: {'size':
+        bytes, 'checksum': md5 hex}. SpawnFailed when there is no such
+        guest."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+        if guest is None:
+            raise SpawnFailed('No guest %s on %s to snapshot'
+                              % (instance_uuid, self.host))
+        size = max(1, guest.get('disk_gb') or 0) * 1024 * 1024
+        digest = hashlib.md5(('%s:%s' % (instance_uuid, size)).encode(),
+                             usedforsecurity=False).hexdigest()
+        return {'size': size, 'checksum': digest}
 
     def destroy(self, instance_uuid):
         with self._lock:

@@ -1,0 +1,227 @@
+"""The compute API of the two actions that take a server to or from an
+image: rebuild (the guest re-spawned from an image, on its own host) and
+snapshot (createImage: a new image of the server in the image service).
+
+Both act on the server's instance in its cell. What a user can get wrong
+is checked before anything is written: the server (404, another
+project's server is a 404 for a non-administrator), the caller's policy
+(the ``check`` callback, 403), the lock (409, rebuild only, as in Nova),
+the vm and task states (409), the image (400). The first task state is
+then set with ONE compare-and-swap save that repeats the state check
+under the row lock, so of two racing actions (or an action and a delete)
+exactly one wins and the other gets a 409. A cast to the server's
+compute (compute RPC 1.5) does the rest and clears the task state.
+"""
+from oslo_log import log as logging
+
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite.image import api as image_api
+from nova_lite import objects
+from nova_lite.objects import instance as instance_obj
+
+LOG = logging.getLogger(__name__)
+
+# vm_states an action is allowed in (with no task running), as in Nova.
+REBUILD_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
+                     instance_obj.ERROR)
+SNAPSHOT_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
+                      instance_obj.PAUSED, instance_obj.SUSPENDED)
+# Image properties a snapshot does not inherit from its server's image.
+_NOT_INHERITED = frozenset(['instance_uuid', 'image_type',
+                            'base_image_ref', 'owner_id', 'user_id',
+                            'image_location', 'boot_roles'])
+
+
+def get_instance(context, server_id):
+    """The server's Instance, its context targeted at its cell.
+
+    InstanceNotFound (404) when there is no such server, or it is another
+    project's and the caller no administrator; InstanceInvalidState
+    (409, vm_state building) while it waits in a build request or
+    between a build request and its cell."""
+    try:
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context,
+                                                               server_id)
+    except exception.InstanceMappingNotFound:
+        raise exception.InstanceNotFound(instance_id=server_id)
+    if not context.is_admin and mapping.project_id != context.project_id:
+        raise exception.InstanceNotFound(instance_id=server_id)
+    if mapping.cell_mapping is None:
+        if mapping.queued_for_delete:
+            raise exception.InstanceNotFound(instance_id=server_id)
+        raise exception.InstanceInvalidState(
+            action='act on', instance_uuid=server_id, attr='vm_state',
+            state=instance_obj.BUILDING)
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        return objects.Instance.get_by_uuid(cctxt, server_id)
+
+
+def _check_state(instance, action, vm_states):
+    if instance.vm_state not in vm_states:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+    if instance.task_state is not None:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=instance.task_state)
+    if not instance.host:
+        raise exception.InstanceNotReady(instance_id=instance.uuid)
+
+
+def _start(instance, action, task_state, vm_states):
+    """Set the action's first task state if the instance is still in one
+    of vm_states with no task (409 otherwise; nothing written)."""
+    instance.task_state = task_state
+    try:
+        instance.save(expected_task_state=[None],
+                      expected_vm_state=list(vm_states))
+    except exception.UnexpectedTaskStateError as exc:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=exc.kwargs.get('actual'))
+
+
+# --- rebuild ---------------------------------------------------------------
+
+def _rebuild_image(context, image_id, flavor):
+    """The image to rebuild from: it exists (400 otherwise, as Nova
+    says it), is active and fits the server's own flavor copy (400)."""
+    try:
+        image = image_api.API().get(context, image_id)
+    except exception.ImageNotFound:
+        raise exception.ImageNotFoundForRebuild()
+    if image['status'] != 'active':
+        raise exception.ImageNotActive(image_id=image_id)
+    if (image.get('min_ram') or 0) > flavor.memory_mb:
+        raise exception.FlavorMemoryTooSmall()
+    if flavor.root_gb and (image.get('min_disk') or 0) > flavor.root_gb:
+        raise exception.FlavorDiskTooSmall()
+    return image
+
+
+def _set_keypair(context, instance, key_name):
+    if key_name is None:
+        instance.key_name = instance.key_data = None
+        instance.keypairs = []
+        return
+    try:
+        keypair = objects.KeyPair.get_by_name(context, instance.user_id,
+                                              key_name)
+    except exception.NotFound:
+        raise exception.InvalidInput(reason='Invalid key_name provided.')
+    instance.key_name, instance.key_data = keypair.name, keypair.public_key
+    instance.keypairs = [keypair.name]
+
+
+_UNSET = object()
+
+
+def rebuild(context, server_id, image_id, check=None, admin_password=None,
+            preserve_ephemeral=False, name=None, metadata=None,
+            access_ip_v4=_UNSET, access_ip_v6=_UNSET, description=_UNSET,
+            key_name=_UNSET, user_data=_UNSET):
+    """Rebuild a server from image_id on its host; returns its Instance
+    in task_state rebuilding (vm_state unchanged).
+
+    check(instance): the caller's policy check (raises to refuse). The
+    values given replace the server's (metadata: all of it); key_name
+    and user_data None unset them; _UNSET leaves a value as it is.
+    On the compute: rebuilding -> rebuild_block_device_mapping ->
+    rebuild_spawning -> None, vm_state active (stopped if it was)."""
+    instance = get_instance(context, server_id)
+    if check is not None:
+        check(instance)
+    if instance.locked and not context.is_admin:
+        raise exception.InstanceIsLocked(instance_uuid=server_id)
+    _check_state(instance, 'rebuild', REBUILD_VM_STATES)
+    image = _rebuild_image(context, image_id, instance.flavor)
+    if key_name is not _UNSET:
+        _set_keypair(instance._context, instance, key_name)
+    instance.image_ref = image['id']
+    system_metadata = dict(instance.system_metadata or {})
+    system_metadata['image_base_image_ref'] = image['id']
+    instance.system_metadata = system_metadata
+    if name is not None:
+        instance.display_name = name
+    if metadata is not None:
+        instance.metadata = dict(metadata)
+    for field, value in (('access_ip_v4', access_ip_v4),
+                         ('access_ip_v6', access_ip_v6),
+                         ('display_description', description),
+                         ('user_data', user_data)):
+        if value is not _UNSET:
+            setattr(instance, field, value)
+    instance.progress = 0
+    compute = compute_rpcapi.ComputeAPI()
+    compute.require_version(instance._context, instance.host, '1.5',
+                            'rebuild')
+    _start(instance, 'rebuild', instance_obj.REBUILDING, REBUILD_VM_STATES)
+    compute.rebuild_instance(
+        instance._context, instance, image['id'], admin_password,
+        preserve_ephemeral)
+    return instance
+
+
+# --- snapshot (createImage) ------------------------------------------------
+
+def _snapshot_properties(context, instance, metadata):
+    """The new image's properties: those of the server's image (when it
+    can still be read), the snapshot's own, then the request's."""
+    properties = {}
+    base = instance.image_ref
+    if base:
+        try:
+            properties.update(
+                (k, v) for k, v in image_api.API().get(
+                    context, base)['properties'].items()
+                if k not in _NOT_INHERITED)
+        except exception.ImageNotFound:
+            pass
+    properties.update({'instance_uuid': instance.uuid,
+                       'image_type': 'snapshot',
+                       'base_image_ref': base or '',
+                       'owner_id': instance.project_id,
+                       'user_id': context.user_id})
+    properties.update(metadata or {})
+    return properties
+
+
+def snapshot(context, server_id, name, metadata=None, check=None):
+    """Snapshot a server into a new image (status queued, owned by the
+    server's project); returns the image. The compute uploads it (image
+    active) and clears the task state: image_snapshot ->
+    image_pending_upload -> image_uploading -> None. On a failure the
+    image is deleted. check(instance): the caller's policy check."""
+    instance = get_instance(context, server_id)
+    if check is not None:
+        check(instance)
+    _check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
+    compute = compute_rpcapi.ComputeAPI()
+    compute.require_version(instance._context, instance.host, '1.5',
+                            'createImage')
+    images = image_api.API()
+    image = images.create(
+        context, name, status='queued',
+        properties=_snapshot_properties(context, instance, metadata),
+        owner=instance.project_id,
+        min_disk=instance.flavor.root_gb or 0,
+        min_ram=0)
+    try:
+        _start(instance, 'createImage', instance_obj.IMAGE_SNAPSHOT,
+               SNAPSHOT_VM_STATES)
+    except Exception:
+        _delete_image(context, image['id'])
+        raise
+    compute.snapshot_instance(
+        instance._context, instance, image['id'])
+    return image
+
+
+def _delete_image(context, image_id):
+    try:
+        image_api.API().delete(context.elevated(), image_id)
+    except exception.ImageNotFound:
+        pass
