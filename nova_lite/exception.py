@@ -413,20 +413,26 @@ class FlavorDiskTooSmall(Invalid):
     msg_fmt = "Flavor's disk is too small for requested image."
 
 
-# --- rebuild and createImage ---------------------------------------------
+# --- server actions --------------------------------------------------------
 
 class InstanceIsLocked(Conflict):
     msg_fmt = 'Instance %(instance_uuid)s is locked'
 
 
+class InstanceActionNotFound(NotFound):
+    msg_fmt = ('Action for request_id %(request_id)s on instance '
+               '%(instance_uuid)s not found')
+
+
+class ComputeTooOldForAction(Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s: the compute "
+               'service on %(host)s is too old for it; retry once it is '
+               'upgraded.')
+
+
 class InstanceNotReady(Conflict):
-    msg_fmt = 'Instance %(instance_id)s has not been scheduled to a host.'
+    msg_fmt = 'Instance %(instance_id)s is not ready'
 
 
 class ImageNotFoundForRebuild(Invalid):
     msg_fmt = 'Cannot find image for rebuild'
-
-
-class ComputeTooOld(Conflict):
-    msg_fmt = ('The compute service of host %(host)s is too old for '
-               '%(action)s; try again once it is upgraded.')

@@ -19,6 +19,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
+from nova_lite.compute import instance_events
 from nova_lite.compute import resource_tracker
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
@@ -56,6 +57,28 @@ class _Locks(object):
         return _Held()
 
 
+# Each task state of a power action: (driver method, the vm_state and
+# power_state it ends in). Reboots of any kind end as a hard reboot.
+_POWER_TASKS = {
+    instance_obj.POWERING_OFF: ('power_off', instance_obj.STOPPED,
+                                instance_obj.SHUTDOWN),
+    instance_obj.POWERING_ON: ('power_on', instance_obj.ACTIVE,
+                               instance_obj.RUNNING),
+    instance_obj.PAUSING: ('pause', instance_obj.PAUSED,
+                           instance_obj.POWER_PAUSED),
+    instance_obj.UNPAUSING: ('unpause', instance_obj.ACTIVE,
+                             instance_obj.RUNNING),
+    instance_obj.SUSPENDING: ('suspend', instance_obj.SUSPENDED,
+                              instance_obj.POWER_SUSPENDED),
+    instance_obj.RESUMING: ('resume', instance_obj.ACTIVE,
+                            instance_obj.RUNNING),
+}
+_POWER_TASKS.update({state: ('reboot', instance_obj.ACTIVE,
+                             instance_obj.RUNNING)
+                     for state in instance_obj.SOFT_REBOOT_STATES
+                     + instance_obj.HARD_REBOOT_STATES})
+
+
 class ComputeManager(object):
     target = messaging.Target(version='1.5')
 
@@ -87,6 +110,18 @@ class ComputeManager(object):
         for instance in instances:
             if instance.task_state == instance_obj.DELETING:
                 self.terminate_instance(context, instance)
+            elif instance.task_state in _POWER_TASKS:
+                # An action the stop interrupted: run it to its end
+                # (every driver power operation is idempotent).
+                LOG.warning('%s of %s was interrupted by a restart of %s; '
+                            'finishing it', instance.task_state,
+                            instance.uuid, self.host)
+                try:
+                    with self._locks(instance.uuid):
+                        self._power_action(instance, instance.task_state)
+                except Exception:
+                    LOG.exception('Could not finish %s of %s',
+                                  instance.task_state, instance.uuid)
             elif (instance.vm_state == instance_obj.BUILDING
                   and instance.task_state in (instance_obj.NETWORKING,
                                               instance_obj.SPAWNING)):
@@ -154,12 +189,14 @@ class ComputeManager(object):
     def build_and_run_instance(self, context, instance, request_spec,
                                requested_networks, host_list,
                                admin_password=None):
-        with self._locks(instance.uuid):
+        with self._locks(instance.uuid), instance_events.EventReporter(
+                context, 'compute__do_build_and_run_instance', self.host,
+                instance.uuid) as event:
             self._build(context, instance, request_spec,
-                        requested_networks, host_list)
+                        requested_networks, host_list, event)
 
     def _build(self, context, instance, request_spec, requested_networks,
-               host_list):
+               host_list, event):
         try:
             instance.task_state = instance_obj.NETWORKING
             instance.save(expected_task_state=[instance_obj.SCHEDULING,
@@ -198,6 +235,7 @@ class ComputeManager(object):
         except Exception as exc:
             LOG.warning('Build of instance %s failed on %s: %s',
                         instance.uuid, self.host, exc)
+            event.failed(exc, exc.__traceback__)
             self._undo_build(context, instance)
             self._reschedule(context, instance, request_spec,
                              requested_networks, host_list, exc)
@@ -240,6 +278,7 @@ class ComputeManager(object):
                           {'host': self.host, 'message': str(exc)[:255],
                            'details': traceback.format_exc()})
 
+    @instance_events.wrap_instance_event(prefix='compute')
     def terminate_instance(self, context, instance):
         with self._locks(instance.uuid):
             self.driver.destroy(instance.uuid)
@@ -254,8 +293,115 @@ class ComputeManager(object):
                 pass
             LOG.info('Instance %s deleted on %s', instance.uuid, self.host)
 
+    # --- RPC API 1.4: server actions ------------------------------------
+    #
+    # The API set the task state (compare-and-swap) and recorded the
+    # action before casting; each method here runs one event of it,
+    # serialised per instance with build and terminate, and ends with
+    # the state Nova ends in (or, on failure, the task state cleared).
+
+    def _power_action(self, instance, task_state):
+        """Run task_state's driver operation and save the state it ends
+        in, if the instance is still in task_state (a delete may have
+        overtaken it: then nothing is saved). A driver failure clears
+        the task state and raises."""
+        method, vm_state, power_state = _POWER_TASKS[task_state]
+        try:
+            if method == 'reboot':
+                self.driver.reboot(instance.uuid, hard=True)
+            else:
+                getattr(self.driver, method)(instance.uuid)
+        except Exception:
+            self._save_quietly(instance, [task_state], task_state=None)
+            raise
+        self._save_quietly(instance, [task_state], vm_state=vm_state,
+                           power_state=power_state, task_state=None)
+
+    def _save_quietly(self, instance, expected_task_state, **values):
+        """Save values if the instance is in expected_task_state; False
+        (logged) when it has moved on (deleted, reset) meanwhile."""
+        for name, value in values.items():
+            setattr(instance, name, value)
+        try:
+            instance.save(expected_task_state=expected_task_state)
+            return True
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound) as exc:
+            LOG.info('Instance %s moved on meanwhile: %s', instance.uuid,
+                     exc)
+            return False
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def stop_instance(self, context, instance):
+        """powering-off -> stopped, SHUTDOWN."""
+        with self._locks(instance.uuid):
+            self._power_action(instance, instance_obj.POWERING_OFF)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def start_instance(self, context, instance):
+        """powering-on -> active, RUNNING."""
+        with self._locks(instance.uuid):
+            self._power_action(instance, instance_obj.POWERING_ON)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def reboot_instance(self, context, instance, reboot_type):
+        """rebooting -> reboot_pending -> reboot_started -> active (the
+        _hard states for HARD); a soft reboot of a guest that is not
+        running fails (task state cleared)."""
+        hard = reboot_type == 'HARD'
+        requested, pending, started = (
+            instance_obj.HARD_REBOOT_STATES if hard
+            else instance_obj.SOFT_REBOOT_STATES)
+        with self._locks(instance.uuid):
+            if not self._save_quietly(instance, [requested],
+                                      task_state=pending):
+                return
+            if not self._save_quietly(instance, [pending],
+                                      task_state=started):
+                return
+            try:
+                self.driver.reboot(instance.uuid, hard=hard)
+            except Exception:
+                self._save_quietly(instance, [started], task_state=None)
+                raise
+            self._save_quietly(instance, [started],
+                               vm_state=instance_obj.ACTIVE,
+                               power_state=instance_obj.RUNNING,
+                               task_state=None)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def pause_instance(self, context, instance):
+        """pausing -> paused, PAUSED."""
+        with self._locks(instance.uuid):
+            self._power_action(instance, instance_obj.PAUSING)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def unpause_instance(self, context, instance):
+        """unpausing -> active, RUNNING."""
+        with self._locks(instance.uuid):
+            self._power_action(instance, instance_obj.UNPAUSING)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def suspend_instance(self, context, instance):
+        """suspending -> suspended, SUSPENDED."""
+        with self._locks(instance.uuid):
+            self._power_action(instance, instance_obj.SUSPENDING)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def resume_instance(self, context, instance):
+        """resuming -> active, RUNNING."""
+        with self._locks(instance.uuid):
+            self._power_action(instance, instance_obj.RESUMING)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def reset_network(self, context, instance):
+        """Re-plug the guest's networking (no state change)."""
+        with self._locks(instance.uuid):
+            self.driver.reset_network(instance.uuid)
+
     # --- RPC API 1.5: rebuild and snapshot ------------------------------
 
+    @instance_events.wrap_instance_event(prefix='compute')
     def rebuild_instance(self, context, instance, image_ref, admin_password,
                          preserve_ephemeral=False):
         """Re-spawn the guest from image_ref on this host.
@@ -323,6 +469,7 @@ class ComputeManager(object):
                                details=traceback.format_exc(),
                                host=self.host)
 
+    @instance_events.wrap_instance_event(prefix='compute')
     def snapshot_instance(self, context, instance, image_id):
         """Upload a snapshot of the guest into image_id (made queued by
         the compute API), which ends active.

@@ -7,6 +7,10 @@ API version history:
     1.3 - build_and_run_instance(instance, request_spec,
           requested_networks, host_list, admin_password),
           terminate_instance(instance) (casts).
+    1.4 - server actions (casts): stop_instance, start_instance,
+          reboot_instance(instance, reboot_type), pause_instance,
+          unpause_instance, suspend_instance, resume_instance,
+          reset_network (instance each).
     1.5 - rebuild_instance(instance, image_ref, admin_password,
           preserve_ephemeral), snapshot_instance(instance, image_id)
           (casts).
@@ -27,6 +31,10 @@ from nova_lite.objects import service_version
 from nova_lite import rpc
 
 TOPIC = 'compute'
+# The version that brought the server actions.
+ACTIONS_VERSION = '1.4'
+# The version that has rebuild_instance and snapshot_instance.
+REBUILD_SNAPSHOT_VERSION = '1.5'
 
 
 class ComputeAPI(object):
@@ -115,23 +123,55 @@ class ComputeAPI(object):
             server=instance.host, version='1.3')
         cctxt.cast(context, 'terminate_instance', instance=instance)
 
-    def require_version(self, context, host, version, action):
-        """ComputeTooOld (409) unless host's compute speaks version:
-        callers check before they change anything."""
-        if not self._client(context, host).can_send_version(version):
-            raise exception.ComputeTooOld(host=host, action=action)
+    def can_send(self, context, host, version):
+        """Whether host's compute (at the cap in force) speaks version."""
+        return self._client(context, host).can_send_version(version)
+
+    def _cast_action(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=ACTIONS_VERSION)
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    # Server actions (1.4): casts to the instance's host; callers check
+    # can_send(..., ACTIONS_VERSION) first (an older compute has none).
+
+    def stop_instance(self, context, instance):
+        self._cast_action(context, instance, 'stop_instance')
+
+    def start_instance(self, context, instance):
+        self._cast_action(context, instance, 'start_instance')
+
+    def reboot_instance(self, context, instance, reboot_type):
+        self._cast_action(context, instance, 'reboot_instance',
+                          reboot_type=reboot_type)
+
+    def pause_instance(self, context, instance):
+        self._cast_action(context, instance, 'pause_instance')
+
+    def unpause_instance(self, context, instance):
+        self._cast_action(context, instance, 'unpause_instance')
+
+    def suspend_instance(self, context, instance):
+        self._cast_action(context, instance, 'suspend_instance')
+
+    def resume_instance(self, context, instance):
+        self._cast_action(context, instance, 'resume_instance')
+
+    def reset_network(self, context, instance):
+        self._cast_action(context, instance, 'reset_network')
+
+    # Rebuild and snapshot (1.5).
 
     def _cast_1_5(self, context, instance, method, **kwargs):
-        self.require_version(context, instance.host, '1.5', method)
         cctxt = self._client(context, instance.host).prepare(
-            server=instance.host, version='1.5')
+            server=instance.host, version=REBUILD_SNAPSHOT_VERSION)
         cctxt.cast(context, method, instance=instance, **kwargs)
 
     def rebuild_instance(self, context, instance, image_ref,
                          admin_password, preserve_ephemeral=False):
         """Cast: re-spawn instance's guest from image_ref on its host
         (task_state rebuilding on entry, None on exit).
-        ComputeTooOld (409) when that compute speaks no 1.5."""
+        Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first."""
         self._cast_1_5(context, instance, 'rebuild_instance',
                        image_ref=image_ref, admin_password=admin_password,
                        preserve_ephemeral=preserve_ephemeral)
@@ -139,6 +179,6 @@ class ComputeAPI(object):
     def snapshot_instance(self, context, instance, image_id):
         """Cast: upload a snapshot of instance's guest into image_id
         (task_state image_snapshot on entry, None on exit).
-        ComputeTooOld (409) when that compute speaks no 1.5."""
+        Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first."""
         self._cast_1_5(context, instance, 'snapshot_instance',
                        image_id=image_id)

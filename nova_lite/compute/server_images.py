@@ -6,22 +6,22 @@ Both act on the server's instance in its cell. What a user can get wrong
 is checked before anything is written: the server (404, another
 project's server is a 404 for a non-administrator), the caller's policy
 (the ``check`` callback, 403), the lock (409, rebuild only, as in Nova),
-the vm and task states (409), the image (400). The first task state is
-then set with ONE compare-and-swap save that repeats the state check
-under the row lock, so of two racing actions (or an action and a delete)
-exactly one wins and the other gets a 409. A cast to the server's
-compute (compute RPC 1.5) does the rest and clears the task state.
+the vm and task states (409), the image (400). Then, as every server
+action does (nova_lite.compute.server_actions._cast): the first task
+state is set with a compare-and-swap on "no task" (of two racing
+actions, or an action and a delete, exactly one wins and the other gets
+a 409), the instance action (rebuild, createImage) is recorded and a
+cast to the server's compute (compute RPC 1.5; 409 for an older
+compute, before anything is written) does the rest, recording its
+events and clearing the task state.
 """
-from oslo_log import log as logging
-
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite import context as nova_context
+from nova_lite.compute import server_actions
 from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
-
-LOG = logging.getLogger(__name__)
+from nova_lite.objects import instance_action as actions
 
 # vm_states an action is allowed in (with no task running), as in Nova.
 REBUILD_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
@@ -32,56 +32,6 @@ SNAPSHOT_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
 _NOT_INHERITED = frozenset(['instance_uuid', 'image_type',
                             'base_image_ref', 'owner_id', 'user_id',
                             'image_location', 'boot_roles'])
-
-
-def get_instance(context, server_id):
-    """The server's Instance, its context targeted at its cell.
-
-    InstanceNotFound (404) when there is no such server, or it is another
-    project's and the caller no administrator; InstanceInvalidState
-    (409, vm_state building) while it waits in a build request or
-    between a build request and its cell."""
-    try:
-        mapping = objects.InstanceMapping.get_by_instance_uuid(context,
-                                                               server_id)
-    except exception.InstanceMappingNotFound:
-        raise exception.InstanceNotFound(instance_id=server_id)
-    if not context.is_admin and mapping.project_id != context.project_id:
-        raise exception.InstanceNotFound(instance_id=server_id)
-    if mapping.cell_mapping is None:
-        if mapping.queued_for_delete:
-            raise exception.InstanceNotFound(instance_id=server_id)
-        raise exception.InstanceInvalidState(
-            action='act on', instance_uuid=server_id, attr='vm_state',
-            state=instance_obj.BUILDING)
-    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
-        return objects.Instance.get_by_uuid(cctxt, server_id)
-
-
-def _check_state(instance, action, vm_states):
-    if instance.vm_state not in vm_states:
-        raise exception.InstanceInvalidState(
-            action=action, instance_uuid=instance.uuid, attr='vm_state',
-            state=instance.vm_state)
-    if instance.task_state is not None:
-        raise exception.InstanceInvalidState(
-            action=action, instance_uuid=instance.uuid, attr='task_state',
-            state=instance.task_state)
-    if not instance.host:
-        raise exception.InstanceNotReady(instance_id=instance.uuid)
-
-
-def _start(instance, action, task_state, vm_states):
-    """Set the action's first task state if the instance is still in one
-    of vm_states with no task (409 otherwise; nothing written)."""
-    instance.task_state = task_state
-    try:
-        instance.save(expected_task_state=[None],
-                      expected_vm_state=list(vm_states))
-    except exception.UnexpectedTaskStateError as exc:
-        raise exception.InstanceInvalidState(
-            action=action, instance_uuid=instance.uuid, attr='task_state',
-            state=exc.kwargs.get('actual'))
 
 
 # --- rebuild ---------------------------------------------------------------
@@ -131,12 +81,11 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
     and user_data None unset them; _UNSET leaves a value as it is.
     On the compute: rebuilding -> rebuild_block_device_mapping ->
     rebuild_spawning -> None, vm_state active (stopped if it was)."""
-    instance = get_instance(context, server_id)
+    instance = server_actions.get(context, server_id)
     if check is not None:
         check(instance)
-    if instance.locked and not context.is_admin:
-        raise exception.InstanceIsLocked(instance_uuid=server_id)
-    _check_state(instance, 'rebuild', REBUILD_VM_STATES)
+    server_actions._check_lock(context, instance)
+    server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
     image = _rebuild_image(context, image_id, instance.flavor)
     if key_name is not _UNSET:
         _set_keypair(instance._context, instance, key_name)
@@ -155,13 +104,12 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
         if value is not _UNSET:
             setattr(instance, field, value)
     instance.progress = 0
-    compute = compute_rpcapi.ComputeAPI()
-    compute.require_version(instance._context, instance.host, '1.5',
-                            'rebuild')
-    _start(instance, 'rebuild', instance_obj.REBUILDING, REBUILD_VM_STATES)
-    compute.rebuild_instance(
-        instance._context, instance, image['id'], admin_password,
-        preserve_ephemeral)
+    server_actions._cast(
+        instance, actions.REBUILD, 'rebuild_instance',
+        instance_obj.REBUILDING, [None],
+        version=compute_rpcapi.REBUILD_SNAPSHOT_VERSION,
+        image_ref=image['id'], admin_password=admin_password,
+        preserve_ephemeral=preserve_ephemeral)
     return instance
 
 
@@ -195,28 +143,24 @@ def snapshot(context, server_id, name, metadata=None, check=None):
     active) and clears the task state: image_snapshot ->
     image_pending_upload -> image_uploading -> None. On a failure the
     image is deleted. check(instance): the caller's policy check."""
-    instance = get_instance(context, server_id)
+    instance = server_actions.get(context, server_id)
     if check is not None:
         check(instance)
-    _check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
-    compute = compute_rpcapi.ComputeAPI()
-    compute.require_version(instance._context, instance.host, '1.5',
-                            'createImage')
-    images = image_api.API()
-    image = images.create(
+    server_actions._check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
+    server_actions._check_host(instance)
+    image = image_api.API().create(
         context, name, status='queued',
         properties=_snapshot_properties(context, instance, metadata),
-        owner=instance.project_id,
-        min_disk=instance.flavor.root_gb or 0,
-        min_ram=0)
+        owner=instance.project_id, min_disk=instance.flavor.root_gb or 0)
     try:
-        _start(instance, 'createImage', instance_obj.IMAGE_SNAPSHOT,
-               SNAPSHOT_VM_STATES)
+        server_actions._cast(
+            instance, actions.CREATE_IMAGE, 'snapshot_instance',
+            instance_obj.IMAGE_SNAPSHOT, [None],
+            version=compute_rpcapi.REBUILD_SNAPSHOT_VERSION,
+            image_id=image['id'])
     except Exception:
         _delete_image(context, image['id'])
         raise
-    compute.snapshot_instance(
-        instance._context, instance, image['id'])
     return image
 
 

@@ -18,6 +18,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from nova_lite.compute import flavors as compute_flavors
+from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
@@ -30,6 +31,7 @@ from nova_lite.objects import build_request as br_obj
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import embedded_flavor
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
 
 LOG = logging.getLogger(__name__)
@@ -248,17 +250,25 @@ def delete(context, server_id, check=None):
         except exception.InstanceNotFound:
             _finish(context, server_id)
             raise
+        if instance.locked and not context.is_admin:
+            raise exception.InstanceIsLocked(instance_uuid=server_id)
         if (mapping.cell_mapping.is_cell0() or not instance.host
                 or not _compute_up(cctxt, instance.host)):
+            instance_events.record_action(cctxt, instance,
+                                          instance_action.DELETE)
             _local_delete(context, instance)
             _finish(context, server_id)
             return
         instance.task_state = instance_obj.DELETING
         try:
+            # Any task but a delete: a delete overtakes an action in
+            # flight (the compute then finds the task state changed).
             instance.save(expected_task_state=[
                 None, instance_obj.SCHEDULING, instance_obj.NETWORKING,
-                instance_obj.SPAWNING])
+                instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES])
         except exception.UnexpectedDeletingTaskStateError:
             return   # already being deleted
+        instance_events.record_action(cctxt, instance,
+                                      instance_action.DELETE)
         compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
         _finish(context, server_id)

@@ -29,6 +29,7 @@ from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
 from nova_lite.objects import service as service_obj
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
@@ -88,6 +89,8 @@ class Builder(object):
                 availability_zone=(spec.availability_zone
                                    or CONF.default_availability_zone))
             inst.create()
+            objects.InstanceAction.action_start(
+                cctxt, inst.uuid, instance_action.CREATE, want_result=False)
             instance_mapping.set_cell(context, [inst.uuid], cell.uuid)
             try:
                 build_request.destroy()
@@ -111,6 +114,11 @@ class Builder(object):
                                    task_state=None)
             inst.create()
             inst.add_fault(FAULT_CODE, exc.format_message(), details=None)
+            objects.InstanceAction.action_start(
+                cctxt, inst.uuid, instance_action.CREATE, want_result=False)
+            objects.InstanceActionEvent.event_finish_with_failure(
+                cctxt, inst.uuid, 'conductor_schedule_and_build_instances',
+                exc, exc.__traceback__, want_result=False)
             instance_mapping.set_cell(context, [inst.uuid], cell0.uuid)
             try:
                 build_request.destroy()

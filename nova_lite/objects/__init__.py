@@ -12,3 +12,4 @@ def register_all():
     __import__('nova_lite.objects.keypair')
     __import__('nova_lite.objects.instance')
     __import__('nova_lite.objects.build_request')
+    __import__('nova_lite.objects.instance_action')

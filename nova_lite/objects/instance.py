@@ -25,7 +25,6 @@ ACTIVE, BUILDING, ERROR, DELETED, STOPPED = (
     'active', 'building', 'error', 'deleted', 'stopped')
 SCHEDULING, NETWORKING, SPAWNING, DELETING = (
     'scheduling', 'networking', 'spawning', 'deleting')
-PAUSED, SUSPENDED = 'paused', 'suspended'
 # Task states of a rebuild, in order (then None).
 REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING, REBUILD_SPAWNING = (
     'rebuilding', 'rebuild_block_device_mapping', 'rebuild_spawning')
@@ -33,6 +32,22 @@ REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING, REBUILD_SPAWNING = (
 IMAGE_SNAPSHOT, IMAGE_PENDING_UPLOAD, IMAGE_UPLOADING = (
     'image_snapshot', 'image_pending_upload', 'image_uploading')
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
+# Server actions (nova_lite.compute.server_actions; values as Nova's).
+PAUSED, SUSPENDED = 'paused', 'suspended'            # vm_state
+POWER_PAUSED, POWER_SUSPENDED = 3, 7                 # power_state
+POWERING_OFF, POWERING_ON = 'powering-off', 'powering-on'
+PAUSING, UNPAUSING = 'pausing', 'unpausing'
+SUSPENDING, RESUMING = 'suspending', 'resuming'
+REBOOTING, REBOOT_PENDING, REBOOT_STARTED = (
+    'rebooting', 'reboot_pending', 'reboot_started')
+REBOOTING_HARD, REBOOT_PENDING_HARD, REBOOT_STARTED_HARD = (
+    'rebooting_hard', 'reboot_pending_hard', 'reboot_started_hard')
+SOFT_REBOOT_STATES = (REBOOTING, REBOOT_PENDING, REBOOT_STARTED)
+HARD_REBOOT_STATES = (REBOOTING_HARD, REBOOT_PENDING_HARD,
+                      REBOOT_STARTED_HARD)
+ACTION_TASK_STATES = (POWERING_OFF, POWERING_ON, PAUSING, UNPAUSING,
+                      SUSPENDING, RESUMING) + SOFT_REBOOT_STATES + \
+    HARD_REBOOT_STATES
 
 _COLUMN_FIELDS = {
     'id': fields.IntegerField(read_only=True),

@@ -6,6 +6,7 @@ from nova_lite.policies import base
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import keypairs
+from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
 from nova_lite.policies import servers
 from nova_lite.policies import services
@@ -17,6 +18,7 @@ def list_rules():
         flavors.list_rules(),
         hypervisors.list_rules(),
         keypairs.list_rules(),
+        server_actions.list_rules(),
         server_images.list_rules(),
         servers.list_rules(),
         services.list_rules(),

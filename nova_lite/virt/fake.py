@@ -15,7 +15,20 @@ from nova_lite.conf import CONF
 from nova_lite import virt
 
 
+# Guest power states kept on disk.
+RUNNING, SHUTDOWN, PAUSED, SUSPENDED = (
+    'running', 'shutdown', 'paused', 'suspended')
+
+
 class SpawnFailed(Exception):
+    pass
+
+
+class GuestNotFound(Exception):
+    pass
+
+
+class GuestNotRunning(Exception):
     pass
 
 
@@ -65,8 +78,59 @@ class FakeDriver(object):
             self._guests[instance_uuid] = {'vcpus': vcpus,
                                            'memory_mb': memory_mb,
                                            'disk_gb': disk_gb,
-                                           'power_state': 'running'}
+                                           'power_state': RUNNING}
             self._persist()
+
+    # Power operations: each sets the guest's power state on disk and is
+    # idempotent (a compute restarted mid-way runs it again).
+    # GuestNotFound when the host has no such guest.
+
+    def _set_power(self, instance_uuid, state):
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            guest['power_state'] = state
+            self._persist()
+
+    def get_power_state(self, instance_uuid):
+        """'running', 'shutdown', 'paused', 'suspended', or None for no
+        such guest."""
+        guest = self._guests.get(instance_uuid)
+        return None if guest is None else guest.get('power_state')
+
+    def power_off(self, instance_uuid):
+        self._set_power(instance_uuid, SHUTDOWN)
+
+    def power_on(self, instance_uuid):
+        self._set_power(instance_uuid, RUNNING)
+
+    def reboot(self, instance_uuid, hard=False):
+        """A soft reboot needs a running guest; a hard one starts any."""
+        if not hard and self.get_power_state(instance_uuid) != RUNNING:
+            raise GuestNotRunning('Guest %s is not running; it cannot be '
+                                  'rebooted softly' % instance_uuid)
+        self._set_power(instance_uuid, RUNNING)
+
+    def pause(self, instance_uuid):
+        self._set_power(instance_uuid, PAUSED)
+
+    def unpause(self, instance_uuid):
+        self._set_power(instance_uuid, RUNNING)
+
+    def suspend(self, instance_uuid):
+        self._set_power(instance_uuid, SUSPENDED)
+
+    def resume(self, instance_uuid):
+        self._set_power(instance_uuid, RUNNING)
+
+    def reset_network(self, instance_uuid):
+        """Re-plug the guest's interfaces: nothing to do in simulation
+        beyond checking the guest exists."""
+        if self.get_power_state(instance_uuid) is None:
+            raise GuestNotFound('No guest %s on %s'
+                                % (instance_uuid, self.host))
 
     def rebuild(self, instance_uuid, vcpus, memory_mb, disk_gb, image_ref,
                 preserve_ephemeral=False, name=None, power_on=True):
@@ -86,19 +150,19 @@ class FakeDriver(object):
             guest.update({'vcpus': vcpus, 'memory_mb': memory_mb,
                           'disk_gb': disk_gb, 'image_ref': image_ref,
                           'rebuilds': guest.get('rebuilds', 0) + 1,
-                          'power_state': ('running' if power_on
-                                          else 'shutdown')})
+                          'power_state': (RUNNING if power_on
+                                          else SHUTDOWN)})
             self._guests[instance_uuid] = guest
             self._persist()
 
     def snapshot(self, instance_uuid):
         """The guest's root disk as an image would hold it: {'size':
-        bytes, 'checksum': md5 hex}. SpawnFailed when there is no such
-        guest."""
+        bytes, 'checksum': md5 hex}. GuestNotFound when there is no
+        such guest."""
         with self._lock:
             guest = self._guests.get(instance_uuid)
         if guest is None:
-            raise SpawnFailed('No guest %s on %s to snapshot'
+            raise GuestNotFound('No guest %s on %s to snapshot'
                               % (instance_uuid, self.host))
         size = max(1, guest.get('disk_gb') or 0) * 1024 * 1024
         digest = hashlib.md5(('%s:%s' % (instance_uuid, size)).encode(),

@@ -174,9 +174,9 @@ def test_rebuild_refuses_bad_images_and_states(api):
 @pytest.mark.parametrize('state, allowed', [
     ('error', True), ('stopped', True), ('paused', False),
     ('suspended', False)])
-def test_rebuild_allowed_vm_states(api, plane, state, allowed):
+def test_rebuild_allowed_vm_states(api, state, allowed):
     uuid = _boot(api)
-    _set_state(plane, uuid, vm_state=state)
+    _put_in(api, uuid, state)
     response = _rebuild(api, uuid)
     if not allowed:
         assert response.status_code == 409, response.text
@@ -189,9 +189,10 @@ def test_rebuild_allowed_vm_states(api, plane, state, allowed):
                                                 else 1)
 
 
-def test_locked_server_is_409_for_members_not_admins(api, plane):
+def test_locked_server_is_409_for_members_not_admins(api):
     uuid = _boot(api)
-    _set_state(plane, uuid, locked=True, locked_by='admin')
+    assert api('POST', '/servers/%s/action' % uuid, {'lock': None},
+               token=ADMIN).status_code == 202
     response = _rebuild(api, uuid)
     assert response.status_code == 409
     assert 'locked' in response.json()['conflictingRequest']['message']
@@ -199,12 +200,16 @@ def test_locked_server_is_409_for_members_not_admins(api, plane):
     _rebuilt(api, uuid)
 
 
-def _set_state(plane, uuid, **values):
-    """Put a server in a state no API of this branch reaches (yet)."""
-    from nova_lite import context as nova_context
-    from nova_lite.db.main import instances as cell_rows
-    from nova_lite import objects
-    ctxt = nova_context.get_admin_context()
-    mapping = objects.InstanceMapping.get_by_instance_uuid(ctxt, uuid)
-    with nova_context.target_cell(ctxt, mapping.cell_mapping) as cctxt:
-        cell_rows.update(cctxt, uuid, values)
+# How each state is reached through the API, and the status it shows.
+_REACH = {'error': ('os-resetState', {'state': 'error'}, 'ERROR'),
+          'stopped': ('os-stop', None, 'SHUTOFF'),
+          'paused': ('pause', None, 'PAUSED'),
+          'suspended': ('suspend', None, 'SUSPENDED')}
+
+
+def _put_in(api, uuid, state):
+    action, body, status = _REACH[state]
+    response = api('POST', '/servers/%s/action' % uuid, {action: body},
+                   token=ADMIN)
+    assert response.status_code == 202, response.text
+    _wait_status(api, uuid, status, token=ADMIN)

@@ -94,10 +94,3 @@ class ImageActions(object):
         pecan.response.headers['Location'] = '%s/images/%s' % (
             pecan.request.application_url.rstrip('/'), image['id'])
         return None
-
-
-class ServerActionController(ImageActions, wsgi.ActionController):
-    """/servers/{server_id}/action"""
-
-    def __init__(self, server_id):
-        self.server_id = server_id

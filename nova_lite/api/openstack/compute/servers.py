@@ -17,8 +17,8 @@ import pecan
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import servers as schemas
+from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_common
-from nova_lite.api.openstack.compute import server_image_actions
 from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
@@ -484,7 +484,7 @@ class ServerController(object):
         servers_api.delete(ctxt, self.server_id, check=check)
 
     _SUBRESOURCES = {'ips': IPsController,
-                     'action': server_image_actions.ServerActionController}
+                     'action': server_actions.ServerActionController}
 
     @pecan.expose()
     def _lookup(self, name, *remainder):

@@ -1,0 +1,120 @@
+"""POST /servers/{server_id}/action: one small handler per action,
+routed by the body's one key (wsgi.ActionController).
+
+Each handler reads the same way: find the server (404 for another
+project's), check policy against its owner, call the compute API
+(nova_lite.compute.server_actions), which answers 409 for a state or a
+lock that refuses the action. Every action answers 202 with no body.
+
+Adding an action (e.g. rebuild): a schema in schemas/server_actions.py,
+a policy in nova_lite/policies/server_actions.py, a function in
+nova_lite.compute.server_actions, and here:
+
+    @wsgi.action('rebuild', status=202)
+    @validation.schema(schemas.rebuild)
+    def rebuild(self, body):
+        ctxt, instance = self._authorized(policies.REBUILD)
+        server_actions.rebuild(ctxt, instance, ...)
+"""
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import server_actions as schemas
+from nova_lite.api.openstack.compute import server_image_actions
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import server_actions
+from nova_lite.policies import server_actions as policies
+
+
+class ServerActionController(server_image_actions.ImageActions,
+                             wsgi.ActionController):
+    """/servers/{server_id}/action (rebuild and createImage are in
+    server_image_actions)"""
+
+    def __init__(self, server_id):
+        self.server_id = server_id
+
+    def _authorized(self, rule):
+        """(context, instance) once rule allows the caller on the
+        server; InstanceNotFound (404) first for another project's."""
+        ctxt = wsgi.request_context()
+        instance = server_actions.get(ctxt, self.server_id)
+        ctxt.can(rule, target={'project_id': instance.project_id,
+                               'user_id': instance.user_id})
+        return ctxt, instance
+
+    @wsgi.action('os-stop', status=202)
+    @validation.schema(schemas.stop)
+    def stop(self, body):
+        ctxt, instance = self._authorized(policies.STOP)
+        server_actions.stop(ctxt, instance)
+
+    @wsgi.action('os-start', status=202)
+    @validation.schema(schemas.start)
+    def start(self, body):
+        ctxt, instance = self._authorized(policies.START)
+        server_actions.start(ctxt, instance)
+
+    @wsgi.action('reboot', status=202)
+    @validation.schema(schemas.reboot)
+    def reboot(self, body):
+        ctxt, instance = self._authorized(policies.REBOOT)
+        server_actions.reboot(ctxt, instance,
+                              body['reboot']['type'].upper())
+
+    @wsgi.action('pause', status=202)
+    @validation.schema(schemas.pause)
+    def pause(self, body):
+        ctxt, instance = self._authorized(policies.PAUSE)
+        server_actions.pause(ctxt, instance)
+
+    @wsgi.action('unpause', status=202)
+    @validation.schema(schemas.unpause)
+    def unpause(self, body):
+        ctxt, instance = self._authorized(policies.UNPAUSE)
+        server_actions.unpause(ctxt, instance)
+
+    @wsgi.action('suspend', status=202)
+    @validation.schema(schemas.suspend)
+    def suspend(self, body):
+        ctxt, instance = self._authorized(policies.SUSPEND)
+        server_actions.suspend(ctxt, instance)
+
+    @wsgi.action('resume', status=202)
+    @validation.schema(schemas.resume)
+    def resume(self, body):
+        ctxt, instance = self._authorized(policies.RESUME)
+        server_actions.resume(ctxt, instance)
+
+    @wsgi.action('lock', status=202)
+    @validation.schema(schemas.lock, av.MIN, av.before(
+        av.SERVER_LOCKED_REASON))
+    @validation.schema(schemas.lock_v273, av.SERVER_LOCKED_REASON)
+    def lock(self, body):
+        ctxt, instance = self._authorized(policies.LOCK)
+        reason = None
+        if wsgi.api_version() >= av.SERVER_LOCKED_REASON:
+            reason = (body['lock'] or {}).get('locked_reason')
+        server_actions.lock(ctxt, instance, reason=reason)
+
+    @wsgi.action('unlock', status=202)
+    @validation.schema(schemas.unlock)
+    def unlock(self, body):
+        ctxt, instance = self._authorized(policies.UNLOCK)
+        if not server_actions.locked_by_expected(ctxt, instance):
+            ctxt.can(policies.UNLOCK_OVERRIDE,
+                     target={'project_id': instance.project_id,
+                             'user_id': instance.user_id})
+        server_actions.unlock(ctxt, instance)
+
+    @wsgi.action('os-resetState', status=202)
+    @validation.schema(schemas.reset_state)
+    def reset_state(self, body):
+        ctxt, instance = self._authorized(policies.RESET_STATE)
+        server_actions.reset_state(ctxt, instance,
+                                   body['os-resetState']['state'])
+
+    @wsgi.action('resetNetwork', status=202)
+    @validation.schema(schemas.reset_network)
+    def reset_network(self, body):
+        ctxt, instance = self._authorized(policies.RESET_NETWORK)
+        server_actions.reset_network(ctxt, instance)

@@ -1,0 +1,103 @@
+"""Recording what a service does to an instance as events of the user's
+action (GET /servers/{id}/os-instance-actions).
+
+The API starts the action (``record_action`` below, or
+``objects.InstanceAction.action_start``) in the instance's cell before it
+casts; the service that does the work records its steps as events of
+that action. The request id travels with the context, so the event
+lands in the right action. Two ways, pick the one that reads best:
+
+    class ComputeManager(object):
+        # recorded as event 'compute_stop_instance'
+        @instance_events.wrap_instance_event(prefix='compute')
+        def stop_instance(self, context, instance):
+            ...
+
+    with instance_events.EventReporter(context, 'compute_rebuild_image',
+                                       self.host, instance.uuid):
+        ...   # one step of a longer method
+
+An exception leaving the block finishes the event as 'Error' (with the
+traceback, shown to administrators only, and details) and marks the
+action's message 'Error'; the exception goes on. Recording never makes
+the work fail: a missing action (work not started by a user request,
+e.g. a restart's recovery) or a database hiccup is logged and ignored.
+Adding a new action: call record_action() in the API-side function
+before its cast, and wrap the compute manager method as above.
+"""
+import functools
+
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.objects import instance_action
+
+LOG = logging.getLogger(__name__)
+Event = instance_action.InstanceActionEvent
+
+
+def record_action(context, instance, action):
+    """Start ``action`` (an instance_action name) on ``instance``, whose
+    context is targeted at its cell, under context's request id."""
+    instance_action.InstanceAction.action_start(
+        context, instance.uuid, action, want_result=False)
+
+
+class EventReporter(object):
+    """Context manager: event ``event_name`` of the current request's
+    action on each of ``instance_uuids``, started on entry and finished
+    on exit (Success, or Error with the exception)."""
+
+    def __init__(self, context, event_name, host, *instance_uuids):
+        self.context = context
+        self.event_name = event_name
+        self.host = host
+        self.instance_uuids = instance_uuids
+        self._failure = None
+
+    def _record(self, method, uuid, *args, **kwargs):
+        try:
+            method(self.context, uuid, self.event_name, *args,
+                   host=self.host, want_result=False, **kwargs)
+        except exception.InstanceActionNotFound:
+            LOG.debug('No action of request %s on %s: event %s not '
+                      'recorded', self.context.request_id, uuid,
+                      self.event_name)
+        except Exception:
+            LOG.exception('Could not record event %s of %s',
+                          self.event_name, uuid)
+
+    def __enter__(self):
+        for uuid in self.instance_uuids:
+            self._record(Event.event_start, uuid)
+        return self
+
+    def failed(self, exc_val, exc_tb=None):
+        """Finish as 'Error' with exc_val on exit, for a block that
+        handles the error itself (e.g. a build that reschedules)."""
+        self._failure = (exc_val, exc_tb)
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if exc_val is None and self._failure is not None:
+            exc_val, exc_tb = self._failure
+        for uuid in self.instance_uuids:
+            if exc_val is None:
+                self._record(Event.event_finish, uuid)
+            else:
+                self._record(Event.event_finish_with_failure, uuid,
+                             exc_val, exc_tb=exc_tb)
+        return False
+
+
+def wrap_instance_event(prefix):
+    """Decorate a service method ``fn(self, context, instance, ...)`` so
+    that it runs as event ``<prefix>_<fn name>`` on ``self.host``."""
+    def decorator(fn):
+        @functools.wraps(fn)
+        def wrapper(self, context, instance, *args, **kwargs):
+            name = '%s_%s' % (prefix, fn.__name__)
+            with EventReporter(context, name, getattr(self, 'host', None),
+                               instance.uuid):
+                return fn(self, context, instance, *args, **kwargs)
+        return wrapper
+    return decorator

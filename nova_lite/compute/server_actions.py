@@ -1,0 +1,249 @@
+"""The compute API for server actions (POST /servers/{id}/action): the
+API side of stop, start, reboot, pause, unpause, suspend, resume, lock,
+unlock, resetState and resetNetwork.
+
+Each action that the hypervisor does is checked here against the
+states the Compute API allows it in (InstanceInvalidState, 409, as
+Nova words it), refused on a locked server for non-administrators
+(InstanceIsLocked, 409), then: the task state is set with a
+compare-and-swap save (so two racing requests cannot both pass), the
+instance action is recorded in the instance's cell, and the work is
+cast to the instance's compute (RPC 1.4). The compute writes every
+later state. Lock, unlock and resetState are API-only writes of
+columns no compute writes.
+
+Adding an action: a function here that checks states with
+``_check_state``, then ``_cast`` (or writes and ``record_action``);
+an instance_action name in nova_lite.objects.instance_action; a compute
+RPC method (rpcapi + manager, wrapped with
+instance_events.wrap_instance_event).
+"""
+from nova_lite.compute import instance_events
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import instance as inst_obj
+from nova_lite.objects import instance_action as actions
+
+SOFT, HARD = 'SOFT', 'HARD'
+PAUSED, SUSPENDED = inst_obj.PAUSED, inst_obj.SUSPENDED
+POWERING_OFF, POWERING_ON = inst_obj.POWERING_OFF, inst_obj.POWERING_ON
+PAUSING, UNPAUSING = inst_obj.PAUSING, inst_obj.UNPAUSING
+SUSPENDING, RESUMING = inst_obj.SUSPENDING, inst_obj.RESUMING
+REBOOTING, REBOOTING_HARD = inst_obj.REBOOTING, inst_obj.REBOOTING_HARD
+
+ALLOW_SOFT_REBOOT = (inst_obj.ACTIVE,)
+ALLOW_HARD_REBOOT = ALLOW_SOFT_REBOOT + (inst_obj.STOPPED, PAUSED,
+                                         SUSPENDED, inst_obj.ERROR)
+# Task states a hard reboot may interrupt.
+ALLOW_REBOOT = (None, REBOOTING, inst_obj.REBOOT_PENDING,
+                inst_obj.REBOOT_STARTED, RESUMING, REBOOTING_HARD, UNPAUSING,
+                PAUSING, SUSPENDING)
+# Values of locked_by.
+OWNER, ADMIN = 'owner', 'admin'
+LOCKED_REASON = 'locked_reason'
+
+_rpcapi = None
+
+
+def _compute():
+    global _rpcapi
+    if _rpcapi is None:
+        _rpcapi = compute_rpcapi.ComputeAPI()
+    return _rpcapi
+
+
+def get(context, server_id, read_deleted='no'):
+    """The server as an Instance whose context is targeted at its cell
+    (a server still being scheduled: its build request's instance, in
+    vm_state building, that no action accepts). InstanceNotFound (404)
+    for none, or for another project's server unless the caller is an
+    administrator."""
+    try:
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            context, server_id)
+    except exception.InstanceMappingNotFound:
+        raise exception.InstanceNotFound(instance_id=server_id)
+    if not context.is_admin and mapping.project_id != context.project_id:
+        raise exception.InstanceNotFound(instance_id=server_id)
+    if mapping.cell_mapping is None:
+        try:
+            return objects.BuildRequest.get_by_instance_uuid(
+                context, server_id).instance
+        except exception.BuildRequestNotFound:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                context, server_id)
+            if mapping.cell_mapping is None:
+                raise exception.InstanceNotFound(instance_id=server_id)
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        return objects.Instance.get_by_uuid(cctxt, server_id,
+                                            read_deleted=read_deleted)
+
+
+def _check_lock(context, instance):
+    if instance.locked and not context.is_admin:
+        raise exception.InstanceIsLocked(instance_uuid=instance.uuid)
+
+
+def _check_state(instance, action, vm_states, task_states=(None,)):
+    """InstanceInvalidState unless the instance is in one of vm_states
+    and (task_states None: any) one of task_states."""
+    if instance.vm_state not in vm_states:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+    if task_states is not None and instance.task_state not in task_states:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=instance.task_state)
+
+
+def _check_host(instance):
+    if not instance.host or not instance.obj_attr_is_set('id'):
+        raise exception.InstanceNotReady(instance_id=instance.uuid)
+
+
+def _cast(instance, action, method, task_state, expected_task_state,
+          version=compute_rpcapi.ACTIONS_VERSION, **kwargs):
+    """Set task_state (compare-and-swap on expected_task_state), record
+    action, cast method to the instance's compute. A compute too old
+    for RPC version (1.4) refuses before anything is written (409)."""
+    context = instance._context
+    _check_host(instance)
+    if not _compute().can_send(context, instance.host, version):
+        raise exception.ComputeTooOldForAction(
+            action=action, instance_uuid=instance.uuid, host=instance.host)
+    instance.task_state = task_state
+    try:
+        instance.save(expected_task_state=list(expected_task_state))
+    except exception.UnexpectedTaskStateError as exc:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=exc.kwargs.get('actual'))
+    instance_events.record_action(context, instance, action)
+    getattr(_compute(), method)(context, instance, **kwargs)
+
+
+def stop(context, instance):
+    """Power off: powering-off, then SHUTOFF (vm_state stopped)."""
+    _check_lock(context, instance)
+    _check_state(instance, 'stop', (inst_obj.ACTIVE, inst_obj.ERROR))
+    _cast(instance, actions.STOP, 'stop_instance', POWERING_OFF, [None])
+
+
+def start(context, instance):
+    """Power on a stopped server: powering-on, then ACTIVE."""
+    _check_lock(context, instance)
+    _check_state(instance, 'start', (inst_obj.STOPPED,))
+    _cast(instance, actions.START, 'start_instance', POWERING_ON, [None])
+
+
+def reboot(context, instance, reboot_type):
+    """SOFT: an ACTIVE server with no task; HARD: also stopped, paused,
+    suspended or in error, and may interrupt another reboot or a
+    pause/suspend/resume in flight."""
+    _check_lock(context, instance)
+    if reboot_type == SOFT:
+        _check_state(instance, 'reboot', ALLOW_SOFT_REBOOT)
+        _cast(instance, actions.REBOOT, 'reboot_instance', REBOOTING,
+              [None], reboot_type=SOFT)
+    else:
+        _check_state(instance, 'reboot', ALLOW_HARD_REBOOT, ALLOW_REBOOT)
+        _cast(instance, actions.REBOOT, 'reboot_instance', REBOOTING_HARD,
+              ALLOW_REBOOT, reboot_type=HARD)
+
+
+def pause(context, instance):
+    _check_lock(context, instance)
+    _check_state(instance, 'pause', (inst_obj.ACTIVE,))
+    _cast(instance, actions.PAUSE, 'pause_instance', PAUSING, [None])
+
+
+def unpause(context, instance):
+    _check_lock(context, instance)
+    _check_state(instance, 'unpause', (PAUSED,))
+    _cast(instance, actions.UNPAUSE, 'unpause_instance', UNPAUSING, [None])
+
+
+def suspend(context, instance):
+    _check_lock(context, instance)
+    _check_state(instance, 'suspend', (inst_obj.ACTIVE,))
+    _cast(instance, actions.SUSPEND, 'suspend_instance', SUSPENDING,
+          [None])
+
+
+def resume(context, instance):
+    _check_lock(context, instance)
+    _check_state(instance, 'resume', (SUSPENDED,))
+    _cast(instance, actions.RESUME, 'resume_instance', RESUMING, [None])
+
+
+def reset_network(context, instance):
+    """Ask the compute to re-plug the server's networking."""
+    _check_lock(context, instance)
+    _check_host(instance)
+    if not _compute().can_send(instance._context, instance.host,
+                               compute_rpcapi.ACTIONS_VERSION):
+        raise exception.ComputeTooOldForAction(
+            action='resetNetwork', instance_uuid=instance.uuid,
+            host=instance.host)
+    instance_events.record_action(instance._context, instance,
+                                  actions.RESET_NETWORK)
+    _compute().reset_network(instance._context, instance)
+
+
+def _in_cell(instance, action):
+    """A server still being scheduled has no row to write yet."""
+    if not instance.obj_attr_is_set('id'):
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+
+
+def locked_by_expected(context, instance):
+    """False when the lock was set by the other kind of caller (the
+    owner's project vs an administrator of another project): unlocking
+    it then needs the unlock_override policy."""
+    expected = OWNER if instance.project_id == context.project_id \
+        else ADMIN
+    return not instance.locked_by or instance.locked_by == expected
+
+
+def lock(context, instance, reason=None):
+    """Lock: non-administrators can do nothing else to the server until
+    it is unlocked. reason (2.73) is shown as locked_reason."""
+    _in_cell(instance, 'lock')
+    instance_events.record_action(instance._context, instance, actions.LOCK)
+    instance.locked = True
+    instance.locked_by = (OWNER if instance.project_id == context.project_id
+                          else ADMIN)
+    if reason:
+        sysmeta = dict(instance.system_metadata)
+        sysmeta[LOCKED_REASON] = reason
+        instance.system_metadata = sysmeta
+    instance.save()
+
+
+def unlock(context, instance):
+    _in_cell(instance, 'unlock')
+    instance_events.record_action(instance._context, instance,
+                                  actions.UNLOCK)
+    instance.locked = False
+    instance.locked_by = None
+    if LOCKED_REASON in instance.system_metadata:
+        sysmeta = dict(instance.system_metadata)
+        del sysmeta[LOCKED_REASON]
+        instance.system_metadata = sysmeta
+    instance.save()
+
+
+def reset_state(context, instance, state):
+    """Administrators: force vm_state ('active' or 'error') and clear
+    the task state, whatever the server is doing."""
+    _in_cell(instance, 'os-resetState')
+    instance_events.record_action(instance._context, instance,
+                                  actions.RESET_STATE)
+    instance.vm_state = state
+    instance.task_state = None
+    instance.save()
