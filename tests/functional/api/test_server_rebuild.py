@@ -18,15 +18,20 @@ KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHt+d1/dWektvXf3GGys0BVE5d'
        'c9lP0e/vNv7qe8QR0T')
 
 
-@pytest.fixture
-def api(plane):
-    """A client of the plane, with a flavor every shipped image fits."""
+def client_of(plane):
+    """A client of the plane, with a flavor every shipped image fits
+    (medium)."""
     client = Client(plane.endpoint)
     flavor = {'flavor': {'name': 'medium', 'id': 'medium', 'ram': 512,
                          'vcpus': 1, 'disk': 3}}
     assert client('POST', '/flavors', flavor,
                   token=ADMIN).status_code == 200
     return client
+
+
+@pytest.fixture
+def api(plane):
+    return client_of(plane)
 
 
 def _boot(api, name='vm', token=MEMBER, **extra):
