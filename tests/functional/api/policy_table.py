@@ -14,7 +14,8 @@ administrator's writes succeed, and later rows see them). Paths may name
 ``{compute}`` (a compute service's uuid), ``{host}`` and ``{binary}``
 (its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
 (its hypervisor_hostname), ``{server}`` (a server of project-a, in a
-cell, on the network "private"); SETUP runs as ADMIN first.
+cell, on the network "private"), ``{error_server}`` (another, in vm_state
+error); SETUP runs as ADMIN first.
 """
 
 ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
@@ -225,6 +226,19 @@ ROWS = [
      {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 202}),
     ('POST', '/servers', {'server': {'name': 'x'}}, '2.37', _all(400)),
     ('DELETE', '/servers/' + MISSING_UUID, None, '2.1', _all(404)),
+    # rebuild and createImage: members and administrators; the answers
+    # after the policy check leave the servers as they are (an image
+    # that does not exist is a 400, a server in error a 409).
+    ('POST', '/servers/{server}/action',
+     {'rebuild': {'imageRef': MISSING_UUID}}, '2.1',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'rebuild': {'imageRef': MISSING_UUID,
+                  'trusted_image_certificates': ['cert']}}, '2.63',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'createImage': {'name': 'policy-snap'}}, '2.45',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default
