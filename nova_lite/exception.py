@@ -420,8 +420,7 @@ class InstanceIsLocked(Conflict):
 
 
 class InstanceActionNotFound(NotFound):
-    msg_fmt = ('Action for request_id %(request_id)s on instance '
-               '%(instance_uuid)s not found')
+    msg_fmt = 'Action %(request_id)s not found'
 
 
 class ComputeTooOldForAction(Conflict):

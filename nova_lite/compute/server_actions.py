@@ -21,6 +21,7 @@ instance_events.wrap_instance_event).
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite import context as nova_context
+from nova_lite.db.main import instance_actions as actions_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance as inst_obj
@@ -69,8 +70,8 @@ def get(context, server_id, read_deleted='no'):
         raise exception.InstanceNotFound(instance_id=server_id)
     if mapping.cell_mapping is None:
         try:
-            return objects.BuildRequest.get_by_instance_uuid(
-                context, server_id).instance
+            return _scheduling(objects.BuildRequest.get_by_instance_uuid(
+                context, server_id).instance)
         except exception.BuildRequestNotFound:
             mapping = objects.InstanceMapping.get_by_instance_uuid(
                 context, server_id)
@@ -79,6 +80,21 @@ def get(context, server_id, read_deleted='no'):
     with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
         return objects.Instance.get_by_uuid(cctxt, server_id,
                                             read_deleted=read_deleted)
+
+
+# What a build request's instance may leave unset, and what it means.
+_SCHEDULING_DEFAULTS = (('vm_state', inst_obj.BUILDING),
+                        ('task_state', inst_obj.SCHEDULING),
+                        ('locked', False), ('locked_by', None),
+                        ('host', None), ('project_id', None),
+                        ('user_id', None))
+
+
+def _scheduling(instance):
+    for name, default in _SCHEDULING_DEFAULTS:
+        if not instance.obj_attr_is_set(name):
+            setattr(instance, name, default)
+    return instance
 
 
 def _check_lock(context, instance):
@@ -247,3 +263,28 @@ def reset_state(context, instance, state):
     instance.vm_state = state
     instance.task_state = None
     instance.save()
+
+
+# --- os-instance-actions ------------------------------------------------
+
+def list_actions(context, instance, limit=None, marker=None,
+                 changes_since=None, changes_before=None):
+    """The instance's actions, newest first (a page after the action of
+    request id marker; MarkerNotFound, 400, if it has none), each
+    without events. Two statements at most."""
+    if not instance.obj_attr_is_set('id'):
+        if marker is not None:
+            raise exception.MarkerNotFound(marker=marker)
+        return []
+    return actions_db.list_actions(
+        instance._context, instance.uuid, limit=limit, marker=marker,
+        changes_since=changes_since, changes_before=changes_before)
+
+
+def get_action(context, instance, request_id):
+    """The action of request_id on the instance with its events
+    (InstanceActionNotFound, 404)."""
+    if not instance.obj_attr_is_set('id'):
+        raise exception.InstanceActionNotFound(request_id=request_id)
+    return actions_db.get_action_with_events(instance._context,
+                                             instance.uuid, request_id)

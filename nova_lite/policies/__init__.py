@@ -5,6 +5,7 @@ import itertools
 from nova_lite.policies import base
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
+from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
@@ -17,6 +18,7 @@ def list_rules():
         base.list_rules(),
         flavors.list_rules(),
         hypervisors.list_rules(),
+        instance_actions.list_rules(),
         keypairs.list_rules(),
         server_actions.list_rules(),
         server_images.list_rules(),

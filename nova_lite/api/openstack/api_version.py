@@ -31,6 +31,8 @@ SERVICE_FORCED_DOWN = '2.11'
 SERVER_HOST_STATUS = '2.16'
 # servers: description (create, update, bodies).
 SERVER_DESCRIPTION = '2.19'
+# os-instance-actions: the actions of a deleted server are listed.
+INSTANCE_ACTIONS_OF_DELETED = '2.21'
 # servers: tags in bodies; tags, tags-any, not-tags, not-tags-any filters.
 SERVER_TAGS = '2.26'
 # os-hypervisors: cpu_info is a JSON object instead of a string.
@@ -54,6 +56,9 @@ SERVER_STRICT_STATUS = '2.38'
 SERVER_EMBEDDED_FLAVOR = '2.47'
 # servers: createImage answers {"image_id": ...} instead of a Location.
 CREATE_IMAGE_ID_IN_BODY = '2.45'
+# os-instance-actions: everyone sees the events of an action (the
+# traceback only with the events policy).
+INSTANCE_ACTION_EVENTS_FOR_ALL = '2.51'
 # servers: tags on create.
 SERVER_TAGS_ON_CREATE = '2.52'
 # servers: rebuild takes key_name (null unsets) and answers with it.
@@ -67,12 +72,18 @@ FLAVOR_DESCRIPTION = '2.55'
 # rebuild takes user_data (null unsets) and answers with it.
 SERVER_NO_PERSONALITY = '2.57'
 SERVER_REBUILD_USER_DATA = SERVER_NO_PERSONALITY
+# os-instance-actions: limit, marker and changes-since; updated_at.
+INSTANCE_ACTIONS_PAGING = '2.58'
 # flavor bodies carry extra_specs (when the extra-specs index policy allows).
 FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'
+# os-instance-actions: events carry hostId (and host, by policy).
+INSTANCE_ACTION_EVENT_HOST = '2.62'
 # servers: trusted_image_certificates (create, bodies).
 SERVER_TRUSTED_CERTS = '2.63'
 # servers: changes-before filter.
 SERVER_CHANGES_BEFORE = '2.66'
+# os-instance-actions: changes-before.
+INSTANCE_ACTIONS_CHANGES_BEFORE = SERVER_CHANGES_BEFORE
 # os-services: services of a cell that does not answer are listed with
 # status UNKNOWN instead of being left out.
 SERVICE_DOWN_CELLS = '2.69'
@@ -98,6 +109,8 @@ SERVER_REBUILD_FULL_BODY = STRICT_QUERY_EMPTY_SERVERS
 # config_drive, key_name, created_at, launched_at, terminated_at,
 # power_state, task_state, vm_state, progress and user_id.
 SERVER_MORE_USER_FILTERS = '2.83'
+# os-instance-actions: events carry details (by policy).
+INSTANCE_ACTION_EVENT_DETAILS = '2.84'
 # os-hypervisors: capacity fields, /statistics and /{id}/uptime removed;
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'

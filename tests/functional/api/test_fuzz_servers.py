@@ -14,7 +14,8 @@ import pytest
 from tests.functional.api import server_fixtures as sf
 from tests.functional.api import test_fuzz as fuzz
 
-_IDS = st.one_of(fuzz.IDS, st.sampled_from(['detail', 'ips', 'action']))
+_IDS = st.one_of(fuzz.IDS, st.sampled_from(['detail', 'ips', 'action',
+                                             'os-instance-actions']))
 
 
 @pytest.fixture
@@ -40,7 +41,11 @@ def _paths(uuids):
         st.builds('/v2.1/servers/{}/ips/{}'.format, server,
                   st.one_of(st.sampled_from(['private', 'public']),
                             fuzz.IDS)),
-        st.builds('/v2.1/servers/{}/{}'.format, server, _IDS))
+        st.builds('/v2.1/servers/{}/{}'.format, server, _IDS),
+        st.builds('/v2.1/servers/{}/action'.format, server),
+        st.builds('/v2.1/servers/{}/os-instance-actions'.format, server),
+        st.builds('/v2.1/servers/{}/os-instance-actions/{}'.format, server,
+                  st.one_of(st.just('req-1'), fuzz.IDS)))
 
 
 QUERY_KEYS = st.sampled_from([
@@ -49,6 +54,22 @@ QUERY_KEYS = st.sampled_from([
     'all_tenants', 'project_id', 'tenant_id', 'host', 'node', 'deleted',
     'tags', 'tags-any', 'not-tags', 'not-tags-any', 'locked', 'vm_state',
     'task_state', 'uuid', 'foo', ''])
+# Every server action, with values right and wrong for it.
+ACTION_NAMES = ['os-stop', 'os-start', 'reboot', 'pause', 'unpause',
+                'suspend', 'resume', 'lock', 'unlock', 'os-resetState',
+                'resetNetwork', 'nosuch']
+ACTION_VALUES = st.one_of(
+    fuzz.FIELD_VALUES, st.none(),
+    st.sampled_from([{'type': 'SOFT'}, {'type': 'hard'}, {'type': 'x'},
+                     {'state': 'active'}, {'state': 'error'},
+                     {'state': 'stopped'}, {'locked_reason': 'r'},
+                     {'locked_reason': ''}, {}, {'locked_reason':
+                                                 'x' * 300}]),
+    st.dictionaries(st.sampled_from(['type', 'state', 'locked_reason', 'x']),
+                    fuzz.FIELD_VALUES, max_size=2))
+ACTION_BODIES = st.builds(
+    lambda name, value: json.dumps({name: value}).encode(),
+    st.sampled_from(ACTION_NAMES), ACTION_VALUES)
 QUERY_VALUES = st.one_of(
     st.text(max_size=12), fuzz.IDS,
     st.sampled_from(['true', 'false', '0', '-1', '99999999999999999999',
@@ -62,13 +83,14 @@ SERVER_KEYS = ['name', 'description', 'accessIPv4', 'accessIPv6',
                'OS-DCF:diskConfig', 'flavorRef', 'imageRef', 'networks',
                'metadata', 'min_count', 'max_count', 'tags', 'user_data']
 BODIES = st.one_of(
-    fuzz.BODIES,
+    fuzz.BODIES, ACTION_BODIES,
     st.dictionaries(st.sampled_from(SERVER_KEYS), fuzz.FIELD_VALUES,
                     max_size=4).map(
         lambda s: json.dumps({'server': s}).encode()))
 VERSIONS = st.sampled_from(['2.1', '2.3', '2.19', '2.26', '2.38', '2.47',
-                            '2.63', '2.66', '2.69', '2.71', '2.73', '2.75',
-                            '2.88', 'latest'])
+                            '2.21', '2.51', '2.58', '2.62', '2.63', '2.66',
+                            '2.69', '2.71', '2.73', '2.75', '2.84', '2.88',
+                            'latest'])
 TOKENS = st.sampled_from(['admin:admin', 'bob:project-a', 'eve:project-b',
                           None])
 PRINTABLE = string.printable
@@ -100,6 +122,26 @@ def test_deep_and_non_finite_bodies_are_refused_on_servers(app, servers,
         assert resp.status_int == expected, (method, path, resp.text)
 
 
+@settings(fuzz.SETTINGS, max_examples=300)
+@given(data=st.data(), version=VERSIONS, token=TOKENS, body=ACTION_BODIES)
+def test_no_action_body_gives_a_server_error(app, servers, data, version,
+                                             token, body):
+    """Every action, with any value, on every kind of server."""
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, 'POST', '/v2.1/servers/%s/action' % server, '',
+                  version, False, token, body, 'application/json', None)
+
+
+@settings(fuzz.SETTINGS, max_examples=150)
+@given(data=st.data(), query=QUERIES, version=VERSIONS, token=TOKENS)
+def test_no_instance_actions_query_gives_a_server_error(app, servers, data,
+                                                        query, version,
+                                                        token):
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, 'GET', '/v2.1/servers/%s/os-instance-actions'
+                  % server, query, version, False, token, b'', None, None)
+
+
 # rebuild and createImage: every key each takes at some microversion,
 # plus unknown ones; well-formed images (known and missing) half the time.
 _IMAGE_REFS = st.one_of(
@@ -112,7 +154,7 @@ REBUILD_KEYS = ['name', 'metadata', 'adminPass', 'accessIPv4', 'accessIPv6',
                 'description', 'key_name', 'user_data',
                 'trusted_image_certificates', 'hostname', 'foo']
 CREATE_IMAGE_KEYS = ['name', 'metadata', 'foo']
-ACTION_BODIES = st.one_of(
+IMAGE_ACTION_BODIES = st.one_of(
     st.builds(lambda ref, rest: {'rebuild': dict(rest, imageRef=ref)},
               _IMAGE_REFS,
               st.dictionaries(st.sampled_from(REBUILD_KEYS),
@@ -134,7 +176,7 @@ ACTION_VERSIONS = st.sampled_from(['2.1', '2.18', '2.19', '2.44', '2.45',
 
 @settings(fuzz.SETTINGS, max_examples=200)
 @given(data=st.data(), version=ACTION_VERSIONS, token=TOKENS,
-       body=ACTION_BODIES)
+       body=IMAGE_ACTION_BODIES)
 def test_no_rebuild_or_create_image_body_gives_a_server_error(
         app, servers, data, version, token, body):
     server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))

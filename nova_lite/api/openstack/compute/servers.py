@@ -16,6 +16,7 @@ from oslo_utils import uuidutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute.schemas import servers as schemas
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_common
@@ -484,7 +485,9 @@ class ServerController(object):
         servers_api.delete(ctxt, self.server_id, check=check)
 
     _SUBRESOURCES = {'ips': IPsController,
-                     'action': server_actions.ServerActionController}
+                     'action': server_actions.ServerActionController,
+                     'os-instance-actions':
+                     instance_actions.InstanceActionsController}
 
     @pecan.expose()
     def _lookup(self, name, *remainder):
