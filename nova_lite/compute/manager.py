@@ -19,12 +19,12 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
+from nova_lite.compute import image_tasks
 from nova_lite.compute import instance_events
 from nova_lite.compute import resource_tracker
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import exception
-from nova_lite.image import api as image_api
 from nova_lite.network import api as network_api
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
@@ -79,7 +79,7 @@ _POWER_TASKS.update({state: ('reboot', instance_obj.ACTIVE,
                      + instance_obj.HARD_REBOOT_STATES})
 
 
-class ComputeManager(object):
+class ComputeManager(image_tasks.ImageTasks):
     target = messaging.Target(version='1.5')
 
     def __init__(self, host):
@@ -398,119 +398,3 @@ class ComputeManager(object):
         """Re-plug the guest's networking (no state change)."""
         with self._locks(instance.uuid):
             self.driver.reset_network(instance.uuid)
-
-    # --- RPC API 1.5: rebuild and snapshot ------------------------------
-
-    @instance_events.wrap_instance_event(prefix='compute')
-    def rebuild_instance(self, context, instance, image_ref, admin_password,
-                         preserve_ephemeral=False):
-        """Re-spawn the guest from image_ref on this host.
-
-        On entry task_state is rebuilding (set by the compute API with
-        the new image_ref); then rebuild_block_device_mapping,
-        rebuild_spawning and None, vm_state active (stopped, powered
-        off, when it was stopped). A failure leaves the server in ERROR
-        with a fault; a delete meanwhile wins (nothing more is done).
-        """
-        with self._locks(instance.uuid):
-            self._rebuild(context, instance, image_ref, preserve_ephemeral)
-
-    def _rebuild(self, context, instance, image_ref, preserve_ephemeral):
-        was_stopped = instance.vm_state == instance_obj.STOPPED
-        try:
-            instance.task_state = instance_obj.REBUILD_BLOCK_DEVICE_MAPPING
-            instance.save(expected_task_state=[instance_obj.REBUILDING])
-            instance.task_state = instance_obj.REBUILD_SPAWNING
-            instance.save(expected_task_state=[
-                instance_obj.REBUILD_BLOCK_DEVICE_MAPPING])
-            flavor = instance.flavor
-            self.driver.rebuild(instance.uuid, flavor.vcpus,
-                                flavor.memory_mb,
-                                flavor.root_gb + flavor.ephemeral_gb,
-                                image_ref,
-                                preserve_ephemeral=preserve_ephemeral,
-                                name=instance.display_name,
-                                power_on=not was_stopped)
-            instance.vm_state = (instance_obj.STOPPED if was_stopped
-                                 else instance_obj.ACTIVE)
-            instance.power_state = (instance_obj.SHUTDOWN if was_stopped
-                                    else instance_obj.RUNNING)
-            instance.task_state = None
-            instance.launched_at = timeutils.utcnow()
-            instance.save(expected_task_state=[
-                instance_obj.REBUILD_SPAWNING])
-            LOG.info('Instance %s rebuilt from image %s on %s',
-                     instance.uuid, image_ref, self.host)
-        except (exception.UnexpectedTaskStateError,
-                exception.InstanceNotFound):
-            LOG.info('Instance %s was deleted while rebuilding',
-                     instance.uuid)
-        except Exception as exc:
-            LOG.warning('Rebuild of instance %s failed on %s: %s',
-                        instance.uuid, self.host, exc)
-            self._fail_action(instance, exc, [
-                instance_obj.REBUILDING,
-                instance_obj.REBUILD_BLOCK_DEVICE_MAPPING,
-                instance_obj.REBUILD_SPAWNING])
-            raise
-
-    def _fail_action(self, instance, exc, task_states, vm_state=None):
-        """The action failed: task cleared (vm_state ERROR unless one is
-        given) and a fault recorded; a delete meanwhile wins."""
-        instance.vm_state = vm_state or instance_obj.ERROR
-        instance.task_state = None
-        try:
-            instance.save(expected_task_state=task_states)
-        except (exception.UnexpectedTaskStateError,
-                exception.InstanceNotFound):
-            return
-        if vm_state is None:
-            instance.add_fault(500, str(exc)[:255],
-                               details=traceback.format_exc(),
-                               host=self.host)
-
-    @instance_events.wrap_instance_event(prefix='compute')
-    def snapshot_instance(self, context, instance, image_id):
-        """Upload a snapshot of the guest into image_id (made queued by
-        the compute API), which ends active.
-
-        On entry task_state is image_snapshot; then image_pending_upload,
-        image_uploading and None; vm_state is unchanged. On a failure
-        the image is deleted and the task state cleared (vm_state
-        unchanged, as Nova does).
-        """
-        with self._locks(instance.uuid):
-            self._snapshot(context, instance, image_id)
-
-    def _snapshot(self, context, instance, image_id):
-        images = image_api.API()
-        try:
-            instance.task_state = instance_obj.IMAGE_PENDING_UPLOAD
-            instance.save(expected_task_state=[instance_obj.IMAGE_SNAPSHOT])
-            disk = self.driver.snapshot(instance.uuid)
-            instance.task_state = instance_obj.IMAGE_UPLOADING
-            instance.save(expected_task_state=[
-                instance_obj.IMAGE_PENDING_UPLOAD])
-            images.update(context, image_id, status='active',
-                          size=disk['size'], checksum=disk['checksum'])
-            instance.task_state = None
-            instance.save(expected_task_state=[
-                instance_obj.IMAGE_UPLOADING])
-            LOG.info('Instance %s snapshot into image %s on %s',
-                     instance.uuid, image_id, self.host)
-        except Exception as exc:
-            deleted = isinstance(exc, (exception.UnexpectedTaskStateError,
-                                       exception.InstanceNotFound))
-            LOG.warning('Snapshot of instance %s into image %s failed on '
-                        '%s: %s', instance.uuid, image_id, self.host, exc)
-            try:
-                images.delete(context.elevated(), image_id)
-            except exception.ImageNotFound:
-                pass
-            if not deleted:
-                self._fail_action(instance, exc, [
-                    instance_obj.IMAGE_SNAPSHOT,
-                    instance_obj.IMAGE_PENDING_UPLOAD,
-                    instance_obj.IMAGE_UPLOADING],
-                    vm_state=instance.vm_state)
-                raise

@@ -3,6 +3,7 @@ the microversion boundaries that change it, the states it is allowed in,
 bad images, and the server re-spawned from the new image on its host."""
 import pytest
 
+from tests.conftest import set_override
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import _wait_status
 from tests.functional.api.test_servers_boot import ADMIN
@@ -218,3 +219,16 @@ def _put_in(api, uuid, state):
                    token=ADMIN)
     assert response.status_code == 202, response.text
     _wait_status(api, uuid, status, token=ADMIN)
+
+
+def test_no_admin_pass_when_instance_passwords_are_disabled(api):
+    set_override('enable_instance_password', False, group='api')
+    created = api('POST', '/servers', _server('quiet', flavorRef='medium'),
+                  version='2.37')
+    assert created.status_code == 202
+    assert 'adminPass' not in created.json()['server']
+    uuid = created.json()['server']['id']
+    _wait_status(api, uuid, 'ACTIVE')
+    body = _rebuild(api, uuid, adminPass='x').json()['server']
+    assert 'adminPass' not in body
+    _rebuilt(api, uuid)

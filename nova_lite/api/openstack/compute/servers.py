@@ -522,7 +522,9 @@ class ServersController(object):
         if validation.to_bool(server.get('return_reservation_id', False)):
             return {'reservation_id': reservation_id}
         return views.Builder(pecan.request.application_url, version).created(
-            created[0].uuid, admin_pass=password,
+            created[0].uuid,
+            admin_pass=(password if CONF.api.enable_instance_password
+                        else None),
             disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
             security_groups=server.get('security_groups'))
 
