@@ -61,8 +61,8 @@ class EventReporter(object):
                    host=self.host, want_result=False, **kwargs)
         except exception.InstanceActionNotFound:
             LOG.debug('No action of request %s on %s: event %s not '
-                      'recorded', self.context.request_id, uuid,
-                      self.event_name)
+                      'recorded', getattr(self.context, 'request_id', None),
+                      uuid, self.event_name)
         except Exception:
             LOG.exception('Could not record event %s of %s',
                           self.event_name, uuid)

@@ -4,6 +4,8 @@ Nova 34 (../shared/anchors/real_nova_server.py) in the same run.
 
     python tools/bench/servers.py [--boot 200] [--list-servers 2000]
         [--nova-list-servers 200] [--list-runs 30]
+        [--sections boot,list,actions] [--action-servers 20]
+        [--action-cycles 200]
         [--nova-python /tmp/nova-venv/bin/python] [--no-nova]
 
 1. Boot: one sequential client POSTs --boot servers (networks none,
@@ -21,6 +23,12 @@ Nova 34 (../shared/anchors/real_nova_server.py) in the same run.
    listed with the --boot servers it has (the page is 200 rows either
    way), and nova_lite at both that size and --list-servers.
 
+3. Actions: --action-servers servers booted, then --action-cycles
+   stop/start cycles across the cells (tools/bench/server_actions.py):
+   actions per second and p50/p95 from a POST to the listing showing
+   the new state. Target (issue 15): nova_lite >= 10x Nova's actions/s.
+   ``--sections actions`` runs this one alone.
+
 Every POST must answer 202 and every server go ACTIVE; anything else
 stops the run.
 """
@@ -36,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import flavor_create as fc  # noqa: E402
+import server_actions  # noqa: E402
 
 IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 FLAVOR = {'name': 'bench.server', 'ram': 64, 'vcpus': 1, 'disk': 1,
@@ -195,6 +204,44 @@ def nova_lite_inside(state_dir, runs):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def actions(side, args, already=0):
+    """Boot --action-servers more servers, run the stop/start cycles
+    on them and print the figures."""
+    conn = _conn(side)
+    names = ['act-%03d' % i for i in range(args.action_servers)]
+    for name in names:
+        _post_servers(conn, name)
+    wait_active(side, already + len(names), timeout=1800)
+    status, data = _request(conn, 'GET', '/v2.1/servers/detail?limit=1000')
+    uuids = [s['id'] for s in json.loads(data)['servers']
+             if s['name'] in names]
+    hosts = {s.get('OS-EXT-SRV-ATTR:host') for s in json.loads(data)[
+        'servers'] if s['id'] in uuids}
+    r = server_actions.run(_request, conn, uuids, args.action_cycles)
+    print('%-9s actions: %d (stop/start over %d servers on hosts %s) in '
+          '%.1f s: %.1f actions/s; POST to new state p50 %.1f ms p95 '
+          '%.1f ms' % (side.name, r['actions'], len(uuids),
+                       ','.join(sorted(h or '?' for h in hosts)),
+                       r['wall_s'], r['actions_per_s'], r['p50_ms'],
+                       r['p95_ms']), flush=True)
+    return r
+
+
+def actions_only(sides, args):
+    results = {}
+    for side in sides:
+        with side:
+            ensure_flavor(side)
+            results[side.name] = actions(side, args)
+    if 'nova' in results:
+        lite, nova = results['nova_lite'], results['nova']
+        print('actions/s: nova_lite %.1f, Nova %.1f: %.1fx (target >= 10x); '
+              'p95 nova_lite %.1f ms, Nova %.1f ms' % (
+                  lite['actions_per_s'], nova['actions_per_s'],
+                  lite['actions_per_s'] / nova['actions_per_s'],
+                  lite['p95_ms'], nova['p95_ms']))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--boot', type=int, default=200)
@@ -203,12 +250,22 @@ def main():
                         help='servers in Nova when it is listed (default: '
                              'as many as --boot)')
     parser.add_argument('--list-runs', type=int, default=30)
+    parser.add_argument('--sections', default='boot,list,actions')
+    parser.add_argument('--action-servers', type=int, default=20)
+    parser.add_argument('--action-cycles', type=int, default=200)
     parser.add_argument('--nova-python', default='/tmp/nova-venv/bin/python')
     parser.add_argument('--no-nova', action='store_true')
     args = parser.parse_args()
     sides = [NovaLite()]
     if not args.no_nova:
         sides.append(fc.RealNova(args.nova_python))
+    sections = set(args.sections.split(','))
+    if sections == {'actions'}:
+        print('%d stop/start cycles over %d servers (networks none, flavor '
+              '%d MiB/1 vCPU/1 GB, microversion %s)' % (
+                  args.action_cycles, args.action_servers, FLAVOR['ram'],
+                  VERSION))
+        return actions_only(sides, args)
     print('boot %d servers (networks none, flavor %d MiB/1 vCPU/1 GB, '
           'microversion %s), then list %d servers across the cells'
           % (args.boot, FLAVOR['ram'], VERSION, args.list_servers))
@@ -217,6 +274,10 @@ def main():
         with side:
             ensure_flavor(side)
             r = results[side.name] = boot(side, args.boot)
+            if 'actions' in sections:
+                r['actions'] = actions(side, args, already=args.boot)
+            if 'list' not in sections:
+                continue
             print('%-9s boot %d: wall %.1f s (POSTs %.1f s), POST p50 '
                   '%.1f ms p95 %.1f ms' % (
                       side.name, args.boot, r['wall_s'], r['posts_s'],
@@ -250,6 +311,12 @@ def main():
         print('boot wall: nova_lite %.1f s, Nova %.1f s: %.1fx faster '
               '(target >= 10x)' % (lite['wall_s'], nova['wall_s'],
                                    nova['wall_s'] / lite['wall_s']))
+        if 'actions' in lite and 'actions' in nova:
+            print('actions/s: nova_lite %.1f, Nova %.1f: %.1fx (target >= '
+                  '10x)' % (lite['actions']['actions_per_s'],
+                            nova['actions']['actions_per_s'],
+                            lite['actions']['actions_per_s']
+                            / nova['actions']['actions_per_s']))
         size = args.nova_list_servers or args.boot
         key = 'list_%d' % size
         if key in lite and key in nova:

@@ -1,6 +1,7 @@
 """The policy table: the status each persona gets, with the default
 policies, for every flavor, extra-spec, flavor-access, os-services,
-os-hypervisors, os-keypairs and servers rule. Plain data, so that the
+os-hypervisors, os-keypairs, servers, server action and
+os-instance-actions rule. Plain data, so that the
 same table can be replayed against real Nova.
 
 Every row is what Nova 34 answers with its default policies except the
@@ -239,6 +240,30 @@ ROWS = [
     ('POST', '/servers/{error_server}/action',
      {'createImage': {'name': 'policy-snap'}}, '2.45',
      {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    # server actions: members of the project act (the server then has a
+    # task, so the administrator's stop comes too late: 409); resetState
+    # and resetNetwork are for administrators; the administrator's lock
+    # is the one in force, so the member's unlock needs unlock_override.
+    ('POST', '/servers/{server}/action', {'os-stop': None}, '2.1',
+     {ADMIN: 409, MEMBER: 202, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'os-resetState': {'state': 'active'}}, '2.1', _admin_only(202, 403)
+     | {OTHER: 404}),
+    ('POST', '/servers/{server}/action', {'resetNetwork': None}, '2.1',
+     _admin_only(202, 403) | {OTHER: 404}),
+    ('POST', '/servers/{server}/action', {'lock': None}, '2.1',
+     {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action', {'unlock': None}, '2.1',
+     _admin_only(202, 403) | {OTHER: 404}),
+    ('POST', '/servers/{server}/action', {'reboot': {'type': 'x'}}, '2.1',
+     _all(400)),
+    ('POST', '/servers/' + MISSING_UUID + '/action', {'pause': None}, '2.1',
+     _all(404)),
+    # os-instance-actions: readers of the project list and show.
+    ('GET', '/servers/{server}/os-instance-actions', None, '2.84',
+     _OWN_SERVER),
+    ('GET', '/servers/{server}/os-instance-actions/no-such-request', None,
+     '2.84', _all(404)),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default

@@ -4,9 +4,13 @@ states it refuses (409), locks by persona, and the state a user sees
 after it."""
 from oslo_utils import uuidutils
 import pytest
+import sqlalchemy as sa
 
 from nova_lite import context as nova_context
+from nova_lite.db.main import api as main_db
 from nova_lite import objects
+from nova_lite.objects import service_version
+from tests.conftest import set_override
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import _wait_status
 from tests.functional.api.test_servers_boot import ADMIN
@@ -244,3 +248,30 @@ def test_unknown_action_is_400(api):
     response = act(api, uuid, {'fly': None})
     assert response.status_code == 400
     assert api('GET', '/servers/%s/action' % uuid).status_code == 405
+
+
+def test_a_compute_too_old_for_actions_refuses_them_unchanged(api, plane):
+    """With [upgrade_levels] compute = auto, a compute still at service
+    version 6 (RPC 1.3) gets no action it cannot run: 409, and the
+    server keeps its state (no task set, no action recorded)."""
+    set_override('compute', 'auto', group='upgrade_levels')
+    uuid = boot(api)
+    host = api('GET', '/servers/%s' % uuid, token=ADMIN).json()['server'][
+        'OS-EXT-SRV-ATTR:host']
+    cell = next(c for c in plane.cells.values() if host.startswith(c.name))
+    admin = nova_context.get_admin_context()
+    with nova_context.target_cell(admin, cell) as cctxt:
+        with main_db.get_engine(cctxt).begin() as conn:
+            conn.execute(sa.text('UPDATE services SET version = 6 WHERE '
+                                 'host = :host'), {'host': host})
+    service_version.reset_min_version_cache()
+    response = act(api, uuid, {'os-stop': None})
+    assert response.status_code == 409
+    assert 'too old' in response.json()['conflictingRequest']['message']
+    body = api('GET', '/servers/%s' % uuid).json()['server']
+    assert (body['status'], body['OS-EXT-STS:task_state']) == ('ACTIVE',
+                                                               None)
+    listed = api('GET', '/servers/%s/os-instance-actions' % uuid).json()
+    assert [a['action'] for a in listed['instanceActions']] == ['create']
+    # Lock needs no compute.
+    assert act(api, uuid, {'lock': None}).status_code == 202
