@@ -435,3 +435,7 @@ class InstanceNotReady(Conflict):
 
 class ImageNotFoundForRebuild(Invalid):
     msg_fmt = 'Cannot find image for rebuild'
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'

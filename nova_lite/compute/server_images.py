@@ -28,6 +28,10 @@ REBUILD_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
                      instance_obj.ERROR)
 SNAPSHOT_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
                       instance_obj.PAUSED, instance_obj.SUSPENDED)
+# Nova's default metadata_items quota: at most this many metadata items
+# on a rebuild (MetadataLimitExceeded, 403) or a createImage request
+# (ImageMetadataLimitExceeded, 403).
+METADATA_ITEMS = 128
 # Image properties a snapshot does not inherit from its server's image.
 _NOT_INHERITED = frozenset(['instance_uuid', 'image_type',
                             'base_image_ref', 'owner_id', 'user_id',
@@ -84,6 +88,8 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
     instance = server_actions.get(context, server_id)
     if check is not None:
         check(instance)
+    if metadata is not None and len(metadata) > METADATA_ITEMS:
+        raise exception.MetadataLimitExceeded(allowed=METADATA_ITEMS)
     server_actions._check_lock(context, instance)
     server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
     image = _rebuild_image(context, image_id, instance.flavor)
@@ -146,6 +152,8 @@ def snapshot(context, server_id, name, metadata=None, check=None):
     instance = server_actions.get(context, server_id)
     if check is not None:
         check(instance)
+    if len(metadata or {}) > METADATA_ITEMS:
+        raise exception.ImageMetadataLimitExceeded()
     server_actions._check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
     server_actions._check_host(instance)
     image = image_api.API().create(

@@ -5,8 +5,6 @@ allowed in, and the instance actions rebuild and createImage record."""
 import pytest
 import requests
 
-from nova_lite import context as nova_context
-from nova_lite import objects
 from tests.functional.api.test_server_rebuild import _boot
 from tests.functional.api.test_server_rebuild import _put_in
 from tests.functional.api.test_server_rebuild import _rebuild
@@ -135,20 +133,32 @@ def test_create_image_allowed_vm_states(api, plane, state,
     _settled(api, uuid, status)
 
 
+def test_too_much_metadata_is_403(api):
+    uuid = _boot(api)
+    many = {'k%d' % i: 'v' for i in range(129)}
+    response = _snapshot(api, uuid, '2.45', metadata=many)
+    assert response.status_code == 403, response.text
+    assert 'metadata' in response.json()['forbidden']['message']
+    response = _rebuild(api, uuid, metadata=many)
+    assert response.status_code == 403, response.text
+    assert 'metadata' in response.json()['forbidden']['message']
+
+
 def test_rebuild_and_create_image_are_recorded_actions(api):
     uuid = _boot(api)
     image_id = _snapshot(api, uuid, '2.45').json()['image_id']
     _settled(api, uuid)
     assert _rebuild(api, uuid, imageRef=image_id).status_code == 202
     _rebuilt(api, uuid, image_id)
-    ctxt = nova_context.get_admin_context()
-    mapping = objects.InstanceMapping.get_by_instance_uuid(ctxt, uuid)
-    with nova_context.target_cell(ctxt, mapping.cell_mapping) as cctxt:
-        recorded = objects.InstanceActionList.get_by_instance_uuid(
-            cctxt, uuid)
-        events = {a.action: [e.event for e in
-                             objects.InstanceActionEventList.get_by_action(
-                                 cctxt, a.id)]
-                  for a in recorded}
-    assert events['createImage'] == ['compute_snapshot_instance']
-    assert events['rebuild'] == ['compute_rebuild_instance']
+    listed = api('GET', '/servers/%s/os-instance-actions' % uuid,
+                 version='2.51').json()['instanceActions']
+    events = {}
+    for action in listed:
+        shown = api('GET', '/servers/%s/os-instance-actions/%s' % (
+            uuid, action['request_id']), version='2.51').json()
+        events[action['action']] = [
+            (e['event'], e['result'])
+            for e in shown['instanceAction']['events']]
+    assert events['createImage'] == [('compute_snapshot_instance',
+                                      'Success')]
+    assert events['rebuild'] == [('compute_rebuild_instance', 'Success')]
