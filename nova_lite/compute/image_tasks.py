@@ -5,6 +5,7 @@ other actions of its instance, as one event of the action the API
 recorded, and every state change is a compare-and-swap on the task
 state: a delete meanwhile wins and nothing more is done.
 """
+import sys
 import traceback
 
 from oslo_log import log as logging
@@ -18,8 +19,31 @@ from nova_lite.objects import instance as instance_obj
 LOG = logging.getLogger(__name__)
 
 
+# Task states a stop of the compute interrupts mid-way (the first ones,
+# rebuilding and image_snapshot, still have their cast in the queue).
+_INTERRUPTED_REBUILD = (instance_obj.REBUILD_BLOCK_DEVICE_MAPPING,
+                        instance_obj.REBUILD_SPAWNING)
+_INTERRUPTED_SNAPSHOT = (instance_obj.IMAGE_PENDING_UPLOAD,
+                         instance_obj.IMAGE_UPLOADING)
+INTERRUPTED = _INTERRUPTED_REBUILD + _INTERRUPTED_SNAPSHOT
+
+
 class ImageTasks(object):
     """rebuild_instance and snapshot_instance of ComputeManager."""
+
+    def _recover_image_task(self, instance):
+        """After a restart: an interrupted rebuild goes to ERROR with a
+        fault (as Nova does); an interrupted snapshot has its task state
+        cleared (its image stays queued; a user deletes it)."""
+        LOG.warning('%s of %s was interrupted by a restart of %s',
+                    instance.task_state, instance.uuid, self.host)
+        if instance.task_state in _INTERRUPTED_REBUILD:
+            self._fail_action(instance, RuntimeError(
+                'Rebuild was interrupted by a restart of its compute '
+                'service.'), list(_INTERRUPTED_REBUILD))
+        else:
+            self._fail_action(instance, None, list(_INTERRUPTED_SNAPSHOT),
+                              vm_state=instance.vm_state)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def rebuild_instance(self, context, instance, image_ref, admin_password,
@@ -85,8 +109,9 @@ class ImageTasks(object):
                 exception.InstanceNotFound):
             return
         if vm_state is None:
-            instance.add_fault(500, str(exc)[:255],
-                               details=traceback.format_exc(),
+            details = (traceback.format_exc()
+                       if sys.exc_info()[1] is not None else None)
+            instance.add_fault(500, str(exc)[:255], details=details,
                                host=self.host)
 
     @instance_events.wrap_instance_event(prefix='compute')

@@ -100,7 +100,8 @@ class ComputeManager(image_tasks.ImageTasks):
     def _recover_instances(self, context):
         """Finish what a stop of this service interrupted: a delete is
         completed; a build goes to ERROR with a fault, its guest, ports
-        and claim freed (never left in BUILD)."""
+        and claim freed (never left in BUILD); a rebuild or snapshot as
+        image_tasks.ImageTasks._recover_image_task says."""
         try:
             instances = instance_obj.InstanceList.get_by_host(context,
                                                               self.host)
@@ -110,6 +111,8 @@ class ComputeManager(image_tasks.ImageTasks):
         for instance in instances:
             if instance.task_state == instance_obj.DELETING:
                 self.terminate_instance(context, instance)
+            elif instance.task_state in image_tasks.INTERRUPTED:
+                self._recover_image_task(instance)
             elif instance.task_state in _POWER_TASKS:
                 # An action the stop interrupted: run it to its end
                 # (every driver power operation is idempotent).
