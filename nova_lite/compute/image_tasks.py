@@ -99,8 +99,17 @@ class ImageTasks(object):
             raise
 
     def _fail_action(self, instance, exc, task_states, vm_state=None):
-        """The action failed: task cleared (vm_state ERROR unless one is
-        given) and a fault recorded; a delete meanwhile wins."""
+        """The action failed: task cleared (vm_state ERROR, with a fault
+        recorded first so that ERROR is never shown without it, unless a
+        vm_state is given); a delete meanwhile wins."""
+        if vm_state is None:
+            details = (traceback.format_exc()
+                       if sys.exc_info()[1] is not None else None)
+            try:
+                instance.add_fault(500, str(exc)[:255], details=details,
+                                   host=self.host)
+            except exception.InstanceNotFound:
+                return
         instance.vm_state = vm_state or instance_obj.ERROR
         instance.task_state = None
         try:
@@ -108,11 +117,6 @@ class ImageTasks(object):
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound):
             return
-        if vm_state is None:
-            details = (traceback.format_exc()
-                       if sys.exc_info()[1] is not None else None)
-            instance.add_fault(500, str(exc)[:255], details=details,
-                               host=self.host)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def snapshot_instance(self, context, instance, image_id):
