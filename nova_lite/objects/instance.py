@@ -130,7 +130,9 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         obj.network_info = rec.get('network_info') or []
         obj.keypairs = rec.get('keypairs') or []
         obj.migration_context = rec.get('migration_context')
-        obj.obj_reset_changes()
+        # Recursive: the flavor snapshots just read are not changes (a
+        # save would rewrite instance_extra.flavor every time).
+        obj.obj_reset_changes(recursive=True)
         obj._context = context
         return obj
 

@@ -135,7 +135,7 @@ class InstanceActionEvent(base.NovaLiteObject,
         """Start event_name in context's request's action on the
         instance (InstanceActionNotFound when there is none)."""
         rec = db.event_start(context, instance_uuid, context.request_id,
-                             event_name, host=host)
+                             event_name, host=host, want_result=want_result)
         return _set(cls(), rec, context) if want_result else None
 
     @base.remotable_classmethod
@@ -146,7 +146,8 @@ class InstanceActionEvent(base.NovaLiteObject,
         error marks the action's message 'Error'."""
         rec = db.event_finish(context, instance_uuid, context.request_id,
                               event_name, result, traceback=traceback,
-                              details=details, host=host)
+                              details=details, host=host,
+                              want_result=want_result)
         return _set(cls(), rec, context) if want_result else None
 
     @classmethod

@@ -91,20 +91,32 @@ def get_action(context, instance_uuid, request_id):
     return _action_for_request(context.session, instance_uuid, request_id)
 
 
+def _action_id(session, instance_uuid, request_id):
+    action_id = session.execute(sa.select(ACTIONS.c.id).where(
+        ACTIONS.c.instance_uuid == instance_uuid,
+        ACTIONS.c.request_id == request_id, ACTIONS.c.deleted == 0)
+        .order_by(ACTIONS.c.id.desc()).limit(1)).scalar()
+    if action_id is None:
+        raise exception.InstanceActionNotFound(request_id=request_id,
+                                               instance_uuid=instance_uuid)
+    return action_id
+
+
 @main_db.writer
 def event_start(context, instance_uuid, request_id, event, host=None,
-                start_time=None):
-    """Start an event of the request's action; returns it."""
+                start_time=None, want_result=True):
+    """Start an event of the request's action; returns it (None
+    without want_result: three statements)."""
     session = context.session
-    action = _action_for_request(session, instance_uuid, request_id)
+    action_id = _action_id(session, instance_uuid, request_id)
     now = _now()
     new_id = session.execute(EVENTS.insert().values(
-        event=event, action_id=action['id'], start_time=start_time or now,
+        event=event, action_id=action_id, start_time=start_time or now,
         host=host, created_at=now, updated_at=now, deleted=0)
     ).inserted_primary_key[0]
     session.execute(ACTIONS.update().where(
-        ACTIONS.c.id == action['id']).values(updated_at=now))
-    return _get_event(session, new_id)
+        ACTIONS.c.id == action_id).values(updated_at=now))
+    return _get_event(session, new_id) if want_result else None
 
 
 def _get_event(session, event_id):
@@ -115,22 +127,23 @@ def _get_event(session, event_id):
 
 @main_db.writer
 def event_finish(context, instance_uuid, request_id, event, result,
-                 traceback=None, details=None, host=None):
+                 traceback=None, details=None, host=None, want_result=True):
     """Finish the newest unfinished event named so of the request's
     action (starting it now if it never started); an 'Error' result
-    marks the action's message 'Error'. Returns the event."""
+    marks the action's message 'Error'. Returns the event (None without
+    want_result: four statements)."""
     session = context.session
-    action = _action_for_request(session, instance_uuid, request_id)
+    action_id = _action_id(session, instance_uuid, request_id)
     now = _now()
     event_id = session.execute(sa.select(EVENTS.c.id).where(
-        EVENTS.c.action_id == action['id'], EVENTS.c.event == event,
+        EVENTS.c.action_id == action_id, EVENTS.c.event == event,
         EVENTS.c.finish_time.is_(None), EVENTS.c.deleted == 0)
         .order_by(EVENTS.c.id.desc()).limit(1)).scalar()
     values = dict(finish_time=now, result=result, traceback=traceback,
                   details=details, updated_at=now)
     if event_id is None:
         event_id = session.execute(EVENTS.insert().values(
-            event=event, action_id=action['id'], start_time=now, host=host,
+            event=event, action_id=action_id, start_time=now, host=host,
             created_at=now, deleted=0, **values)).inserted_primary_key[0]
     else:
         session.execute(EVENTS.update().where(
@@ -139,8 +152,8 @@ def event_finish(context, instance_uuid, request_id, event, result,
     if result.lower() == RESULT_ERROR.lower():
         action_values['message'] = RESULT_ERROR
     session.execute(ACTIONS.update().where(
-        ACTIONS.c.id == action['id']).values(**action_values))
-    return _get_event(session, event_id)
+        ACTIONS.c.id == action_id).values(**action_values))
+    return _get_event(session, event_id) if want_result else None
 
 
 @main_db.reader
