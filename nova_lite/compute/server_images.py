@@ -57,12 +57,14 @@ def _rebuild_image(context, image_id, flavor):
 
 
 def _set_keypair(context, instance, key_name):
+    """The caller's key pair key_name (as Nova: the requester's, not the
+    server owner's) on the instance; None unsets it."""
     if key_name is None:
         instance.key_name = instance.key_data = None
         instance.keypairs = []
         return
     try:
-        keypair = objects.KeyPair.get_by_name(context, instance.user_id,
+        keypair = objects.KeyPair.get_by_name(context, context.user_id,
                                               key_name)
     except exception.NotFound:
         raise exception.InvalidInput(reason='Invalid key_name provided.')
@@ -94,7 +96,7 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
     server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
     image = _rebuild_image(context, image_id, instance.flavor)
     if key_name is not _UNSET:
-        _set_keypair(instance._context, instance, key_name)
+        _set_keypair(context, instance, key_name)
     instance.image_ref = image['id']
     system_metadata = dict(instance.system_metadata or {})
     system_metadata['image_base_image_ref'] = image['id']
