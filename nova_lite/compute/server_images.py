@@ -17,6 +17,7 @@ events and clearing the task state.
 """
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import server_actions
+from nova_lite.compute import servers as compute_servers
 from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite import objects
@@ -39,22 +40,6 @@ _NOT_INHERITED = frozenset(['instance_uuid', 'image_type',
 
 
 # --- rebuild ---------------------------------------------------------------
-
-def _rebuild_image(context, image_id, flavor):
-    """The image to rebuild from: it exists (400 otherwise, as Nova
-    says it), is active and fits the server's own flavor copy (400)."""
-    try:
-        image = image_api.API().get(context, image_id)
-    except exception.ImageNotFound:
-        raise exception.ImageNotFoundForRebuild()
-    if image['status'] != 'active':
-        raise exception.ImageNotActive(image_id=image_id)
-    if (image.get('min_ram') or 0) > flavor.memory_mb:
-        raise exception.FlavorMemoryTooSmall()
-    if flavor.root_gb and (image.get('min_disk') or 0) > flavor.root_gb:
-        raise exception.FlavorDiskTooSmall()
-    return image
-
 
 def _set_keypair(context, instance, key_name):
     """The caller's key pair key_name (as Nova: the requester's, not the
@@ -94,7 +79,9 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
         raise exception.MetadataLimitExceeded(allowed=METADATA_ITEMS)
     server_actions._check_lock(context, instance)
     server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
-    image = _rebuild_image(context, image_id, instance.flavor)
+    image = compute_servers.check_image(
+        context, image_id, instance.flavor,
+        not_found=exception.ImageNotFoundForRebuild())
     if key_name is not _UNSET:
         _set_keypair(context, instance, key_name)
     instance.image_ref = image['id']

@@ -64,16 +64,21 @@ class FakeDriver(object):
     def list_guests(self):
         return dict(self._guests)
 
-    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
-        """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
-        and fail_spawn_for_names shape it for tests and demos."""
+    def _boot_like_spawn(self, instance_uuid, name, what):
+        """A boot's [fake_driver] spawn_delay, then its simulated failure
+        (SpawnFailed) on fail_spawn_on_hosts or fail_spawn_for_names."""
         fd = CONF.fake_driver
         if fd.spawn_delay:
             eventlet.sleep(fd.spawn_delay)
         if self.host in fd.fail_spawn_on_hosts or (
                 name is not None and name in fd.fail_spawn_for_names):
-            raise SpawnFailed('Simulated spawn failure of %s on %s'
-                              % (instance_uuid, self.host))
+            raise SpawnFailed('Simulated %s failure of %s on %s'
+                              % (what, instance_uuid, self.host))
+
+    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
+        """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
+        and fail_spawn_for_names shape it for tests and demos."""
+        self._boot_like_spawn(instance_uuid, name, 'spawn')
         with self._lock:
             self._guests[instance_uuid] = {'vcpus': vcpus,
                                            'memory_mb': memory_mb,
@@ -138,13 +143,7 @@ class FakeDriver(object):
         again, on this host (with [fake_driver] spawn_delay and the
         simulated failures of spawn). The guest ends running, or shut
         off when power_on is False."""
-        fd = CONF.fake_driver
-        if fd.spawn_delay:
-            eventlet.sleep(fd.spawn_delay)
-        if self.host in fd.fail_spawn_on_hosts or (
-                name is not None and name in fd.fail_spawn_for_names):
-            raise SpawnFailed('Simulated rebuild failure of %s on %s'
-                              % (instance_uuid, self.host))
+        self._boot_like_spawn(instance_uuid, name, 'rebuild')
         with self._lock:
             guest = dict(self._guests.get(instance_uuid) or {})
             guest.update({'vcpus': vcpus, 'memory_mb': memory_mb,
