@@ -152,13 +152,19 @@ def test_rebuild_and_create_image_are_recorded_actions(api):
     _rebuilt(api, uuid, image_id)
     listed = api('GET', '/servers/%s/os-instance-actions' % uuid,
                  version='2.51').json()['instanceActions']
-    events = {}
-    for action in listed:
-        shown = api('GET', '/servers/%s/os-instance-actions/%s' % (
-            uuid, action['request_id']), version='2.51').json()
-        events[action['action']] = [
-            (e['event'], e['result'])
-            for e in shown['instanceAction']['events']]
+
+    def finished_events():
+        # Each event finishes just after its server settles.
+        events = {}
+        for action in listed:
+            shown = api('GET', '/servers/%s/os-instance-actions/%s' % (
+                uuid, action['request_id']), version='2.51').json()
+            events[action['action']] = [
+                (e['event'], e['result'])
+                for e in shown['instanceAction']['events']]
+        done = all(r for found in events.values() for _e, r in found)
+        return events if done else None
+    events = wait_for(finished_events, timeout=30, message='events done')
     assert events['createImage'] == [('compute_snapshot_instance',
                                       'Success')]
     assert events['rebuild'] == [('compute_rebuild_instance', 'Success')]

@@ -13,6 +13,7 @@ from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.compute.test_action_recovery import _boot_on_host
 from tests.functional.compute.test_action_recovery import _interrupt
 from tests.functional.compute.test_action_recovery import _restart_compute
+from tests.functional.conftest import wait_for
 
 CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 
@@ -44,10 +45,16 @@ def test_failed_rebuild_leaves_the_server_in_error(api):
     [action] = [a for a in api(
         'GET', '/servers/%s/os-instance-actions' % uuid, version='2.51',
         token=ADMIN).json()['instanceActions'] if a['action'] == 'rebuild']
-    shown = api('GET', '/servers/%s/os-instance-actions/%s'
-                % (uuid, action['request_id']), version='2.51',
-                token=ADMIN).json()['instanceAction']
-    assert [(e['event'], e['result']) for e in shown['events']] == [
+
+    def finished_events():
+        # The event finishes once the compute's method has raised, just
+        # after the server shows ERROR.
+        shown = api('GET', '/servers/%s/os-instance-actions/%s'
+                    % (uuid, action['request_id']), version='2.51',
+                    token=ADMIN).json()['instanceAction']
+        events = [(e['event'], e['result']) for e in shown['events']]
+        return events if all(result for _e, result in events) else None
+    assert wait_for(finished_events, timeout=30, message='event done') == [
         ('compute_rebuild_instance', 'Error')]
     # A server in error may be rebuilt (and recovers).
     set_override('fail_spawn_for_names', [], group='fake_driver')
