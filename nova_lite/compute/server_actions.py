@@ -120,16 +120,23 @@ def _check_host(instance):
         raise exception.InstanceNotReady(instance_id=instance.uuid)
 
 
+def _check_compute(instance, action,
+                   version=compute_rpcapi.ACTIONS_VERSION):
+    """The instance has a compute that speaks RPC version (the actions'
+    1.4 by default); 409 otherwise, before anything is written."""
+    _check_host(instance)
+    if not _compute().can_send(instance._context, instance.host, version):
+        raise exception.ComputeTooOldForAction(
+            action=action, instance_uuid=instance.uuid, host=instance.host)
+
+
 def _cast(instance, action, method, task_state, expected_task_state,
           version=compute_rpcapi.ACTIONS_VERSION, **kwargs):
     """Set task_state (compare-and-swap on expected_task_state), record
-    action, cast method to the instance's compute. A compute too old
-    for RPC version (1.4) refuses before anything is written (409)."""
+    action, cast method to the instance's compute (_check_compute for
+    RPC version first)."""
     context = instance._context
-    _check_host(instance)
-    if not _compute().can_send(context, instance.host, version):
-        raise exception.ComputeTooOldForAction(
-            action=action, instance_uuid=instance.uuid, host=instance.host)
+    _check_compute(instance, action, version)
     instance.task_state = task_state
     try:
         instance.save(expected_task_state=list(expected_task_state))
@@ -198,12 +205,7 @@ def resume(context, instance):
 def reset_network(context, instance):
     """Ask the compute to re-plug the server's networking."""
     _check_lock(context, instance)
-    _check_host(instance)
-    if not _compute().can_send(instance._context, instance.host,
-                               compute_rpcapi.ACTIONS_VERSION):
-        raise exception.ComputeTooOldForAction(
-            action='resetNetwork', instance_uuid=instance.uuid,
-            host=instance.host)
+    _check_compute(instance, actions.RESET_NETWORK)
     instance_events.record_action(instance._context, instance,
                                   actions.RESET_NETWORK)
     _compute().reset_network(instance._context, instance)

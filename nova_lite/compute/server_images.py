@@ -144,7 +144,9 @@ def snapshot(context, server_id, name, metadata=None, check=None):
     if len(metadata or {}) > METADATA_ITEMS:
         raise exception.ImageMetadataLimitExceeded()
     server_actions._check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
-    server_actions._check_host(instance)
+    server_actions._check_compute(
+        instance, actions.CREATE_IMAGE,
+        compute_rpcapi.REBUILD_SNAPSHOT_VERSION)
     image = image_api.API().create(
         context, name, status='queued',
         properties=_snapshot_properties(context, instance, metadata),

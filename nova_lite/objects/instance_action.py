@@ -51,6 +51,13 @@ def _set(obj, rec, context):
     return obj
 
 
+def _list(list_cls, item_cls, recs, context):
+    result = list_cls(objects=[_set(item_cls(), r, context) for r in recs])
+    result._context = context
+    result.obj_reset_changes()
+    return result
+
+
 @base.NovaLiteObjectRegistry.register
 class InstanceAction(base.NovaLiteObject, base.NovaLitePersistentObject):
     # 1.0: initial
@@ -76,7 +83,7 @@ class InstanceAction(base.NovaLiteObject, base.NovaLitePersistentObject):
         rec = db.action_start(context, {
             'action': action_name, 'instance_uuid': instance_uuid,
             'request_id': context.request_id, 'user_id': context.user_id,
-            'project_id': context.project_id})
+            'project_id': context.project_id}, want_result=want_result)
         return _set(cls(), rec, context) if want_result else None
 
     @base.remotable_classmethod
@@ -102,13 +109,8 @@ class InstanceActionList(base.ObjectListBase, base.NovaLiteObject):
     @base.remotable_classmethod
     def get_by_instance_uuid(cls, context, instance_uuid, limit=None,
                              marker=None):
-        recs = db.list_actions(context, instance_uuid, limit=limit,
-                               marker=marker)
-        result = cls(objects=[_set(InstanceAction(), r, context)
-                              for r in recs])
-        result._context = context
-        result.obj_reset_changes()
-        return result
+        return _list(cls, InstanceAction, db.list_actions(
+            context, instance_uuid, limit=limit, marker=marker), context)
 
 
 @base.NovaLiteObjectRegistry.register
@@ -176,8 +178,5 @@ class InstanceActionEventList(base.ObjectListBase, base.NovaLiteObject):
 
     @base.remotable_classmethod
     def get_by_action(cls, context, action_id):
-        result = cls(objects=[_set(InstanceActionEvent(), r, context)
-                              for r in db.list_events(context, action_id)])
-        result._context = context
-        result.obj_reset_changes()
-        return result
+        return _list(cls, InstanceActionEvent,
+                     db.list_events(context, action_id), context)

@@ -44,11 +44,18 @@ def _select_actions():
     return sa.select(*[ACTIONS.c[c] for c in ACTION_COLUMNS])
 
 
+def _newest_of_request(query, instance_uuid, request_id):
+    """query narrowed to the newest action of request_id on the
+    instance."""
+    return (query.where(ACTIONS.c.instance_uuid == instance_uuid,
+                        ACTIONS.c.request_id == request_id,
+                        ACTIONS.c.deleted == 0)
+            .order_by(ACTIONS.c.id.desc()).limit(1))
+
+
 def _action_for_request(session, instance_uuid, request_id):
-    row = session.execute(_select_actions().where(
-        ACTIONS.c.instance_uuid == instance_uuid,
-        ACTIONS.c.request_id == request_id, ACTIONS.c.deleted == 0)
-        .order_by(ACTIONS.c.id.desc()).limit(1)).first()
+    row = session.execute(_newest_of_request(
+        _select_actions(), instance_uuid, request_id)).first()
     if row is None:
         raise exception.InstanceActionNotFound(request_id=request_id,
                                                instance_uuid=instance_uuid)
@@ -56,15 +63,18 @@ def _action_for_request(session, instance_uuid, request_id):
 
 
 @main_db.writer
-def action_start(context, values):
+def action_start(context, values, want_result=True):
     """Insert an action (values: action, instance_uuid, request_id,
-    user_id, project_id, start_time optional); returns it."""
+    user_id, project_id, start_time optional); returns it (None without
+    want_result: one statement)."""
     session = context.session
     now = _now()
     values = dict(values, start_time=values.get('start_time') or now,
                   created_at=now, updated_at=now, deleted=0)
     new_id = session.execute(ACTIONS.insert().values(**values)
                              ).inserted_primary_key[0]
+    if not want_result:
+        return None
     return _row(session.execute(_select_actions().where(
         ACTIONS.c.id == new_id)).first(), ACTION_COLUMNS)
 
@@ -92,10 +102,8 @@ def get_action(context, instance_uuid, request_id):
 
 
 def _action_id(session, instance_uuid, request_id):
-    action_id = session.execute(sa.select(ACTIONS.c.id).where(
-        ACTIONS.c.instance_uuid == instance_uuid,
-        ACTIONS.c.request_id == request_id, ACTIONS.c.deleted == 0)
-        .order_by(ACTIONS.c.id.desc()).limit(1)).scalar()
+    action_id = session.execute(_newest_of_request(
+        sa.select(ACTIONS.c.id), instance_uuid, request_id)).scalar()
     if action_id is None:
         raise exception.InstanceActionNotFound(request_id=request_id,
                                                instance_uuid=instance_uuid)
@@ -172,11 +180,9 @@ def list_actions(context, instance_uuid, limit=None, marker=None,
     if changes_before is not None:
         query = query.where(ACTIONS.c.updated_at <= changes_before)
     if marker is not None:
-        row = session.execute(sa.select(
-            ACTIONS.c.created_at, ACTIONS.c.id).where(
-                ACTIONS.c.instance_uuid == instance_uuid,
-                ACTIONS.c.request_id == marker, ACTIONS.c.deleted == 0)
-            .order_by(ACTIONS.c.id.desc()).limit(1)).first()
+        row = session.execute(_newest_of_request(sa.select(
+            ACTIONS.c.created_at, ACTIONS.c.id), instance_uuid,
+            marker)).first()
         if row is None:
             raise exception.MarkerNotFound(marker=marker)
         created, row_id = row

@@ -115,3 +115,19 @@ def test_a_failed_build_shows_its_errors_to_admins(api, doomed):
     assert member['message'] == 'Error'
     assert all(set(e) == {'event', 'start_time', 'finish_time', 'result',
                           'hostId'} for e in member['events'])
+
+
+def test_a_server_no_host_could_take_has_its_create_action_in_cell0(api):
+    huge = {'flavor': {'name': 'huge', 'id': 'huge', 'ram': 10 ** 7,
+                       'vcpus': 1, 'disk': 1}}
+    assert api('POST', '/flavors', huge, token=ADMIN).status_code == 200
+    created = api('POST', '/servers', _server('big', flavorRef='huge'),
+                  version='2.37')
+    uuid = created.json()['server']['id']
+    _wait_status(api, uuid, 'ERROR')
+    found = action(api, uuid, request_id(created))
+    assert (found['action'], found['message']) == ('create', 'Error')
+    [event] = found['events']
+    assert event['event'] == 'conductor_schedule_and_build_instances'
+    assert event['result'] == 'Error'
+    assert event['details'].startswith('No valid host')
