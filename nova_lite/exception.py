@@ -470,3 +470,7 @@ class TooManyTags(Invalid):
 class InvalidTag(Invalid):
     msg_fmt = ("Tag '%(tag)s' is invalid. It must be a non empty string "
                "without characters '/' and ','. %(reason)s")
+
+
+class ImageNotFoundForRebuild(Invalid):
+    msg_fmt = 'Cannot find image for rebuild'

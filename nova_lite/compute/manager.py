@@ -19,6 +19,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
+from nova_lite.compute import image_tasks
 from nova_lite.compute import instance_events
 from nova_lite.compute import resource_tracker
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -79,8 +80,8 @@ _POWER_TASKS.update({state: ('reboot', instance_obj.ACTIVE,
                      + instance_obj.HARD_REBOOT_STATES})
 
 
-class ComputeManager(object):
-    target = messaging.Target(version='1.4')
+class ComputeManager(image_tasks.ImageTasks):
+    target = messaging.Target(version='1.5')
 
     def __init__(self, host):
         self.host = host
@@ -100,7 +101,8 @@ class ComputeManager(object):
     def _recover_instances(self, context):
         """Finish what a stop of this service interrupted: a delete is
         completed; a build goes to ERROR with a fault, its guest, ports
-        and claim freed (never left in BUILD)."""
+        and claim freed (never left in BUILD); a rebuild or snapshot as
+        image_tasks.ImageTasks._recover_image_task says."""
         try:
             instances = instance_obj.InstanceList.get_by_host(context,
                                                               self.host)
@@ -110,6 +112,8 @@ class ComputeManager(object):
         for instance in instances:
             if instance.task_state == instance_obj.DELETING:
                 self.terminate_instance(context, instance)
+            elif instance.task_state in image_tasks.INTERRUPTED:
+                self._recover_image_task(instance)
             elif instance.task_state in _POWER_TASKS:
                 # An action the stop interrupted: run it to its end
                 # (every driver power operation is idempotent).

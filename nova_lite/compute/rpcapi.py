@@ -11,6 +11,9 @@ API version history:
           reboot_instance(instance, reboot_type), pause_instance,
           unpause_instance, suspend_instance, resume_instance,
           reset_network (instance each).
+    1.5 - rebuild_instance(instance, image_ref, admin_password,
+          preserve_ephemeral), snapshot_instance(instance, image_id)
+          (casts).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -30,10 +33,12 @@ from nova_lite import rpc
 TOPIC = 'compute'
 # The version that brought the server actions.
 ACTIONS_VERSION = '1.4'
+# The version that has rebuild_instance and snapshot_instance.
+REBUILD_SNAPSHOT_VERSION = '1.5'
 
 
 class ComputeAPI(object):
-    VERSION = '1.4'
+    VERSION = '1.5'
 
     def __init__(self):
         self._clients = {}
@@ -154,3 +159,26 @@ class ComputeAPI(object):
 
     def reset_network(self, context, instance):
         self._cast_action(context, instance, 'reset_network')
+
+    # Rebuild and snapshot (1.5).
+
+    def _cast_1_5(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=REBUILD_SNAPSHOT_VERSION)
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    def rebuild_instance(self, context, instance, image_ref,
+                         admin_password, preserve_ephemeral=False):
+        """Cast: re-spawn instance's guest from image_ref on its host
+        (task_state rebuilding on entry, None on exit).
+        Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first."""
+        self._cast_1_5(context, instance, 'rebuild_instance',
+                       image_ref=image_ref, admin_password=admin_password,
+                       preserve_ephemeral=preserve_ephemeral)
+
+    def snapshot_instance(self, context, instance, image_id):
+        """Cast: upload a snapshot of instance's guest into image_id
+        (task_state image_snapshot on entry, None on exit).
+        Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first."""
+        self._cast_1_5(context, instance, 'snapshot_instance',
+                       image_id=image_id)

@@ -122,23 +122,23 @@ def _check_host(instance):
         raise exception.InstanceNotReady(instance_id=instance.uuid)
 
 
-def _check_compute(instance, action):
-    """The instance has a compute that speaks the actions (RPC 1.4);
-    409 otherwise, before anything is written."""
+def _check_compute(instance, action,
+                   version=compute_rpcapi.ACTIONS_VERSION):
+    """The instance has a compute that speaks RPC version (the actions'
+    1.4 by default); 409 otherwise, before anything is written."""
     _check_host(instance)
-    if not _compute().can_send(instance._context, instance.host,
-                               compute_rpcapi.ACTIONS_VERSION):
+    if not _compute().can_send(instance._context, instance.host, version):
         raise exception.ComputeTooOldForAction(
             action=action, instance_uuid=instance.uuid, host=instance.host)
 
 
 def _cast(instance, action, method, task_state, expected_task_state,
-          **kwargs):
+          version=compute_rpcapi.ACTIONS_VERSION, **kwargs):
     """Set task_state (compare-and-swap on expected_task_state), record
-    action, cast method to the instance's compute (_check_compute
-    first)."""
+    action, cast method to the instance's compute (_check_compute for
+    RPC version first)."""
     context = instance._context
-    _check_compute(instance, action)
+    _check_compute(instance, action, version)
     instance.task_state = task_state
     try:
         instance.save(expected_task_state=list(expected_task_state))

@@ -71,11 +71,15 @@ def _flavor(context, flavor_id):
     return flavor
 
 
-def _image(context, image_id, flavor):
+def check_image(context, image_id, flavor, not_found=None):
+    """The image a server boots from: it exists (else not_found, by
+    default an InvalidInput naming it), is active (ImageNotActive) and
+    fits the flavor (FlavorMemoryTooSmall, FlavorDiskTooSmall); all
+    400s."""
     try:
         image = image_api.API().get(context, image_id)
     except exception.ImageNotFound:
-        raise exception.InvalidInput(
+        raise not_found or exception.InvalidInput(
             reason='Image %s could not be found.' % image_id)
     if image['status'] != 'active':
         raise exception.ImageNotActive(image_id=image_id)
@@ -128,7 +132,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                    % CONF.max_servers_per_request)
     server_metadata.check_quota(metadata)
     flavor = _flavor(context, flavor_id)
-    image = _image(context, image_id, flavor)
+    image = check_image(context, image_id, flavor)
     keypair = _keypair(context, key_name)
     network_api.API().validate_networks(context, requested_networks)
     zone, destination = _zone(context, availability_zone)

@@ -26,6 +26,10 @@ opts = [
                     'then in the packaged etc/nova_lite.'),
     cfg.IntOpt('max_request_body_size', default=114688, min=1,
                help='Largest request body accepted, in bytes.'),
+    cfg.BoolOpt('enable_instance_password', default=True,
+                help='Whether server create and rebuild answer with the '
+                     'administrative password (adminPass), as Nova\'s '
+                     'option of the same name.'),
 ]
 
 

@@ -91,6 +91,14 @@ class ImageAPI(object):
         """Delete the image (its owner or an admin); ImageNotFound."""
         raise NotImplementedError()
 
+    def update(self, context, image_id, status=None, size=None,
+               checksum=None):
+        """Set the status (one of STATUSES but 'deleted'), size and
+        checksum of the image given (None: left as they are), as an
+        upload does (its owner's project or an admin; Forbidden, 403,
+        otherwise). Returns the image."""
+        raise NotImplementedError()
+
     def update_properties(self, context, image_id, properties, purge=False):
         """Set properties of the image (its owner's project or an admin;
         Forbidden, 403, otherwise): merged into the existing ones, or with
@@ -134,6 +142,17 @@ class API(ImageAPI):
     def delete(self, context, image_id):
         _check_may_write(context, self.get(context, image_id))
         _delete(context, image_id)
+
+    def update(self, context, image_id, status=None, size=None,
+               checksum=None):
+        if status is not None and status not in STATUSES[:-1]:
+            raise exception.InvalidInput(
+                reason='status must be one of %s' % (STATUSES[:-1],))
+        _check_may_write(context, self.get(context, image_id))
+        values = {k: v for k, v in (('status', status), ('size', size),
+                                    ('checksum', checksum))
+                  if v is not None}
+        return _update(context, image_id, values)
 
     def update_properties(self, context, image_id, properties, purge=False):
         image = self.get(context, image_id)
@@ -253,6 +272,16 @@ def _set_properties(context, image_id, properties):
         IMAGES.c.id == image_id).values(
         properties=jsonutils.dumps(properties),
         updated_at=timeutils.utcnow()))
+    row = context.session.execute(sa.select(*_columns()).where(
+        IMAGES.c.id == image_id)).first()
+    return _to_dict(row._mapping)
+
+
+@ls_db.writer
+def _update(context, image_id, values):
+    context.session.execute(IMAGES.update().where(
+        IMAGES.c.id == image_id).values(updated_at=timeutils.utcnow(),
+                                        **values))
     row = context.session.execute(sa.select(*_columns()).where(
         IMAGES.c.id == image_id)).first()
     return _to_dict(row._mapping)

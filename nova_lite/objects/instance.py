@@ -25,6 +25,12 @@ ACTIVE, BUILDING, ERROR, DELETED, STOPPED = (
     'active', 'building', 'error', 'deleted', 'stopped')
 SCHEDULING, NETWORKING, SPAWNING, DELETING = (
     'scheduling', 'networking', 'spawning', 'deleting')
+# Task states of a rebuild, in order (then None).
+REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING, REBUILD_SPAWNING = (
+    'rebuilding', 'rebuild_block_device_mapping', 'rebuild_spawning')
+# Task states of a snapshot (createImage), in order (then None).
+IMAGE_SNAPSHOT, IMAGE_PENDING_UPLOAD, IMAGE_UPLOADING = (
+    'image_snapshot', 'image_pending_upload', 'image_uploading')
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
 # Server actions (nova_lite.compute.server_actions; values as Nova's).
 PAUSED, SUSPENDED = 'paused', 'suspended'            # vm_state

@@ -31,6 +31,8 @@ LOCK = 'lock'
 UNLOCK = 'unlock'
 RESET_STATE = 'resetState'
 RESET_NETWORK = 'resetNetwork'
+REBUILD = 'rebuild'
+CREATE_IMAGE = 'createImage'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR

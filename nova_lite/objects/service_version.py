@@ -116,6 +116,22 @@ SERVICE_VERSION_HISTORY = {
                    'through their cell conductor (instance action '
                    'events). An API sends actions only to computes at 7 '
                    'or later (409 for an older one)'},
+    8: {'compute_rpc': '1.5', 'conductor_rpc': '1.1',
+        'scheduler_rpc': '1.1', 'placement_rpc': '1.1',
+        'compute_task_rpc': '1.1',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
+                    'InstanceList': '1.0', 'BuildRequest': '1.0',
+                    'BuildRequestList': '1.0', 'RequestSpec': '1.0',
+                    'InstanceAction': '1.0', 'InstanceActionList': '1.0',
+                    'InstanceActionEvent': '1.0',
+                    'InstanceActionEventList': '1.0'},
+        'enables': 'rebuild and createImage: compute RPC 1.5 '
+                   '(rebuild_instance, snapshot_instance), the compute '
+                   'writing snapshots into the image service. An API '
+                   'sends them only to computes at 8 or later (409 for '
+                   'an older one)'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -9,6 +9,7 @@ from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_tags
 from nova_lite.policies import servers
@@ -24,6 +25,7 @@ def list_rules():
         instance_actions.list_rules(),
         keypairs.list_rules(),
         server_actions.list_rules(),
+        server_images.list_rules(),
         server_metadata.list_rules(),
         server_tags.list_rules(),
         servers.list_rules(),

@@ -3,6 +3,7 @@
 Guests are stored as one JSON file per host under
 <state_path>/fake-hypervisor/<host>.json, so they survive a compute restart.
 """
+import hashlib
 import json
 import os
 import threading
@@ -63,16 +64,21 @@ class FakeDriver(object):
     def list_guests(self):
         return dict(self._guests)
 
-    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
-        """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
-        and fail_spawn_for_names shape it for tests and demos."""
+    def _boot_like_spawn(self, instance_uuid, name, what):
+        """A boot's [fake_driver] spawn_delay, then its simulated failure
+        (SpawnFailed) on fail_spawn_on_hosts or fail_spawn_for_names."""
         fd = CONF.fake_driver
         if fd.spawn_delay:
             eventlet.sleep(fd.spawn_delay)
         if self.host in fd.fail_spawn_on_hosts or (
                 name is not None and name in fd.fail_spawn_for_names):
-            raise SpawnFailed('Simulated spawn failure of %s on %s'
-                              % (instance_uuid, self.host))
+            raise SpawnFailed('Simulated %s failure of %s on %s'
+                              % (what, instance_uuid, self.host))
+
+    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
+        """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
+        and fail_spawn_for_names shape it for tests and demos."""
+        self._boot_like_spawn(instance_uuid, name, 'spawn')
         with self._lock:
             self._guests[instance_uuid] = {'vcpus': vcpus,
                                            'memory_mb': memory_mb,
@@ -130,6 +136,37 @@ class FakeDriver(object):
         if self.get_power_state(instance_uuid) is None:
             raise GuestNotFound('No guest %s on %s'
                                 % (instance_uuid, self.host))
+
+    def rebuild(self, instance_uuid, vcpus, memory_mb, disk_gb, image_ref,
+                preserve_ephemeral=False, name=None, power_on=True):
+        """Re-create the guest's root disk from image_ref and boot it
+        again, on this host (with [fake_driver] spawn_delay and the
+        simulated failures of spawn). The guest ends running, or shut
+        off when power_on is False."""
+        self._boot_like_spawn(instance_uuid, name, 'rebuild')
+        with self._lock:
+            guest = dict(self._guests.get(instance_uuid) or {})
+            guest.update({'vcpus': vcpus, 'memory_mb': memory_mb,
+                          'disk_gb': disk_gb, 'image_ref': image_ref,
+                          'rebuilds': guest.get('rebuilds', 0) + 1,
+                          'power_state': (RUNNING if power_on
+                                          else SHUTDOWN)})
+            self._guests[instance_uuid] = guest
+            self._persist()
+
+    def snapshot(self, instance_uuid):
+        """The guest's root disk as an image would hold it: {'size':
+        bytes, 'checksum': md5 hex}. GuestNotFound when there is no
+        such guest."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+        if guest is None:
+            raise GuestNotFound('No guest %s on %s to snapshot'
+                              % (instance_uuid, self.host))
+        size = max(1, guest.get('disk_gb') or 0) * 1024 * 1024
+        digest = hashlib.md5(('%s:%s' % (instance_uuid, size)).encode(),
+                             usedforsecurity=False).hexdigest()
+        return {'size': size, 'checksum': digest}
 
     def destroy(self, instance_uuid):
         with self._lock:

@@ -54,18 +54,24 @@ SERVER_STRICT_STATUS = '2.38'
 # servers: the flavor of show/detail/update is the instance's own copy
 # {vcpus, ram, disk, ephemeral, swap, original_name, extra_specs}.
 SERVER_EMBEDDED_FLAVOR = '2.47'
+# servers: createImage answers {"image_id": ...} instead of a Location.
+CREATE_IMAGE_ID_IN_BODY = '2.45'
 # os-instance-actions: everyone sees the events of an action (the
 # traceback only with the events policy).
 INSTANCE_ACTION_EVENTS_FOR_ALL = '2.51'
 # servers: tags on create.
 SERVER_TAGS_ON_CREATE = '2.52'
+# servers: rebuild takes key_name (null unsets) and answers with it.
+SERVER_REBUILD_KEY_NAME = '2.54'
 # os-services and os-hypervisors: ids are UUIDs; PUT /os-services/{id};
 # hypervisor_hostname_pattern and with_servers; /search and /servers gone.
 SERVICE_HYPERVISOR_UUID_IDS = '2.53'
 # flavors carry a description (POST, and PUT /flavors/{id}).
 FLAVOR_DESCRIPTION = '2.55'
-# servers: personality is no longer accepted on create.
+# servers: personality is no longer accepted on create nor rebuild;
+# rebuild takes user_data (null unsets) and answers with it.
 SERVER_NO_PERSONALITY = '2.57'
+SERVER_REBUILD_USER_DATA = SERVER_NO_PERSONALITY
 # os-instance-actions: limit, marker and changes-since; updated_at.
 INSTANCE_ACTIONS_PAGING = '2.58'
 # flavor bodies carry extra_specs (when the extra-specs index policy allows).
@@ -97,6 +103,8 @@ SERVER_REQUESTED_DESTINATION = '2.74'
 # empty; a flavor without swap says 0 instead of ""; server lists reject
 # unknown filters; PUT /servers/{id} answers with the full show body.
 STRICT_QUERY_EMPTY_SERVERS = '2.75'
+# servers: rebuild answers with the full show body (as PUT does).
+SERVER_REBUILD_FULL_BODY = STRICT_QUERY_EMPTY_SERVERS
 # servers: non-administrators may filter by availability_zone,
 # config_drive, key_name, created_at, launched_at, terminated_at,
 # power_state, task_state, vm_state, progress and user_id.

@@ -16,7 +16,8 @@ administrator's writes succeed, and later rows see them). Paths may name
 ``{compute}`` (a compute service's uuid), ``{host}`` and ``{binary}``
 (its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
 (its hypervisor_hostname), ``{server}`` (a server of project-a, in a
-cell, on the network "private"); SETUP runs as ADMIN first.
+cell, on the network "private"), ``{error_server}`` (another, in vm_state
+error); SETUP runs as ADMIN first.
 """
 
 ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
@@ -261,6 +262,19 @@ ROWS = [
     # administrators.
     ('GET', '/os-availability-zone', None, '2.1', _all(200)),
     ('GET', '/os-availability-zone/detail', None, '2.1', _admin_only(200)),
+    # rebuild and createImage: members and administrators; the answers
+    # after the policy check leave the servers as they are (an image
+    # that does not exist is a 400, a server in error a 409).
+    ('POST', '/servers/{server}/action',
+     {'rebuild': {'imageRef': MISSING_UUID}}, '2.1',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'rebuild': {'imageRef': MISSING_UUID,
+                  'trusted_image_certificates': ['cert']}}, '2.63',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'createImage': {'name': 'policy-snap'}}, '2.45',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
     # server actions: members of the project act (the server then has a
     # task, so the administrator's stop comes too late: 409); resetState
     # and resetNetwork are for administrators; the administrator's lock

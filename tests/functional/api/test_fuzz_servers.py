@@ -158,7 +158,8 @@ def test_deep_and_non_finite_bodies_are_refused_on_servers(app, servers,
                          ('PUT', '/v2.1/servers/%s/metadata' % servers[1]),
                          ('PUT', '/v2.1/servers/%s/metadata/k'
                           % servers[1]),
-                         ('PUT', '/v2.1/servers/%s/tags' % servers[1])]:
+                         ('PUT', '/v2.1/servers/%s/tags' % servers[1]),
+                         ('POST', '/v2.1/servers/%s/action' % servers[0])]:
         resp = app.request(
             path, method=method, body=body, expect_errors=True,
             headers={'X-Auth-Token': 'admin:admin',
@@ -186,3 +187,45 @@ def test_no_instance_actions_query_gives_a_server_error(app, servers, data,
     server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
     fuzz._request(app, 'GET', '/v2.1/servers/%s/os-instance-actions'
                   % server, query, version, False, token, b'', None, None)
+
+
+# rebuild and createImage: every key each takes at some microversion,
+# plus unknown ones; well-formed images (known and missing) half the time.
+_IMAGE_REFS = st.one_of(
+    st.sampled_from(['155d900f-4e14-4e4c-a73d-069cbf4541e6',
+                     '70a599e0-31e7-49b7-b260-868f441e862b',
+                     '8a6d3d1e-4b8e-4e0e-9d7f-1c2b3a4d5e6f']),
+    fuzz.FIELD_VALUES)
+REBUILD_KEYS = ['name', 'metadata', 'adminPass', 'accessIPv4', 'accessIPv6',
+                'OS-DCF:diskConfig', 'preserve_ephemeral', 'personality',
+                'description', 'key_name', 'user_data',
+                'trusted_image_certificates', 'hostname', 'foo']
+CREATE_IMAGE_KEYS = ['name', 'metadata', 'foo']
+IMAGE_ACTION_BODIES = st.one_of(
+    st.builds(lambda ref, rest: {'rebuild': dict(rest, imageRef=ref)},
+              _IMAGE_REFS,
+              st.dictionaries(st.sampled_from(REBUILD_KEYS),
+                              fuzz.FIELD_VALUES, max_size=4)),
+    st.builds(lambda rest: {'rebuild': rest},
+              st.dictionaries(st.sampled_from(REBUILD_KEYS),
+                              fuzz.FIELD_VALUES, max_size=3)),
+    st.builds(lambda name, rest: {'createImage': dict(rest, name=name)},
+              st.one_of(st.text(min_size=1, max_size=8), fuzz.FIELD_VALUES),
+              st.dictionaries(st.sampled_from(CREATE_IMAGE_KEYS),
+                              fuzz.FIELD_VALUES, max_size=2)),
+    st.builds(lambda action, value: {action: value},
+              st.sampled_from(['rebuild', 'createImage']),
+              fuzz.FIELD_VALUES)).map(lambda b: json.dumps(b).encode())
+ACTION_VERSIONS = st.sampled_from(['2.1', '2.18', '2.19', '2.44', '2.45',
+                                   '2.53', '2.54', '2.56', '2.57', '2.63',
+                                   '2.74', '2.75', 'latest'])
+
+
+@settings(fuzz.SETTINGS, max_examples=200)
+@given(data=st.data(), version=ACTION_VERSIONS, token=TOKENS,
+       body=IMAGE_ACTION_BODIES)
+def test_no_rebuild_or_create_image_body_gives_a_server_error(
+        app, servers, data, version, token, body):
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, 'POST', '/v2.1/servers/%s/action' % server, '',
+                  version, False, token, body, 'application/json', None)

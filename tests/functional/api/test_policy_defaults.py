@@ -24,16 +24,18 @@ from tests.functional.api import policy_table as table
 from tests.functional.api import server_fixtures
 
 
-def _server_of_project_a():
-    """A server of the member's project in the first cell, written in
-    the databases (the boot flow is not what these rows test)."""
+def _servers_of_project_a():
+    """Two servers of the member's project in the first cell, written in
+    the databases (the boot flow is not what these rows test): one
+    active, one in error."""
     ctxt = nova_context.get_admin_context()
     cells = {c.name: c for c in objects.CellMappingList.get_all(ctxt)}
     env = types.SimpleNamespace(ctxt=ctxt, cells=cells)
     flavor = server_fixtures.flavor(ctxt, 'policy-server')
-    return server_fixtures.add_server(
-        env, 'cell1', flavor, project_id='project-a',
+    return [server_fixtures.add_server(
+        env, 'cell1', flavor, project_id='project-a', vm_state=state,
         network_info=server_fixtures.network_info('10.0.0.7'))
+        for state in ('active', 'error')]
 
 
 @pytest.fixture
@@ -70,10 +72,11 @@ def as_persona(plane_no_api):
     service = [s for s in call(table.ADMIN, 'GET', '/os-services', None,
                                '2.53').json['services']
                if s['id'] == node['service']['id']][0]
+    server, error_server = _servers_of_project_a()
     names.update(compute=service['id'], host=service['host'],
                  binary=service['binary'], node=node['id'],
                  hostname=node['hypervisor_hostname'],
-                 server=_server_of_project_a())
+                 server=server, error_server=error_server)
     yield lambda *args: call(*args).status_int
     tokens.cleanUp()
     policy.reset()

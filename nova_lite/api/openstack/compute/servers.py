@@ -9,8 +9,6 @@ server actions (a resource of forty small handlers) will live in their
 own module.
 """
 import re
-import secrets
-import string
 
 from oslo_utils import strutils
 from oslo_utils import timeutils
@@ -21,6 +19,7 @@ from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute.schemas import servers as schemas
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_common
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute.views import servers as views
@@ -53,16 +52,9 @@ _REGEX_FILTERS = dict(
     {name: name for name in server_listing.REGEX_FILTERS},
     name='name', display_name='name', description='display_description')
 _ADMIN_SORT_KEYS = ('host', 'node')
-_PASSWORD_CHARS = string.ascii_letters + string.digits
-_PASSWORD_LENGTH = 12
 
 
-def _from(*since):
-    """[(schema, min, max)] from [(schema, first version)] in order: each
-    schema holds until the next one's first version."""
-    ends = [av.before(first) for _schema, first in since[1:]] + [None]
-    return [(schema, first, end)
-            for (schema, first), end in zip(since, ends)]
+_from = server_common.from_versions
 
 
 # The create schema of each microversion range.
@@ -85,38 +77,8 @@ _LIST_QUERY_SCHEMAS = _from(
     (schemas.index_query_v275, av.STRICT_QUERY_EMPTY_SERVERS))
 
 
-def _validated(check, ranges):
-    """Decorate with check (validation.schema or query_schema) for each
-    (schema, min, max) of ranges."""
-    def decorator(fn):
-        for schema, low, high in ranges:
-            fn = check(schema, low, high)(fn)
-        return fn
-    return decorator
-
-
-# --- per-request rendering choices -------------------------------------------
-
-def builder(ctxt, version):
-    """A view builder with what policy lets this caller see, decided
-    once for the whole request."""
-    own = {'project_id': ctxt.project_id}
-    host_status = None
-    if version >= av.SERVER_HOST_STATUS:
-        if ctxt.can(sv_policies.SHOW_HOST_STATUS, target=own, fatal=False):
-            host_status = 'all'
-        elif ctxt.can(sv_policies.SHOW_HOST_STATUS_UNKNOWN, target=own,
-                      fatal=False):
-            host_status = 'unknown'
-    return views.Builder(
-        pecan.request.application_url, version,
-        extended_attrs=ctxt.can(sv_policies.EXTENDED_ATTRIBUTES,
-                                target=own, fatal=False),
-        host_status=host_status,
-        extra_specs=(version >= av.SERVER_EMBEDDED_FLAVOR and ctxt.can(
-            sv_policies.SHOW_FLAVOR_EXTRA_SPECS, target=own, fatal=False)),
-        is_admin=ctxt.is_admin,
-        default_zone=CONF.default_availability_zone)
+_validated = server_common.validated
+builder = server_common.builder
 
 
 # --- list query ----------------------------------------------------------
@@ -406,11 +368,7 @@ def _create_args(ctxt, body, version):
         else None)
 
 
-def _admin_password(server):
-    if server.get('adminPass'):
-        return server['adminPass']
-    return ''.join(secrets.choice(_PASSWORD_CHARS)
-                   for _ in range(_PASSWORD_LENGTH))
+_admin_password = server_common.admin_password
 
 
 # --- one server ----------------------------------------------------------
@@ -568,7 +526,9 @@ class ServersController(object):
         if validation.to_bool(server.get('return_reservation_id', False)):
             return {'reservation_id': reservation_id}
         return views.Builder(pecan.request.application_url, version).created(
-            created[0].uuid, admin_pass=password,
+            created[0].uuid,
+            admin_pass=(password if CONF.api.enable_instance_password
+                        else None),
             disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
             security_groups=server.get('security_groups'))
 

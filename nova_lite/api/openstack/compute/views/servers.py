@@ -343,6 +343,23 @@ class Builder(object):
             self.extended_attrs, self.host_status = False, None
         return {'server': self.detail(rec, full=full, server_groups=True)}
 
+    def rebuilt(self, rec, admin_pass=None, disk_config=None):
+        """POST /servers/{id}/action rebuild (202): the body PUT answers
+        (the full show body from 2.75), with key_name from 2.54,
+        user_data from 2.57, adminPass when given and the
+        OS-DCF:diskConfig asked for."""
+        body = self.updated(rec)
+        server = body['server']
+        if self.version >= av.SERVER_REBUILD_KEY_NAME:
+            server['key_name'] = rec.get('key_name')
+        if self.version >= av.SERVER_REBUILD_USER_DATA:
+            server['user_data'] = rec.get('user_data')
+        if admin_pass is not None:
+            server['adminPass'] = admin_pass
+        if disk_config:
+            server['OS-DCF:diskConfig'] = disk_config
+        return body
+
     def created(self, uuid, admin_pass=None, disk_config='MANUAL',
                 security_groups=None):
         """POST /servers (202)."""

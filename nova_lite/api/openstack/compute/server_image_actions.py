@@ -1,0 +1,96 @@
+"""The server actions rebuild and createImage
+(``POST /servers/{server_id}/action``), a mixin of the server action
+controller (which holds ``server_id``): each handler validates the body
+for the request's microversion, checks policy on the server's project,
+calls nova_lite.compute.server_images and renders."""
+import pecan
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import server_images as schemas
+from nova_lite.api.openstack.compute import server_common
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import server_images
+from nova_lite.compute import server_listing
+from nova_lite.conf import CONF
+from nova_lite.policies import server_images as policies
+
+_REBUILD_SCHEMAS = server_common.from_versions(
+    (schemas.rebuild, av.MIN),
+    (schemas.rebuild_v219, av.SERVER_DESCRIPTION),
+    (schemas.rebuild_v254, av.SERVER_REBUILD_KEY_NAME),
+    (schemas.rebuild_v257, av.SERVER_REBUILD_USER_DATA),
+    (schemas.rebuild_v263, av.SERVER_TRUSTED_CERTS))
+
+# (body key, compute API argument, first microversion that takes it)
+_REBUILD_VALUES = (
+    ('name', 'name', av.MIN),
+    ('metadata', 'metadata', av.MIN),
+    ('accessIPv4', 'access_ip_v4', av.MIN),
+    ('accessIPv6', 'access_ip_v6', av.MIN),
+    ('description', 'description', av.SERVER_DESCRIPTION),
+    ('key_name', 'key_name', av.SERVER_REBUILD_KEY_NAME),
+    ('user_data', 'user_data', av.SERVER_REBUILD_USER_DATA),
+)
+
+
+def _rebuild_args(rebuild, version):
+    """server_images.rebuild's keyword arguments from a validated body."""
+    args = {arg: rebuild[key] for key, arg, since in _REBUILD_VALUES
+            if key in rebuild and version >= since}
+    args['preserve_ephemeral'] = validation.to_bool(
+        rebuild.get('preserve_ephemeral', False))
+    return args
+
+
+def _owner(instance):
+    return {'project_id': instance.project_id, 'user_id': instance.user_id}
+
+
+class ImageActions(object):
+    """rebuild and createImage, mixed into the server action controller."""
+
+    @wsgi.action('rebuild', status=202)
+    @server_common.validated(validation.schema, _REBUILD_SCHEMAS)
+    def rebuild(self, body):
+        ctxt = wsgi.request_context()
+        version = wsgi.api_version()
+        rebuild = body['rebuild']
+
+        def check(instance):
+            ctxt.can(policies.REBUILD, target=_owner(instance))
+            if rebuild.get('trusted_image_certificates'):
+                ctxt.can(policies.REBUILD_TRUSTED_CERTS,
+                         target=_owner(instance))
+
+        password = server_common.admin_password(rebuild)
+        server_images.rebuild(
+            ctxt, self.server_id, rebuild['imageRef'], check=check,
+            admin_password=password, **_rebuild_args(rebuild, version))
+        render = server_common.builder(ctxt, version)
+        rec = server_listing.get(
+            ctxt, self.server_id,
+            host_status=(render.host_status is not None and
+                         version >= av.SERVER_REBUILD_FULL_BODY))
+        return render.rebuilt(
+            rec, admin_pass=(password if CONF.api.enable_instance_password
+                             else None),
+            disk_config=rebuild.get('OS-DCF:diskConfig'))
+
+    @wsgi.action('createImage', status=202)
+    @validation.schema(schemas.create_image)
+    def create_image(self, body):
+        ctxt = wsgi.request_context()
+        request = body['createImage']
+
+        def check(instance):
+            ctxt.can(policies.CREATE_IMAGE, target=_owner(instance))
+
+        image = server_images.snapshot(
+            ctxt, self.server_id, request['name'],
+            metadata=request.get('metadata'), check=check)
+        if wsgi.api_version() >= av.CREATE_IMAGE_ID_IN_BODY:
+            return {'image_id': image['id']}
+        pecan.response.headers['Location'] = '%s/images/%s' % (
+            pecan.request.application_url.rstrip('/'), image['id'])
+        return None

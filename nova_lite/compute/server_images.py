@@ -1,0 +1,169 @@
+"""The compute API of the two actions that take a server to or from an
+image: rebuild (the guest re-spawned from an image, on its own host) and
+snapshot (createImage: a new image of the server in the image service).
+
+Both act on the server's instance in its cell. What a user can get wrong
+is checked before anything is written: the server (404, another
+project's server is a 404 for a non-administrator), the caller's policy
+(the ``check`` callback, 403), the lock (409, rebuild only, as in Nova),
+the vm and task states (409), the image (400). Then, as every server
+action does (nova_lite.compute.server_actions._cast): the first task
+state is set with a compare-and-swap on "no task" (of two racing
+actions, or an action and a delete, exactly one wins and the other gets
+a 409), the instance action (rebuild, createImage) is recorded and a
+cast to the server's compute (compute RPC 1.5; 409 for an older
+compute, before anything is written) does the rest, recording its
+events and clearing the task state.
+"""
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import server_actions
+from nova_lite.compute import servers as compute_servers
+from nova_lite.conf import CONF
+from nova_lite import exception
+from nova_lite.image import api as image_api
+from nova_lite import objects
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_action as actions
+
+# vm_states an action is allowed in (with no task running), as in Nova.
+REBUILD_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
+                     instance_obj.ERROR)
+SNAPSHOT_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
+                      instance_obj.PAUSED, instance_obj.SUSPENDED)
+# Image properties a snapshot does not inherit from its server's image.
+_NOT_INHERITED = frozenset(['instance_uuid', 'image_type',
+                            'base_image_ref', 'owner_id', 'user_id',
+                            'image_location', 'boot_roles'])
+
+
+# --- rebuild ---------------------------------------------------------------
+
+def _set_keypair(context, instance, key_name):
+    """The caller's key pair key_name (as Nova: the requester's, not the
+    server owner's) on the instance; None unsets it."""
+    if key_name is None:
+        instance.key_name = instance.key_data = None
+        instance.keypairs = []
+        return
+    try:
+        keypair = objects.KeyPair.get_by_name(context, context.user_id,
+                                              key_name)
+    except exception.NotFound:
+        raise exception.InvalidInput(reason='Invalid key_name provided.')
+    instance.key_name, instance.key_data = keypair.name, keypair.public_key
+    instance.keypairs = [keypair.name]
+
+
+_UNSET = object()
+
+
+def rebuild(context, server_id, image_id, check=None, admin_password=None,
+            preserve_ephemeral=False, name=None, metadata=None,
+            access_ip_v4=_UNSET, access_ip_v6=_UNSET, description=_UNSET,
+            key_name=_UNSET, user_data=_UNSET):
+    """Rebuild a server from image_id on its host; returns its Instance
+    in task_state rebuilding (vm_state unchanged).
+
+    check(instance): the caller's policy check (raises to refuse). The
+    values given replace the server's (metadata: all of it); key_name
+    and user_data None unset them; _UNSET leaves a value as it is.
+    On the compute: rebuilding -> rebuild_block_device_mapping ->
+    rebuild_spawning -> None, vm_state active (stopped if it was)."""
+    instance = server_actions.get(context, server_id)
+    if check is not None:
+        check(instance)
+    # At most [DEFAULT] metadata_items on a rebuild (403, as on create).
+    if (metadata is not None and CONF.metadata_items >= 0
+            and len(metadata) > CONF.metadata_items):
+        raise exception.MetadataLimitExceeded(allowed=CONF.metadata_items)
+    server_actions._check_lock(context, instance)
+    server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
+    image = compute_servers.check_image(
+        context, image_id, instance.flavor,
+        not_found=exception.ImageNotFoundForRebuild())
+    if key_name is not _UNSET:
+        _set_keypair(context, instance, key_name)
+    instance.image_ref = image['id']
+    system_metadata = dict(instance.system_metadata or {})
+    system_metadata['image_base_image_ref'] = image['id']
+    instance.system_metadata = system_metadata
+    if name is not None:
+        instance.display_name = name
+    if metadata is not None:
+        instance.metadata = dict(metadata)
+    for field, value in (('access_ip_v4', access_ip_v4),
+                         ('access_ip_v6', access_ip_v6),
+                         ('display_description', description),
+                         ('user_data', user_data)):
+        if value is not _UNSET:
+            setattr(instance, field, value)
+    instance.progress = 0
+    server_actions._cast(
+        instance, actions.REBUILD, 'rebuild_instance',
+        instance_obj.REBUILDING, [None],
+        version=compute_rpcapi.REBUILD_SNAPSHOT_VERSION,
+        image_ref=image['id'], admin_password=admin_password,
+        preserve_ephemeral=preserve_ephemeral)
+    return instance
+
+
+# --- snapshot (createImage) ------------------------------------------------
+
+def _snapshot_properties(context, instance, metadata):
+    """The new image's properties: those of the server's image (when it
+    can still be read), the snapshot's own, then the request's."""
+    properties = {}
+    base = instance.image_ref
+    if base:
+        try:
+            properties.update(
+                (k, v) for k, v in image_api.API().get(
+                    context, base)['properties'].items()
+                if k not in _NOT_INHERITED)
+        except exception.ImageNotFound:
+            pass
+    properties.update({'instance_uuid': instance.uuid,
+                       'image_type': 'snapshot',
+                       'base_image_ref': base or '',
+                       'owner_id': instance.project_id,
+                       'user_id': context.user_id})
+    properties.update(metadata or {})
+    return properties
+
+
+def snapshot(context, server_id, name, metadata=None, check=None):
+    """Snapshot a server into a new image (status queued, owned by the
+    server's project); returns the image. The compute uploads it (image
+    active) and clears the task state: image_snapshot ->
+    image_pending_upload -> image_uploading -> None. On a failure the
+    image is deleted. check(instance): the caller's policy check."""
+    instance = server_actions.get(context, server_id)
+    if check is not None:
+        check(instance)
+    if 0 <= CONF.metadata_items < len(metadata or {}):
+        raise exception.ImageMetadataLimitExceeded()
+    server_actions._check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
+    server_actions._check_compute(
+        instance, actions.CREATE_IMAGE,
+        compute_rpcapi.REBUILD_SNAPSHOT_VERSION)
+    image = image_api.API().create(
+        context, name, status='queued',
+        properties=_snapshot_properties(context, instance, metadata),
+        owner=instance.project_id, min_disk=instance.flavor.root_gb or 0)
+    try:
+        server_actions._cast(
+            instance, actions.CREATE_IMAGE, 'snapshot_instance',
+            instance_obj.IMAGE_SNAPSHOT, [None],
+            version=compute_rpcapi.REBUILD_SNAPSHOT_VERSION,
+            image_id=image['id'])
+    except Exception:
+        _delete_image(context, image['id'])
+        raise
+    return image
+
+
+def _delete_image(context, image_id):
+    try:
+        image_api.API().delete(context.elevated(), image_id)
+    except exception.ImageNotFound:
+        pass
