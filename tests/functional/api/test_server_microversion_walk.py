@@ -211,3 +211,32 @@ def test_create_answers_the_same_fields_at_the_boundaries(walk):
         version='2.37')
     assert missing.status_code == 400
     assert 'networks' in missing.json()['badRequest']['message']
+
+
+def expected_rebuilt(version, admin):
+    """What rebuild answers: what update answers, the new adminPass,
+    key_name from 2.54 and user_data from 2.57."""
+    want = expected_updated(version, admin) | {'adminPass'}
+    if _v(version) >= _v('2.54'):
+        want.add('key_name')
+    if _v(version) >= _v('2.57'):
+        want.add('user_data')
+    return want
+
+
+@pytest.mark.parametrize('token', [ADMIN, MEMBER], ids=['admin', 'member'])
+def test_rebuild_fields_at_every_version(walk, token):
+    api, uuid = walk
+    admin = token == ADMIN
+    for version in VERSIONS:
+        rebuilt = api('POST', '/servers/%s/action' % uuid,
+                      {'rebuild': {'imageRef': IMAGE}}, version=version,
+                      token=token)
+        assert rebuilt.status_code == 202, (version, rebuilt.text)
+        body = rebuilt.json()['server']
+        want = expected_rebuilt(version, admin)
+        assert set(body) == want, (version, set(body) ^ want)
+        flavor = FLAVOR_COPY if _v(version) >= _v('2.47') else FLAVOR_LINK
+        assert set(body['flavor']) == flavor, (version, body['flavor'])
+        wait_for(lambda: api('GET', '/servers/%s' % uuid).json()['server'][
+            'status'] == 'ACTIVE', timeout=30, message='rebuilt')
