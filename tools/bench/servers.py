@@ -16,12 +16,13 @@ Nova 34 (../shared/anchors/real_nova_server.py) in the same run.
    servers it booted made by its own objects in its own process, see
    nova_filled.py -- it builds about 20-30 servers a minute here), then
    GET /servers/detail?limit=200 at 2.47 runs --list-runs times per
-   side. Prints p50/p95; for nova_lite also the SQL statements one such
+   side, the two sides' requests and the raw floor taking turns (both
+   sides run at once, so every figure sees the same machine load).
+   Prints p50/p95; for nova_lite also the SQL statements one such
    listing runs (counted in a process of its own over the same
    databases) and the raw floor: the same rows read with plain SELECTs
-   and dumped with json.dumps, timed in this process alternately with
-   the HTTP listings (so both see the same machine load). Targets: <=
-   0.1x Nova's p50 and <= 3x the floor.
+   and dumped with json.dumps. Targets: <= 0.1x Nova's p50 and <= 3x
+   the floor.
 
 3. Actions: --action-servers servers booted, then --action-cycles
    stop/start cycles across the cells (tools/bench/server_actions.py):
@@ -33,6 +34,7 @@ Every POST must answer 202 and every server go ACTIVE; anything else
 stops the run.
 """
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -185,27 +187,34 @@ def fill(side, total, already):
     return time.perf_counter() - start
 
 
-def list_detail(side, runs, floor=None):
-    """p50/p95 of GET /servers/detail?limit=200; with floor (a callable
-    giving one floor run) the floor alternates with the requests."""
-    conn = _conn(side)
-    times, floors = [], []
-    for i in range(runs + 3):
-        start = time.perf_counter()
-        status, data = _request(conn, 'GET',
-                                '/v2.1/servers/detail?limit=200')
-        times.append(time.perf_counter() - start)
-        if status != 200 or len(json.loads(data)['servers']) != 200:
-            raise RuntimeError('%s: list %s' % (side.name, status))
+def _timed(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _list_once(side, conn):
+    status, data = _request(conn, 'GET', '/v2.1/servers/detail?limit=200')
+    if status != 200 or len(json.loads(data)['servers']) != 200:
+        raise RuntimeError('%s: list %s' % (side.name, status))
+
+
+def list_detail(sides, runs, floor=None):
+    """{side name: p50/p95 of GET /servers/detail?limit=200}, the sides'
+    requests (and, with floor, a floor run) taking turns so that every
+    figure sees the same machine load; the floor's p50 under 'floor'."""
+    conns = [(side, _conn(side)) for side in sides]
+    times = dict((side.name, []) for side in sides)
+    if floor is not None:
+        times['floor'] = []
+    for _ in range(runs + 3):
+        for side, conn in conns:
+            times[side.name].append(_timed(lambda: _list_once(side, conn)))
         if floor is not None:
-            start = time.perf_counter()
-            floor()
-            floors.append(time.perf_counter() - start)
-    result = {'p50_ms': 1000 * statistics.median(times[3:]),
-              'p95_ms': 1000 * _pct(times[3:], 0.95)}
-    if floors:
-        result['floor_p50_ms'] = 1000 * statistics.median(floors[3:])
-    return result
+            times['floor'].append(_timed(floor))
+    return dict((name, {'p50_ms': 1000 * statistics.median(t[3:]),
+                        'p95_ms': 1000 * _pct(t[3:], 0.95)})
+                for name, t in times.items())
 
 
 def statements_per_list(state_dir):
@@ -216,6 +225,34 @@ def statements_per_list(state_dir):
         [sys.executable, os.path.join(HERE, 'servers_floor.py'),
          state_dir], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])['statements']
+
+
+def _lists(sides, sizes, runs, results):
+    """Both sides filled to each size, then listed in turns with the
+    floor (sides up at once: the same load for every figure)."""
+    import servers_floor
+    lite = sides[0]
+    floor = servers_floor.Floor(lite.state)
+    for size in sizes:
+        for side in sides:
+            r = results[side.name]
+            filled = fill(side, size, r['had'])
+            r['had'] = max(r['had'], size)
+            print('%-9s filled to %d servers in %.1f s' % (
+                side.name, size, filled), flush=True)
+        figures = list_detail(sides, runs, floor)
+        for side in sides:
+            lst = results[side.name]['list_%d' % size] = figures[side.name]
+            print('%-9s list: %d servers; GET /servers/detail?limit=200 p50 '
+                  '%.1f ms p95 %.1f ms' % (side.name, size, lst['p50_ms'],
+                                           lst['p95_ms']), flush=True)
+        lst = results[lite.name]['list_%d' % size]
+        lst['floor_p50_ms'] = figures['floor']['p50_ms']
+        lst['statements'] = statements_per_list(lite.state)
+        print('nova_lite listing at %d: %d SQL statements per request; raw '
+              'floor p50 %.1f ms; p50/floor %.2fx (target <= 3x)' % (
+                  size, lst['statements'], lst['floor_p50_ms'],
+                  lst['p50_ms'] / lst['floor_p50_ms']), flush=True)
 
 
 class RealNova(fc.RealNova):
@@ -288,41 +325,21 @@ def main():
           % (args.boot, FLAVOR['ram'], VERSION,
              ', '.join(map(str, sizes))))
     results = {}
-    for side in sides:
-        with side:
+    with contextlib.ExitStack() as running:
+        for side in sides:
+            running.enter_context(side)
             ensure_flavor(side)
             r = results[side.name] = boot(side, args.boot)
             print('%-9s boot %d: wall %.1f s (POSTs %.1f s), POST p50 '
                   '%.1f ms p95 %.1f ms' % (
                       side.name, args.boot, r['wall_s'], r['posts_s'],
                       r['post_p50_ms'], r['post_p95_ms']), flush=True)
-            had = args.boot
+            r['had'] = args.boot
             if 'actions' in sections:
-                r['actions'] = actions(side, args, already=had)
-                had += args.action_servers
-            if 'list' not in sections:
-                continue
-            floor = None
-            if side.name == 'nova_lite':
-                import servers_floor
-                floor = servers_floor.Floor(side.state)
-            for size in sizes:
-                filled = fill(side, size, had)
-                had = max(had, size)
-                r['list_%d' % size] = lst = list_detail(
-                    side, args.list_runs, floor)
-                print('%-9s list: %d servers (filled in %.1f s); GET '
-                      '/servers/detail?limit=200 p50 %.1f ms p95 %.1f ms'
-                      % (side.name, size, filled, lst['p50_ms'],
-                         lst['p95_ms']), flush=True)
-                if floor is not None:
-                    lst['statements'] = statements_per_list(side.state)
-                    print('nova_lite listing at %d: %d SQL statements per '
-                          'request; raw floor p50 %.1f ms; p50/floor %.2fx '
-                          '(target <= 3x)' % (
-                              size, lst['statements'], lst['floor_p50_ms'],
-                              lst['p50_ms'] / lst['floor_p50_ms']),
-                          flush=True)
+                r['actions'] = actions(side, args, already=r['had'])
+                r['had'] += args.action_servers
+        if 'list' in sections:
+            _lists(sides, sizes, args.list_runs, results)
     if 'nova' in results:
         lite, nova = results['nova_lite'], results['nova']
         print('boot wall: nova_lite %.1f s, Nova %.1f s: %.1fx faster '
