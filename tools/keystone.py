@@ -360,7 +360,7 @@ class Keystone(object):
         catalog says where everything is."""
         project = project or dict((u, p) for u, p, _r in USERS).get(
             user, 'admin')
-        env = {k: v for k, v in (base or os.environ).items()
+        env = {k: v for k, v in (os.environ if base is None else base).items()
                if not k.startswith('OS_')}
         env.update({'OS_AUTH_URL': self.auth_url, 'OS_AUTH_TYPE': 'password',
                     'OS_IDENTITY_API_VERSION': '3', 'OS_USERNAME': user,
