@@ -36,7 +36,9 @@ def _parse(argv):
         help='oslo.config file applied over the defaults (repeatable; '
              'later files win), e.g. [oslo_policy] policy_file, '
              '[scheduler] weights, [fake_driver] capacity, spawn_delay '
-             'and injected failures. The state directory decides the '
+             'and injected failures, [api] auth_strategy = keystone '
+             'with [keystone_authtoken] (default noauth2). The state '
+             'directory decides the '
              'databases, transports and listen address.')
     return parser.parse_args(argv)
 
