@@ -16,6 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, 'tools', 'deployment.py')
 IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+IMAGE_NAME = 'cirros-0.6.2-x86_64-disk'
 
 
 def _printed_env(stdout):
@@ -70,10 +71,13 @@ def test_openstack_cli_against_the_deployment(deployment):
     demo = dict(admin, OS_USERNAME='demo', OS_PROJECT_NAME='demo')
     assert 'dep.tiny' in [f['Name'] for f in clients.openstack_json(
         demo, 'flavor', 'list')]
+    # The image by name: the client finds it through the image service
+    # in the catalog (nova_lite's /image).
     created = clients.openstack_json(
-        demo, 'server', 'create', '--flavor', 'dep.tiny', '--image', IMAGE,
-        '--nic', 'none', '--wait', 'dep-one')
+        demo, 'server', 'create', '--flavor', 'dep.tiny', '--image',
+        IMAGE_NAME, '--nic', 'none', '--wait', 'dep-one')
     assert created['status'] == 'ACTIVE'
+    assert IMAGE in str(created['image'])
     assert [s['Name'] for s in clients.openstack_json(
         demo, 'server', 'list')] == ['dep-one']
     assert clients.openstack_json(demo, 'server', 'show', created['id'])[
