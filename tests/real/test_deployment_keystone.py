@@ -11,6 +11,7 @@ import pytest
 
 from tests import clients
 from tests.real import conftest as real
+from tests.real import keystone_cloud
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -32,6 +33,7 @@ def _printed_env(stdout):
 def deployment(tmp_path_factory):
     real.require_service('MariaDB')
     real.require_service('RabbitMQ')
+    keystone_cloud.require_keystone(keystone_cloud.keystone_tool())
     workdir = str(tmp_path_factory.mktemp('deployment-keystone'))
     started = subprocess.run(
         [sys.executable, TOOL, 'start', '--keystone', '--workdir', workdir,
