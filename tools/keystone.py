@@ -421,6 +421,8 @@ def main(argv=None):
         ks.populate()
         print('keystone up: %s (users %s, password %s)' % (
             ks.auth_url, ', '.join(u for u, _p, _r in USERS), PASSWORD))
+        print('export ' + ' '.join('%s=%s' % item for item in sorted(
+            ks.client_env('admin', base={}).items())))
     else:
         Keystone.load(args.workdir).stop()
     return 0

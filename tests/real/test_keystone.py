@@ -36,7 +36,6 @@ def cloud(tmp_path_factory):
             token_cache_time=TOKEN_CACHE_TIME)
         with keystone_cloud.all_in_one_with_keystone(state_dir, port, conf):
             ks.endpoint = endpoint
-            ks.nova_state_dir = state_dir
             status, body = keystone_cloud.call(
                 endpoint, ks.token(), 'POST', '/flavors', {'flavor': {
                     'name': FLAVOR, 'id': FLAVOR, 'ram': 256, 'vcpus': 1,
