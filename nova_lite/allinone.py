@@ -74,7 +74,7 @@ def write_config(state_dir, host, port):
                 'transport_url = %s\n'
                 'state_path = %s\n'
                 '\n[api]\n'
-                'auth_strategy = noauth2\n'
+                'auth_strategy = %s\n'
                 'listen = %s\n'
                 'port = %d\n'
                 '\n[api_database]\n'
@@ -83,7 +83,8 @@ def write_config(state_dir, host, port):
                 'connection = %s\n'
                 '\n[local_services]\n'
                 'connection = %s\n'
-                % (API_TRANSPORT, os.path.abspath(state_dir), host, port,
+                % (API_TRANSPORT, os.path.abspath(state_dir),
+                   CONF.api.auth_strategy, host, port,
                    sqlite_url(state_dir, 'api'),
                    sqlite_url(state_dir, 'cell1'),
                    sqlite_url(state_dir, LOCAL_SERVICES)))
@@ -97,9 +98,14 @@ def _overrides(state_dir, host, port):
             ('connection', sqlite_url(state_dir, 'cell1'), 'database'),
             ('connection', sqlite_url(state_dir, LOCAL_SERVICES),
              'local_services'),
-            ('auth_strategy', 'noauth2', 'api'),
             ('listen', host, 'api'),
             ('port', port, 'api')]
+
+
+# What the plane defaults to but a config file may change: noauth2,
+# unless [api] auth_strategy = keystone (with [keystone_authtoken]) says
+# tokens come from a real Keystone.
+_DEFAULTS = [('auth_strategy', 'noauth2', 'api')]
 
 
 def configure(state_dir, host='127.0.0.1', port=8774):
@@ -111,6 +117,8 @@ def configure(state_dir, host='127.0.0.1', port=8774):
     # this process receives them); a config file may set another driver.
     CONF.set_default('driver', NOTIFICATION_DRIVERS,
                      group='oslo_messaging_notifications')
+    for name, value, group in _DEFAULTS:
+        CONF.set_default(name, value, group=group)
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
@@ -122,6 +130,8 @@ def unconfigure():
     for name, _value, group in _overrides('.', '', 0):
         CONF.clear_override(name, group=group)
     CONF.clear_default('driver', group='oslo_messaging_notifications')
+    for name, _value, group in _DEFAULTS:
+        CONF.clear_default(name, group=group)
     api_db.reset()
     main_db.reset()
     local_services_db.reset()

@@ -2,6 +2,7 @@
 """A real multi-process nova_lite deployment on MariaDB + RabbitMQ.
 
     tools/deployment.py start --workdir DIR [--cells 2] [--computes-per-cell 2]
+                              [--keystone]
     tools/deployment.py stop  --workdir DIR [--keep-data]
 
 Layout: API, super conductor and scheduler share the API database, the
@@ -13,14 +14,23 @@ and network services, which stand in for Glance and Neutron; the API has
 it too). Databases and vhosts get a unique prefix per deployment and are
 dropped by `stop` (unless --keep-data). State (pids, URLs) is kept in
 DIR/deployment.json so `stop` can undo exactly what `start` did.
+
+With --keystone, OpenStack Keystone itself (tools/keystone.py: its own
+venv, SQLite in DIR/keystone, its own process) runs beside the others,
+the API validates its tokens ([api] auth_strategy = keystone,
+[keystone_authtoken] as the ``nova`` service user), its catalog points
+at the API, and `start` prints the OS_* settings of the openstack client
+(password auth). Without it the API runs noauth2.
 """
 import argparse
+import importlib.util
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import uuid
@@ -86,9 +96,19 @@ def _rabbitmqctl_all(calls):
         raise RuntimeError('; '.join(failed))
 
 
+def keystone_tool():
+    """tools/keystone.py (not importable as ``keystone``: that name is
+    Keystone's own package)."""
+    spec = importlib.util.spec_from_file_location(
+        'nova_lite_keystone_tool', os.path.join(ROOT, 'tools', 'keystone.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class Deployment(object):
     def __init__(self, workdir, cells=2, computes_per_cell=2, port=None,
-                 prefix=None):
+                 prefix=None, keystone=False):
         self.workdir = os.path.abspath(workdir)
         self.cells = cells
         self.computes_per_cell = computes_per_cell
@@ -96,6 +116,11 @@ class Deployment(object):
         self.port = port or _free_port()
         self.procs = {}
         self.state_file = os.path.join(self.workdir, 'deployment.json')
+        self.keystone = None
+        if keystone:
+            self.keystone = keystone_tool().Keystone(
+                os.path.join(self.workdir, 'keystone'),
+                compute_url=self.endpoint)
 
     # --- names --------------------------------------------------------
 
@@ -147,14 +172,18 @@ class Deployment(object):
     def write_configs(self):
         os.makedirs(self.workdir, exist_ok=True)
         confs = {}
-        confs['top'] = self._write_conf('top', {
+        top = {
             'DEFAULT': self._common('top', self.mq_url('api')),
             'api': {'auth_strategy': 'noauth2', 'listen': '127.0.0.1',
                     'port': self.port},
             'api_database': {'connection': self.db_url('api')},
             'database': {'connection': self.db_url('cell1')},
             'local_services': {'connection': self.db_url(LOCAL_SERVICES)},
-        })
+        }
+        if self.keystone:
+            top['api']['auth_strategy'] = 'keystone'
+            top['keystone_authtoken'] = self.keystone.authtoken_options()
+        confs['top'] = self._write_conf('top', top)
         for cell in self.cell_names():
             confs['%s-conductor' % cell] = self._write_conf(
                 '%s-conductor' % cell, {
@@ -266,10 +295,14 @@ class Deployment(object):
             time.sleep(0.5)
         raise RuntimeError('computes did not register within %ss' % timeout)
 
+    def admin_token(self):
+        """A token the API takes as an administrator's."""
+        return self.keystone.token() if self.keystone else 'admin:admin'
+
     def _hypervisor_count(self):
         req = urllib.request.Request(
             self.endpoint + '/v2.1/os-hypervisors',
-            headers={'X-Auth-Token': 'admin:admin'})
+            headers={'X-Auth-Token': self.admin_token()})
         try:
             with urllib.request.urlopen(req, timeout=10) as resp:
                 return len(json.loads(resp.read())['hypervisors'])
@@ -288,6 +321,7 @@ class Deployment(object):
         with open(self.state_file, 'w') as f:
             json.dump({'prefix': self.prefix, 'port': self.port,
                        'cells': self.cells,
+                       'keystone': self.keystone is not None,
                        'computes_per_cell': self.computes_per_cell,
                        'procs': self.procs}, f)
 
@@ -298,13 +332,38 @@ class Deployment(object):
         dep = cls(workdir, state['cells'], state['computes_per_cell'],
                   state['port'], state['prefix'])
         dep.procs = state['procs']
+        if state.get('keystone'):
+            dep.keystone = keystone_tool().Keystone.load(
+                os.path.join(dep.workdir, 'keystone'))
         return dep
+
+    def _start_keystone(self, failures):
+        try:
+            os.makedirs(self.keystone.workdir, exist_ok=True)
+            self.keystone.setup()
+            self.keystone.serve()
+            self.keystone.populate()
+        except Exception as exc:
+            failures.append(exc)
 
     def start(self):
         confs = self.write_configs()
+        # Keystone bootstraps (tens of seconds) while the databases are
+        # made; the API starts once it answers.
+        failures = []
+        if self.keystone:
+            os.makedirs(self.keystone.workdir, exist_ok=True)
+            self.keystone.save()
+            bootstrap = threading.Thread(target=self._start_keystone,
+                                         args=(failures,))
+            bootstrap.start()
         self.create_backends()
         self.save()
         self.map_cells()
+        if self.keystone:
+            bootstrap.join()
+            if failures:
+                raise failures[0]
         self.start_services(confs)
         self.save()
         self.wait_for_api()
@@ -335,8 +394,32 @@ class Deployment(object):
                     os.killpg(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+        if self.keystone:
+            self.keystone.stop()
         if not keep_data:
             self.drop_backends()
+            if self.keystone:
+                shutil.rmtree(self.keystone.workdir, ignore_errors=True)
+
+    def client_settings(self):
+        """What to export for the openstack client against this
+        deployment (shell lines)."""
+        if not self.keystone:
+            return ['export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
+                    'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
+                    'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity '
+                    'OS_IMAGE_ENDPOINT_OVERRIDE=%s/image '
+                    'OS_NETWORK_ENDPOINT_OVERRIDE=%s/networking'
+                    % ((self.endpoint,) * 4)]
+        env = self.keystone.client_env('admin', base={})
+        lines = ['export ' + ' '.join('%s=%s' % item
+                                      for item in sorted(env.items()))]
+        tool = keystone_tool()
+        lines.append('# other users (password %s): %s' % (
+            tool.PASSWORD, ', '.join('%s (%s in %s)' % (user, role, project)
+                                     for user, project, role
+                                     in tool.USERS[1:])))
+        return lines
 
 
 def _free_port():
@@ -354,10 +437,13 @@ def main(argv=None):
     parser.add_argument('--computes-per-cell', type=int, default=2)
     parser.add_argument('--port', type=int, default=None)
     parser.add_argument('--keep-data', action='store_true')
+    parser.add_argument('--keystone', action='store_true',
+                        help='run OpenStack Keystone beside the services '
+                             'and authenticate through it')
     args = parser.parse_args(argv)
     if args.action == 'start':
         dep = Deployment(args.workdir, args.cells, args.computes_per_cell,
-                         args.port)
+                         args.port, keystone=args.keystone)
         try:
             dep.start()
         except Exception:
@@ -365,6 +451,7 @@ def main(argv=None):
             raise
         print('nova_lite deployment up: %s/v2.1 (configs in %s)'
               % (dep.endpoint, dep.workdir))
+        print('\n'.join(dep.client_settings()))
     else:
         Deployment.load(args.workdir).stop(keep_data=args.keep_data)
         print('nova_lite deployment stopped')

@@ -36,7 +36,9 @@ def _parse(argv):
         help='oslo.config file applied over the defaults (repeatable; '
              'later files win), e.g. [oslo_policy] policy_file, '
              '[scheduler] weights, [fake_driver] capacity, spawn_delay '
-             'and injected failures. The state directory decides the '
+             'and injected failures, [api] auth_strategy = keystone '
+             'with [keystone_authtoken] (default noauth2). The state '
+             'directory decides the '
              'databases, transports and listen address.')
     return parser.parse_args(argv)
 
@@ -117,6 +119,16 @@ def main(argv=None):
     manage = os.path.join(os.path.dirname(sys.executable), 'nova-lite-manage')
 
     def announce():
+        if CONF.api.auth_strategy == 'keystone':
+            print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
+                  '  tokens are validated by Keystone at %s (with the '
+                  'compute endpoint in its catalog: export OS_AUTH_URL '
+                  'and a user\'s OS_USERNAME, OS_PASSWORD, '
+                  'OS_PROJECT_NAME)\nStop with Ctrl-C.'
+                  % (time.monotonic() - started, plane.endpoint,
+                     CONF.keystone_authtoken.www_authenticate_uri),
+                  flush=True)
+            return
         print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
               '  curl -H "X-Auth-Token: admin:admin" %s/v2.1/os-services\n'
               '  export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
