@@ -96,3 +96,26 @@ def openstack(env, *args, check=True):
 
 def openstack_json(env, *args):
     return json.loads(openstack(env, *(args + ('-f', 'json'))).stdout)
+
+
+@contextlib.contextmanager
+def cloud_with_flavor(state_dir, flavor_id, ram, disk, *args):
+    """An all-in-one in state_dir (args: its options) with one flavor
+    made by `openstack flavor create`; yields (endpoint, env)."""
+    with all_in_one(state_dir, *args) as (endpoint, _proc):
+        env = openstack_env(endpoint)
+        openstack(env, 'flavor', 'create', '--ram', str(ram), '--disk',
+                  str(disk), '--vcpus', '1', '--id', flavor_id, flavor_id)
+        yield endpoint, env
+
+
+def sdk_admin(endpoint, compute_api_version, image_path='/v2.1'):
+    """An openstacksdk connection as the admin of an all-in-one, the
+    compute API pinned to compute_api_version."""
+    import openstack
+    return openstack.connection.Connection(
+        auth_type='admin_token',
+        auth={'token': 'admin:admin', 'endpoint': endpoint + '/v2.1'},
+        compute_endpoint_override=endpoint + '/v2.1',
+        image_endpoint_override=endpoint + image_path,
+        compute_api_version=compute_api_version)

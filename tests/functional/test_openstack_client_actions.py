@@ -4,7 +4,6 @@ pause/unpause/suspend/resume/lock/unlock`, `openstack server event
 list/show`, and openstacksdk's equivalents."""
 import time
 
-import openstack
 import pytest
 
 from tests import clients
@@ -15,12 +14,8 @@ IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-actions'))
-    with clients.all_in_one(state_dir) as (endpoint, _proc):
-        env = clients.openstack_env(endpoint)
-        clients.openstack(env, 'flavor', 'create', '--ram', '256',
-                          '--disk', '1', '--vcpus', '1', '--id', 'act.tiny',
-                          'act.tiny')
-        yield endpoint, env
+    with clients.cloud_with_flavor(state_dir, 'act.tiny', 256, 1) as cloud:
+        yield cloud
 
 
 def _json(env, *args):
@@ -74,12 +69,7 @@ def test_openstack_server_actions_and_events(cloud):
 
 def test_openstacksdk_actions_and_server_actions(cloud):
     endpoint, _env = cloud
-    conn = openstack.connection.Connection(
-        auth_type='admin_token', auth={'token': 'admin:admin',
-                                       'endpoint': endpoint + '/v2.1'},
-        compute_endpoint_override=endpoint + '/v2.1',
-        image_endpoint_override=endpoint + '/v2.1',
-        compute_api_version='2.84')
+    conn = clients.sdk_admin(endpoint, '2.84')
     server = conn.compute.create_server(name='sdk-act',
                                         flavor_id='act.tiny',
                                         image_id=IMAGE, networks='none')

@@ -3,7 +3,6 @@ real python-openstackclient) and openstacksdk's rebuild_server and
 create_server_image against a real nova-lite-all-in-one process."""
 import json
 
-import openstack
 import pytest
 
 from tests import clients
@@ -15,12 +14,8 @@ DEBIAN = '70a599e0-31e7-49b7-b260-868f441e862b'
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-rebuild'))
-    with clients.all_in_one(state_dir) as (endpoint, _proc):
-        env = clients.openstack_env(endpoint)
-        clients.openstack(env, 'flavor', 'create', '--ram', '512',
-                          '--disk', '3', '--vcpus', '1', '--id', 'cli.med',
-                          'cli.med')
-        yield endpoint, env
+    with clients.cloud_with_flavor(state_dir, 'cli.med', 512, 3) as cloud:
+        yield cloud
 
 
 def _json(env, *args):
@@ -70,12 +65,7 @@ def test_openstack_server_rebuild_and_image_create(cloud):
 def test_openstacksdk_rebuild_server_and_create_server_image(cloud):
     endpoint, env = cloud
     server_id = _boot(env, 'sdk-rebuild')
-    conn = openstack.connection.Connection(
-        auth_type='admin_token', auth={'token': 'admin:admin',
-                                       'endpoint': endpoint + '/v2.1'},
-        compute_endpoint_override=endpoint + '/v2.1',
-        image_endpoint_override=endpoint + '/image',
-        compute_api_version='2.57')
+    conn = clients.sdk_admin(endpoint, '2.57', image_path='/image')
     server = conn.compute.get_server(server_id)
     server = conn.compute.rebuild_server(server, image=DEBIAN,
                                          admin_password='s3cret',

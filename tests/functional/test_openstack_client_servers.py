@@ -6,7 +6,6 @@ import os
 import subprocess
 import urllib.request
 
-import openstack
 import pytest
 
 from tests import clients
@@ -95,12 +94,7 @@ def test_keypair_create_then_boot_with_it(cloud):
 
 def test_openstacksdk_boots_lists_and_deletes(cloud):
     endpoint, _env = cloud
-    conn = openstack.connection.Connection(
-        auth_type='admin_token', auth={'token': 'admin:admin',
-                                       'endpoint': endpoint + '/v2.1'},
-        compute_endpoint_override=endpoint + '/v2.1',
-        image_endpoint_override=endpoint + '/v2.1',
-        compute_api_version='2.47')
+    conn = clients.sdk_admin(endpoint, '2.47')
     server = conn.compute.create_server(name='sdk-one',
                                         flavor_id='cli.tiny',
                                         image_id=IMAGE, networks='none')

@@ -3,7 +3,6 @@ availability zones through the real python-openstackclient and
 openstacksdk, against a real nova-lite-all-in-one process."""
 import json
 
-import openstack
 import pytest
 
 from tests import clients
@@ -14,12 +13,8 @@ IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     state_dir = str(tmp_path_factory.mktemp('aio-subresources'))
-    with clients.all_in_one(state_dir) as (endpoint, _proc):
-        env = clients.openstack_env(endpoint)
-        clients.openstack(env, 'flavor', 'create', '--ram', '256',
-                          '--disk', '1', '--vcpus', '1', '--id', 'sub.tiny',
-                          'sub.tiny')
-        yield endpoint, env
+    with clients.cloud_with_flavor(state_dir, 'sub.tiny', 256, 1) as cloud:
+        yield cloud
 
 
 def _json(env, *args):
@@ -84,12 +79,7 @@ def test_availability_zone_list(cloud):
 
 def test_openstacksdk_metadata_tags_and_zones(cloud):
     endpoint, _env = cloud
-    conn = openstack.connection.Connection(
-        auth_type='admin_token', auth={'token': 'admin:admin',
-                                       'endpoint': endpoint + '/v2.1'},
-        compute_endpoint_override=endpoint + '/v2.1',
-        image_endpoint_override=endpoint + '/v2.1',
-        compute_api_version='2.52')
+    conn = clients.sdk_admin(endpoint, '2.52')
     server = conn.compute.create_server(name='sdk-tagged',
                                         flavor_id='sub.tiny',
                                         image_id=IMAGE, networks='none',
