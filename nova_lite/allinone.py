@@ -8,7 +8,8 @@ vhosts), cell0 + N cells, M simulated computes per cell. Used by
 Layout of the state directory::
 
     api.sqlite  cell0.sqlite  cell1.sqlite ...   databases
-    local_services.sqlite                        images, networks, ports
+    local_services.sqlite                        images, networks, ports,
+                                                 volumes
     fake-hypervisor/<host>.json                  simulated guests
     nova_lite.conf                               for nova-lite-manage/-status
 """

@@ -4,11 +4,16 @@ Transports are cached by URL: oslo.messaging's in-memory fake driver only
 delivers between users of the same Transport object, and real drivers keep
 their connection pools per transport, so one per URL is right for both.
 """
+from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_messaging._drivers import amqpdriver
 from oslo_messaging.rpc import dispatcher
+from oslo_messaging.rpc import server as rpc_server
 
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
+
+LOG = logging.getLogger(__name__)
 
 _TRANSPORTS = {}
 # Makes the serializer for entities in messages; the object layer sets
@@ -192,12 +197,57 @@ class CappedClient(object):
         return self._client().prepare(**kwargs)
 
 
+class _HeldAfterStop(amqpdriver.RpcAMQPListener):
+    """The rabbit driver's RPC listener, except that a message delivered
+    after stop() is left unacknowledged (see StopSafeRPCServer)."""
+
+    def __call__(self, message):
+        if self._shutdown.is_set():
+            LOG.info('A message arrived after this RPC server stopped: '
+                     'left unacknowledged, for RabbitMQ to deliver again '
+                     'once this connection closes')
+            return
+        super().__call__(message)
+
+
+class StopSafeRPCServer(rpc_server.RPCServer):
+    """oslo.messaging's RPC server, made safe to stop while messages
+    arrive.
+
+    With RabbitMQ, oslo.messaging acknowledges a request as soon as its
+    connection receives it, before handling it (its consumer callback
+    acks, then queues the message for the poll thread: oslo.messaging
+    bug 1695746). stop() ends the poll thread after it has handed every
+    message received so far to the executor, and wait() lets the
+    executor finish them all -- so nothing received before stop() is
+    lost. But the connection stays open until wait() is over, and its
+    heartbeat thread keeps reading it (drain_events): a message the
+    broker delivers meanwhile (every consumer has an unlimited prefetch)
+    would be acknowledged and then dropped, since nobody polls any more.
+    Here such a message is left unacknowledged instead: RabbitMQ puts it
+    back in its queue when the connection closes, and the next server
+    of the topic (this service started again, or a peer) handles it.
+
+    Other drivers (fake:// in the all-in-one) are served unchanged.
+    Relies on oslo.messaging internals: doc/private-apis.rst.
+    """
+
+    def _create_listener(self):
+        listener = super()._create_listener()
+        driver_listener = getattr(listener, '_poll_style_listener', None)
+        if type(driver_listener) is amqpdriver.RpcAMQPListener:
+            driver_listener.__class__ = _HeldAfterStop
+        return listener
+
+
 def get_server(target, endpoints, serializer=None, transport=None):
+    """An RPC server for target (StopSafeRPCServer)."""
     transport = transport or get_transport()
     return messaging.get_rpc_server(
         transport, _isolated(target, transport), endpoints,
         serializer=serializer or RequestContextSerializer(),
-        access_policy=dispatcher.DefaultRPCAccessPolicy)
+        access_policy=dispatcher.DefaultRPCAccessPolicy,
+        server_cls=StopSafeRPCServer)
 
 
 def transport_for_context(context):

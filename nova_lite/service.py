@@ -50,6 +50,7 @@ class Service(oslo_service.Service):
         self.context_hook = context_hook
         self.service_ref = None
         self.rpcserver = None
+        self._periodic = None
 
     def __repr__(self):
         return '<Service %s on %s>' % (self.binary, self.host)
@@ -109,7 +110,7 @@ class Service(oslo_service.Service):
         self.tg.add_timer_args(CONF.report_interval, self.report_state,
                                initial_delay=CONF.report_interval,
                                stop_on_exception=False)
-        self.tg.add_dynamic_timer_args(
+        self._periodic = self.tg.add_dynamic_timer_args(
             self.periodic_tasks, initial_delay=CONF.periodic_interval,
             periodic_interval_max=CONF.periodic_interval,
             stop_on_exception=False)
@@ -139,8 +140,24 @@ class Service(oslo_service.Service):
         intervals = [i for i in intervals if i is not None]
         return min(intervals) if intervals else CONF.periodic_interval
 
+    def _stop_periodic_tasks(self):
+        if self._periodic is not None:
+            self._periodic.stop()
+            self._periodic.wait()   # a run in progress finishes
+
     def stop(self, graceful=True):
+        """SIGTERM: stop taking work, finish the work taken, then return.
+
+        In order: the periodic tasks stop (a run in progress finishes);
+        the RPC servers stop consuming and finish every request they
+        received (StopSafeRPCServer: one delivered after that is left for
+        the broker to deliver again); the endpoints clean up; the
+        heartbeat stops last, so the service reports up while it drains.
+        oslo.service ends the process if this takes longer than [DEFAULT]
+        graceful_shutdown_timeout.
+        """
         LOG.info('Stopping %s on %s', self.binary, self.host)
+        self._stop_periodic_tasks()
         # An RPC listener stops only when its current consume times out
         # (up to 5 s with rabbit): stop ours and the endpoints' other
         # servers (scheduler: placement on every cell) at the same time.
@@ -150,6 +167,7 @@ class Service(oslo_service.Service):
             cleanup_host()
         self.tg.stop_timers()
         super().stop(graceful=graceful)
+        LOG.info('Stopped %s on %s', self.binary, self.host)
 
 
 def register_api_service(context, host, version):

@@ -2,7 +2,7 @@
 """A real multi-process nova_lite deployment on MariaDB + RabbitMQ.
 
     tools/deployment.py start --workdir DIR [--cells 2] [--computes-per-cell 2]
-                              [--keystone]
+                              [--apis 1] [--keystone]
     tools/deployment.py stop  --workdir DIR [--keep-data]
 
 Layout: API, super conductor and scheduler share the API database, the
@@ -12,8 +12,16 @@ no [api_database] at all; computes have no cell or API database, only
 their cell's vhost and the local-services database (the embedded image
 and network services, which stand in for Glance and Neutron; the API has
 it too). Databases and vhosts get a unique prefix per deployment and are
-dropped by `stop` (unless --keep-data). State (pids, URLs) is kept in
-DIR/deployment.json so `stop` can undo exactly what `start` did.
+dropped by `stop` (unless --keep-data). State (pids, URLs, each
+process's command) is kept in DIR/deployment.json so `stop` can undo
+exactly what `start` did.
+
+With --apis N, N nova-lite-api processes serve the same cloud on N
+consecutive ports (``endpoints``), as N API nodes behind a load balancer
+would: one of them restarting leaves the others answering (see
+tools/bench/rolling_restart.py). ``terminate(name)`` and ``respawn(name)``
+stop one process gracefully (SIGTERM) and start it again with the same
+command, for rolling restarts.
 
 With --keystone, OpenStack Keystone itself (tools/keystone.py: its own
 venv, SQLite in DIR/keystone, its own process) runs beside the others,
@@ -108,13 +116,19 @@ def keystone_tool():
 
 class Deployment(object):
     def __init__(self, workdir, cells=2, computes_per_cell=2, port=None,
-                 prefix=None, keystone=False):
+                 prefix=None, keystone=False, apis=1, api_ports=None):
         self.workdir = os.path.abspath(workdir)
         self.cells = cells
         self.computes_per_cell = computes_per_cell
         self.prefix = prefix or 'nl_%s' % uuid.uuid4().hex[:10]
         self.port = port or _free_port()
+        # The first API listens on self.port (top.conf); each other one
+        # on a port of its own (apiN.conf, read after top.conf).
+        self.api_ports = list(api_ports or [self.port] + [
+            _free_port() for _ in range(apis - 1)])
         self.procs = {}
+        # name -> [binary, config files]: how to start it again
+        self.commands = {}
         self.state_file = os.path.join(self.workdir, 'deployment.json')
         self.keystone = None
         if keystone:
@@ -146,6 +160,15 @@ class Deployment(object):
     def endpoint(self):
         return 'http://127.0.0.1:%d' % self.port
 
+    @property
+    def endpoints(self):
+        """Every API process's endpoint (the first is ``endpoint``)."""
+        return ['http://127.0.0.1:%d' % port for port in self.api_ports]
+
+    def api_names(self):
+        return ['api'] + ['api%d' % i
+                          for i in range(2, len(self.api_ports) + 1)]
+
     # --- config -------------------------------------------------------
 
     def _write_conf(self, name, sections):
@@ -167,7 +190,9 @@ class Deployment(object):
         return {'host': host, 'transport_url': transport,
                 'state_path': os.path.join(self.workdir, 'state'),
                 'report_interval': 2, 'service_down_time': 20,
-                'periodic_interval': 5, 'update_resources_interval': 5}
+                'periodic_interval': 5, 'update_resources_interval': 5,
+                # SIGTERM: seconds to finish in-flight work before exiting
+                'graceful_shutdown_timeout': 60}
 
     def write_configs(self):
         os.makedirs(self.workdir, exist_ok=True)
@@ -184,6 +209,8 @@ class Deployment(object):
             top['api']['auth_strategy'] = 'keystone'
             top['keystone_authtoken'] = self.keystone.authtoken_options()
         confs['top'] = self._write_conf('top', top)
+        for name, port in zip(self.api_names()[1:], self.api_ports[1:]):
+            confs[name] = self._write_conf(name, {'api': {'port': port}})
         for cell in self.cell_names():
             confs['%s-conductor' % cell] = self._write_conf(
                 '%s-conductor' % cell, {
@@ -206,9 +233,15 @@ class Deployment(object):
     # --- lifecycle ----------------------------------------------------
 
     def create_backends(self):
+        self.create_databases()
+        self.create_vhosts()
+
+    def create_databases(self):
         for name in self.database_names():
             _mysql('CREATE DATABASE `%s` CHARACTER SET utf8mb4'
                    % self.db(name))
+
+    def create_vhosts(self):
         vhosts = [self.vhost(name) for name in ['api'] + self.cell_names()]
         _rabbitmqctl_all([('add_vhost', v) for v in vhosts])
         _rabbitmqctl_all([('set_permissions', '-p', v, 'guest', '.*', '.*',
@@ -230,28 +263,55 @@ class Deployment(object):
         return _run(_bin('nova-lite-manage'), '--config-file',
                     os.path.join(self.workdir, 'top.conf'), *args)
 
-    def map_cells(self):
-        self.manage('api_db', 'sync')
-        self.manage('local_services', 'sync')
-        self.manage('local_services', 'create_defaults')
-        self.manage('cell_v2', 'map_cell0', '--database_connection',
-                    self.db_url('cell0'))
-        for cell in self.cell_names():
-            self.manage('cell_v2', 'create_cell', '--name', cell,
-                        '--transport-url', self.mq_url(cell),
-                        '--database_connection', self.db_url(cell))
+    def manage_all(self, *calls):
+        """Run several nova-lite-manage commands at once (each spends
+        seconds importing); raise if any failed."""
+        conf = os.path.join(self.workdir, 'top.conf')
+        procs = [subprocess.Popen(
+            (_bin('nova-lite-manage'), '--config-file', conf) + args,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for args in calls]
+        failed = []
+        for args, proc in zip(calls, procs):
+            out, err = proc.communicate()
+            if proc.returncode:
+                failed.append('nova-lite-manage %s: %s' % (
+                    ' '.join(args[:2]), (err or out).strip()[-2000:]))
+        if failed:
+            raise RuntimeError('; '.join(failed))
+
+    def map_cells(self, before_cells=None):
+        """Three rounds, each waiting for the one before: the schemas of
+        the API and local-services databases; what goes in them (cell
+        mappings: their vhosts must exist by then, ``before_cells()``
+        waits for them); the cells' schemas."""
+        self.manage_all(('api_db', 'sync'), ('local_services', 'sync'))
+        if before_cells is not None:
+            before_cells()
+        self.manage_all(
+            ('local_services', 'create_defaults'),
+            ('cell_v2', 'map_cell0', '--database_connection',
+             self.db_url('cell0')),
+            *[('cell_v2', 'create_cell', '--name', cell,
+               '--transport-url', self.mq_url(cell),
+               '--database_connection', self.db_url(cell))
+              for cell in self.cell_names()])
         self.manage('db', 'sync')
 
-    def _spawn(self, name, binary, conf):
+    def _spawn(self, name, binary, conf, *more_confs):
         log = open(os.path.join(self.workdir, '%s.out' % name), 'ab')
         # One log per process (API, super conductor and scheduler share
         # top.conf); .out catches what happens before logging is set up.
-        proc = subprocess.Popen([_bin(binary), '--config-file', conf,
-                                 '--log-file', os.path.join(
-                                     self.workdir, '%s.log' % name)],
+        argv = [_bin(binary)]
+        for path in (conf,) + more_confs:
+            argv += ['--config-file', path]
+        proc = subprocess.Popen(argv + ['--log-file', os.path.join(
+                                    self.workdir, '%s.log' % name)],
                                 stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
+        log.close()
         self.procs[name] = proc.pid
+        self.commands[name] = [binary, [conf] + list(more_confs)]
 
     def start_services(self, confs):
         top = confs['top']
@@ -264,36 +324,37 @@ class Deployment(object):
                 host = '%s-compute%d' % (cell, i)
                 self._spawn(host, 'nova-lite-compute', confs[host])
         self._spawn('api', 'nova-lite-api', top)
+        for name in self.api_names()[1:]:
+            self._spawn(name, 'nova-lite-api', top, confs[name])
 
-    def wait_for_api(self, timeout=60):
+    def wait_for_api(self, timeout=60, endpoints=None):
+        """Until every API (or those of ``endpoints``) answers."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.endpoint + '/', timeout=2)
-                return
-            except OSError:
-                self._check_alive()
-                time.sleep(0.2)
-        raise RuntimeError('API did not answer within %ss' % timeout)
+        for endpoint in endpoints or self.endpoints:
+            while True:
+                try:
+                    urllib.request.urlopen(endpoint + '/', timeout=2)
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError('API %s did not answer within '
+                                           '%ss' % (endpoint, timeout))
+                    self._check_alive()
+                    time.sleep(0.2)
 
     def wait_for_computes(self, timeout=60):
-        """Until every compute is mapped (discover_hosts) and the API lists
-        its node: a compute records its service before its node."""
+        """Until the API lists every compute's node, then map them all
+        (one discover_hosts: a compute records its service before its
+        node, so every one is there to be found)."""
         want = self.cells * self.computes_per_cell
         deadline = time.monotonic() + timeout
-        out = None
-        while time.monotonic() < deadline:
-            if out is None:
-                found = self.manage('cell_v2', 'discover_hosts', '--verbose')
-                hosts = self.manage('cell_v2', 'list_hosts').stdout
-                if sum(1 for line in hosts.splitlines()
-                       if '-compute' in line) >= want:
-                    out = found
-            if out is not None and self._hypervisor_count() >= want:
-                return out
+        while self._hypervisor_count() < want:
+            if time.monotonic() > deadline:
+                raise RuntimeError('computes did not register within %ss'
+                                   % timeout)
             self._check_alive()
             time.sleep(0.5)
-        raise RuntimeError('computes did not register within %ss' % timeout)
+        return self.manage('cell_v2', 'discover_hosts', '--verbose')
 
     def admin_token(self):
         """A token the API takes as an administrator's."""
@@ -320,18 +381,21 @@ class Deployment(object):
     def save(self):
         with open(self.state_file, 'w') as f:
             json.dump({'prefix': self.prefix, 'port': self.port,
+                       'api_ports': self.api_ports,
                        'cells': self.cells,
                        'keystone': self.keystone is not None,
                        'computes_per_cell': self.computes_per_cell,
-                       'procs': self.procs}, f)
+                       'procs': self.procs, 'commands': self.commands}, f)
 
     @classmethod
     def load(cls, workdir):
         with open(os.path.join(workdir, 'deployment.json')) as f:
             state = json.load(f)
         dep = cls(workdir, state['cells'], state['computes_per_cell'],
-                  state['port'], state['prefix'])
+                  state['port'], state['prefix'],
+                  api_ports=state.get('api_ports'))
         dep.procs = state['procs']
+        dep.commands = state.get('commands', {})
         if state.get('keystone'):
             dep.keystone = keystone_tool().Keystone.load(
                 os.path.join(dep.workdir, 'keystone'))
@@ -357,9 +421,24 @@ class Deployment(object):
             bootstrap = threading.Thread(target=self._start_keystone,
                                          args=(failures,))
             bootstrap.start()
-        self.create_backends()
-        self.save()
-        self.map_cells()
+        # rabbitmqctl takes seconds per call: the vhosts are made while
+        # the databases are made and their schemas synced.
+        vhost_failures = []
+        vhosts = threading.Thread(target=_collect_failure, args=(
+            self.create_vhosts, vhost_failures))
+
+        def vhosts_made():
+            vhosts.join()
+            if vhost_failures:
+                raise vhost_failures[0]
+
+        vhosts.start()
+        try:
+            self.create_databases()
+            self.save()
+            self.map_cells(before_cells=vhosts_made)
+        finally:
+            vhosts.join()   # before a failure can drop them
         if self.keystone:
             bootstrap.join()
             if failures:
@@ -369,6 +448,31 @@ class Deployment(object):
         self.wait_for_api()
         self.wait_for_computes()
         return self
+
+    def terminate(self, name, timeout=90):
+        """SIGTERM process ``name`` and wait until it has exited: its exit
+        status (0 after a graceful stop; negative: killed by a signal).
+        After ``timeout`` seconds it is killed (SIGKILL) and
+        RuntimeError raised."""
+        pid = self.procs[name]
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = _reap(pid)
+            if status is not None:
+                return status
+            time.sleep(0.05)
+        os.killpg(pid, signal.SIGKILL)
+        _reap(pid)
+        raise RuntimeError('%s (pid %d) did not stop within %ss; killed'
+                           % (name, pid, timeout))
+
+    def respawn(self, name):
+        """Start process ``name`` again with the command it had."""
+        binary, confs = self.commands[name]
+        self._spawn(name, binary, *confs)
+        self.save()
+        return self.procs[name]
 
     def stop(self, keep_data=False, timeout=30):
         for pid in self.procs.values():
@@ -422,6 +526,29 @@ class Deployment(object):
         return lines
 
 
+def _collect_failure(fn, failures):
+    try:
+        fn()
+    except Exception as exc:
+        failures.append(exc)
+
+
+def _reap(pid):
+    """Exit status of child ``pid`` if it has exited (None if it runs;
+    0 if it is not our child and gone)."""
+    try:
+        done, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return 0
+        return None
+    if done != pid:
+        return None
+    return os.waitstatus_to_exitcode(status)
+
+
 def _free_port():
     import socket
     with socket.socket() as s:
@@ -436,6 +563,8 @@ def main(argv=None):
     parser.add_argument('--cells', type=int, default=2)
     parser.add_argument('--computes-per-cell', type=int, default=2)
     parser.add_argument('--port', type=int, default=None)
+    parser.add_argument('--apis', type=int, default=1,
+                        help='API processes, each on a port of its own')
     parser.add_argument('--keep-data', action='store_true')
     parser.add_argument('--keystone', action='store_true',
                         help='run OpenStack Keystone beside the services '
@@ -443,14 +572,15 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.action == 'start':
         dep = Deployment(args.workdir, args.cells, args.computes_per_cell,
-                         args.port, keystone=args.keystone)
+                         args.port, keystone=args.keystone, apis=args.apis)
         try:
             dep.start()
         except Exception:
             dep.stop()
             raise
-        print('nova_lite deployment up: %s/v2.1 (configs in %s)'
-              % (dep.endpoint, dep.workdir))
+        print('nova_lite deployment up: %s (configs in %s)'
+              % (', '.join(e + '/v2.1' for e in dep.endpoints),
+                 dep.workdir))
         print('\n'.join(dep.client_settings()))
     else:
         Deployment.load(args.workdir).stop(keep_data=args.keep_data)

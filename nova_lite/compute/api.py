@@ -178,6 +178,10 @@ def _hypervisors_in_cell(cctxt):
     nodes = objects.ComputeNodeList.get_all(cctxt)
     services = objects.ServiceList.get_by_binary(cctxt,
                                                  constants.COMPUTE_BINARY)
+    return _pair(nodes, services)
+
+
+def _pair(nodes, services):
     by_id = {s.id: s for s in services}
     by_host = {s.host: s for s in services}
     pairs = []
@@ -192,6 +196,62 @@ def _hypervisors_in_cell(cctxt):
     return pairs
 
 
+def _hypervisor_page_in_cell(cctxt, after_id, limit):
+    """Up to limit hypervisors of the cell after node id after_id, in
+    node order: the page's nodes (and their providers) and the services
+    of their hosts only, never every node of the cell. A node without a
+    compute service is skipped (as in the full listing), so the cell is
+    asked again until the page is full or the cell has no more nodes."""
+    pairs = []
+    while limit is None or len(pairs) < limit:
+        want = None if limit is None else limit - len(pairs)
+        nodes = objects.ComputeNodeList.get_page(cctxt, after_id, want)
+        if not nodes:
+            break
+        services = objects.ServiceList.get_by_binary_and_hosts(
+            cctxt, constants.COMPUTE_BINARY, {n.host for n in nodes})
+        pairs.extend(_pair(nodes, services))
+        after_id = nodes[-1].id
+        if want is None or len(nodes) < want:
+            break
+    return pairs
+
+
+def _hypervisor_page(context, cells, limit, marker, marker_by_uuid):
+    """compute_node_get_all with a limit or a marker: the cells are read
+    in order, each from where the page stands, until the page is full
+    (a page costs what its nodes cost, not what the cloud's do)."""
+    start, after_id = 0, None
+    if marker is not None:
+        parsed = parse_id(marker, marker_by_uuid)
+        if parsed is None:
+            raise exception.MarkerNotFound(marker=marker)
+        found = _gather(context, cells, _hypervisor_in_cell, *parsed)
+        for index, cell in enumerate(cells):
+            result = found[cell.uuid]
+            if result is not None and not nova_context.is_cell_failure(
+                    result):
+                start, after_id = index, result.node.id
+                break
+        else:
+            raise exception.MarkerNotFound(marker=marker)
+    hypervisors = []
+    for index in range(start, len(cells)):
+        remaining = None if limit is None else limit - len(hypervisors)
+        if remaining == 0:
+            break
+        cell = cells[index]
+        result = _gather(context, [cell], _hypervisor_page_in_cell,
+                         after_id if index == start else None,
+                         remaining)[cell.uuid]
+        if nova_context.is_cell_failure(result):
+            LOG.warning('Cell %s did not answer when listing hypervisors; '
+                        'its hypervisors are not shown.', cell.identity)
+            continue
+        hypervisors.extend(result)
+    return hypervisors
+
+
 def compute_node_get_all(context, hostname_pattern=None, limit=None,
                          marker=None, marker_by_uuid=False):
     """Hypervisors of every answering cell, in cell then node order.
@@ -199,9 +259,14 @@ def compute_node_get_all(context, hostname_pattern=None, limit=None,
     hostname_pattern filters like SQL LIKE '%pattern%'; a pattern matching
     nothing is HypervisorNotFoundByPattern (404). marker is the id (uuid
     when marker_by_uuid) of the last hypervisor of the previous page; an
-    unknown marker is MarkerNotFound (400).
+    unknown marker is MarkerNotFound (400). With a limit or a marker (and
+    no pattern) only the cells and nodes the page needs are read.
     """
     cells = _cells(context)
+    if hostname_pattern is None and (limit is not None
+                                     or marker is not None):
+        return _hypervisor_page(context, cells, limit, marker,
+                                marker_by_uuid)
     results = _gather(context, cells, _hypervisors_in_cell)
     hypervisors = []
     for cell in cells:

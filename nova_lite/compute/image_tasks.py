@@ -68,9 +68,11 @@ class ImageTasks(object):
             instance.save(expected_task_state=[
                 instance_obj.REBUILD_BLOCK_DEVICE_MAPPING])
             flavor = instance.flavor
+            # A volume-backed server (no image_ref): its root is a volume.
             self.driver.rebuild(instance.uuid, flavor.vcpus,
                                 flavor.memory_mb,
-                                flavor.root_gb + flavor.ephemeral_gb,
+                                (flavor.root_gb if instance.image_ref
+                                 else 0) + flavor.ephemeral_gb,
                                 image_ref,
                                 preserve_ephemeral=preserve_ephemeral,
                                 name=instance.display_name,

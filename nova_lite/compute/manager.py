@@ -21,7 +21,10 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import image_tasks
 from nova_lite.compute import instance_events
+from nova_lite.compute import resize_recovery
+from nova_lite.compute import resize_tasks
 from nova_lite.compute import resource_tracker
+from nova_lite.compute import volume_tasks
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import exception
@@ -80,8 +83,11 @@ _POWER_TASKS.update({state: ('reboot', instance_obj.ACTIVE,
                      + instance_obj.HARD_REBOOT_STATES})
 
 
-class ComputeManager(image_tasks.ImageTasks):
-    target = messaging.Target(version='1.5')
+class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
+                     resize_recovery.ResizeRecovery,
+                     volume_tasks.VolumeTasks):
+    # 1.6: resize and cold migration; 1.7: volume attachments.
+    target = messaging.Target(version='1.7')
 
     def __init__(self, host):
         self.host = host
@@ -102,7 +108,8 @@ class ComputeManager(image_tasks.ImageTasks):
         """Finish what a stop of this service interrupted: a delete is
         completed; a build goes to ERROR with a fault, its guest, ports
         and claim freed (never left in BUILD); a rebuild or snapshot as
-        image_tasks.ImageTasks._recover_image_task says."""
+        image_tasks.ImageTasks._recover_image_task says; a resize or
+        migration as resize_recovery.ResizeRecovery says."""
         try:
             instances = instance_obj.InstanceList.get_by_host(context,
                                                               self.host)
@@ -114,6 +121,12 @@ class ComputeManager(image_tasks.ImageTasks):
                 self.terminate_instance(context, instance)
             elif instance.task_state in image_tasks.INTERRUPTED:
                 self._recover_image_task(instance)
+            elif instance.task_state in instance_obj.RESIZE_TASK_STATES:
+                try:
+                    self._recover_move(context, instance)
+                except Exception:
+                    LOG.exception('Could not recover the move of %s',
+                                  instance.uuid)
             elif instance.task_state in _POWER_TASKS:
                 # An action the stop interrupted: run it to its end
                 # (every driver power operation is idempotent).
@@ -148,6 +161,10 @@ class ComputeManager(image_tasks.ImageTasks):
                 instance.add_fault(
                     500, 'Instance build was interrupted by a restart of '
                     'its compute service.', host=self.host)
+        try:
+            self._recover_host_moves(context)
+        except Exception:
+            LOG.exception('Could not recover the moves of %s', self.host)
 
     def cleanup_host(self):
         pass
@@ -221,12 +238,17 @@ class ComputeManager(image_tasks.ImageTasks):
                 context, instance.uuid, instance.project_id,
                 requested_networks, self.host)
             instance.network_info = nw_info
+            bdms, volume_backed = self._prep_block_devices(context,
+                                                           instance)
             instance.task_state = instance_obj.SPAWNING
             instance.save(expected_task_state=[instance_obj.NETWORKING])
             flavor = instance.flavor
+            # A volume-backed server's root disk is its volume.
             self.driver.spawn(instance.uuid, flavor.vcpus, flavor.memory_mb,
-                              flavor.root_gb + flavor.ephemeral_gb,
+                              (0 if volume_backed else flavor.root_gb)
+                              + flavor.ephemeral_gb,
                               name=instance.display_name)
+            self._plug_block_devices(context, instance, bdms)
             instance.vm_state = instance_obj.ACTIVE
             instance.power_state = instance_obj.RUNNING
             instance.task_state = None
@@ -260,6 +282,7 @@ class ComputeManager(image_tasks.ImageTasks):
 
     def _undo_build(self, context, instance):
         self.driver.destroy(instance.uuid)
+        self._disconnect_block_devices(context, instance)
         try:
             self.network_api.deallocate_for_instance(context,
                                                      instance.uuid)
@@ -293,12 +316,14 @@ class ComputeManager(image_tasks.ImageTasks):
         with self._locks(instance.uuid):
             notify.notify_about_instance_action(context, instance, self.host,
                                                 'delete', notify.START)
-            self.driver.destroy(instance.uuid)
+            self._cleanup_block_devices(context, instance)
+            self.driver.destroy(instance.uuid, with_resize_copy=True)
             try:
                 self.network_api.deallocate_for_instance(context,
                                                          instance.uuid)
             finally:
                 self._free_claim(context, instance)
+                self._release_move(context, instance)
             try:
                 instance.destroy()
             except exception.InstanceNotFound:

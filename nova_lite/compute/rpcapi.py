@@ -14,6 +14,15 @@ API version history:
     1.5 - rebuild_instance(instance, image_ref, admin_password,
           preserve_ephemeral), snapshot_instance(instance, image_id)
           (casts).
+    1.6 - resize and cold migration (casts): prep_resize(instance,
+          migration, new_flavor, request_spec) to the destination,
+          resize_instance(instance, migration) to the source,
+          finish_resize(instance, migration) to the destination,
+          confirm_resize(instance, migration) to the source,
+          revert_resize(instance, migration) to the destination,
+          finish_revert_resize(instance, migration) to the source.
+    1.7 - attach_volume(instance, bdm), detach_volume(instance,
+          volume_id, attachment_id) (casts).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -35,10 +44,14 @@ TOPIC = 'compute'
 ACTIONS_VERSION = '1.4'
 # The version that has rebuild_instance and snapshot_instance.
 REBUILD_SNAPSHOT_VERSION = '1.5'
+# The version that has resize and cold migration.
+RESIZE_VERSION = '1.6'
+# The version that has attach_volume and detach_volume.
+VOLUME_ATTACH_VERSION = '1.7'
 
 
 class ComputeAPI(object):
-    VERSION = '1.5'
+    VERSION = '1.7'
 
     def __init__(self):
         self._clients = {}
@@ -182,3 +195,61 @@ class ComputeAPI(object):
         Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first."""
         self._cast_1_5(context, instance, 'snapshot_instance',
                        image_id=image_id)
+
+    # Resize and cold migration (1.6): each a cast to the host named;
+    # callers check can_send(..., RESIZE_VERSION) on the hosts first.
+
+    def _cast_move(self, context, host, method, instance, migration,
+                   **kwargs):
+        cctxt = self._client(context, host).prepare(
+            server=host, version=RESIZE_VERSION)
+        cctxt.cast(context, method, instance=instance, migration=migration,
+                   **kwargs)
+
+    def prep_resize(self, context, host, instance, migration, new_flavor,
+                    request_spec):
+        """Destination: check and record the move (task resize_prep)."""
+        self._cast_move(context, host, 'prep_resize', instance, migration,
+                        new_flavor=new_flavor, request_spec=request_spec)
+
+    def resize_instance(self, context, host, instance, migration):
+        """Source: power off and hand the guest over."""
+        self._cast_move(context, host, 'resize_instance', instance,
+                        migration)
+
+    def finish_resize(self, context, host, instance, migration):
+        """Destination: start the guest with the new flavor."""
+        self._cast_move(context, host, 'finish_resize', instance, migration)
+
+    def confirm_resize(self, context, host, instance, migration):
+        """Source: drop the old guest and the migration's allocation."""
+        self._cast_move(context, host, 'confirm_resize', instance,
+                        migration)
+
+    def revert_resize(self, context, host, instance, migration):
+        """Destination: drop the new guest and its allocation."""
+        self._cast_move(context, host, 'revert_resize', instance, migration)
+
+    def finish_revert_resize(self, context, host, instance, migration):
+        """Source: the old guest back with the old flavor."""
+        self._cast_move(context, host, 'finish_revert_resize', instance,
+                        migration)
+
+    # Volume attachments (1.7).
+
+    def _cast_1_7(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=VOLUME_ATTACH_VERSION)
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    def attach_volume(self, context, instance, bdm):
+        """Cast: connect bdm's volume (attachment reserved) to the
+        instance on its host. Callers check can_send(...,
+        VOLUME_ATTACH_VERSION) first."""
+        self._cast_1_7(context, instance, 'attach_volume', bdm=bdm)
+
+    def detach_volume(self, context, instance, volume_id, attachment_id):
+        """Cast: disconnect the volume, delete its attachment and
+        mapping. Callers check can_send(..., VOLUME_ATTACH_VERSION)."""
+        self._cast_1_7(context, instance, 'detach_volume',
+                       volume_id=volume_id, attachment_id=attachment_id)

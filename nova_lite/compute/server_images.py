@@ -24,6 +24,7 @@ from nova_lite.image import api as image_api
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action as actions
+from nova_lite.volume import api as volume_api
 
 # vm_states an action is allowed in (with no task running), as in Nova.
 REBUILD_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
@@ -78,15 +79,20 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
         raise exception.MetadataLimitExceeded(allowed=CONF.metadata_items)
     server_actions._check_lock(context, instance)
     server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
+    volume_backed = not instance.image_ref
     image = compute_servers.check_image(
         context, image_id, instance.flavor,
-        not_found=exception.ImageNotFoundForRebuild())
+        not_found=exception.ImageNotFoundForRebuild(),
+        volume_backed=volume_backed)
+    if volume_backed:
+        _check_volume_backed_rebuild(context, instance, image['id'])
     if key_name is not _UNSET:
         _set_keypair(context, instance, key_name)
-    instance.image_ref = image['id']
-    system_metadata = dict(instance.system_metadata or {})
-    system_metadata['image_base_image_ref'] = image['id']
-    instance.system_metadata = system_metadata
+    if not volume_backed:
+        instance.image_ref = image['id']
+        system_metadata = dict(instance.system_metadata or {})
+        system_metadata['image_base_image_ref'] = image['id']
+        instance.system_metadata = system_metadata
     if name is not None:
         instance.display_name = name
     if metadata is not None:
@@ -105,6 +111,26 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
         image_ref=image['id'], admin_password=admin_password,
         preserve_ephemeral=preserve_ephemeral)
     return instance
+
+
+def _check_volume_backed_rebuild(context, instance, image_id):
+    """A volume-backed server is rebuilt only with the image its root
+    volume came from (as Nova before microversion 2.93): 400
+    otherwise."""
+    root = objects.BlockDeviceMappingList.get_by_instance_uuid(
+        instance._context, instance.uuid).root_bdm()
+    volume_image = None
+    if root is not None and root.volume_id:
+        try:
+            volume_image = volume_api.API().get(
+                context, root.volume_id)['volume_image_metadata'].get(
+                'image_id')
+        except exception.VolumeNotFound:
+            pass
+    if image_id != volume_image:
+        raise exception.InvalidInput(
+            reason='Unable to rebuild with a different image for a '
+                   'volume-backed server.')
 
 
 # --- snapshot (createImage) ------------------------------------------------

@@ -22,9 +22,14 @@ flags cell_down and build_request. Listing rules:
   cell_down_support, microversion 2.69) its servers of the project
   follow the answering cells' rows as minimal records (cell_down).
 - Statements per request do not depend on the number of servers: per
-  cell one page query plus one per kind of related row (and one for the
-  compute services when host_status is wanted); in the API DB one for
-  the cells, one for the build requests, one for the marker.
+  cell one page query (plus one for the rows tied at the page's last
+  created_at, when the page is full, in the default order), for a
+  detail listing one for the whole rows of the merge's winners (the
+  page reads only sort keys and uuid), one per kind of related row,
+  and one for the page hosts' compute services when host_status is
+  wanted; in the API DB one for the cells, one for the build requests,
+  one for the marker. Rows read: at most limit narrow rows per cell,
+  limit whole ones in all (doc/scaling.rst).
 """
 import functools
 import heapq
@@ -40,6 +45,7 @@ from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import server_listing as api_rows
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import instance_pages as cell_pages
 from nova_lite.db.main import instance_volumes
 from nova_lite.db.main import instances as cell_rows
 from nova_lite import exception
@@ -68,10 +74,10 @@ def _host_statuses(cctxt, hosts):
     if not hosts:
         return {}
     statuses = {}
-    for service in objects.ServiceList.get_by_binary(
-            cctxt, constants.COMPUTE_BINARY):
-        if service.host not in hosts:
-            continue
+    # The page's hosts only: reading every compute service of the cell
+    # cost a row and an object per host of the cell on every listing.
+    for service in objects.ServiceList.get_by_binary_and_hosts(
+            cctxt, constants.COMPUTE_BINARY, hosts):
         if service.forced_down:
             statuses[service.host] = HOST_DOWN
         elif service.disabled:
@@ -141,14 +147,25 @@ def _sql_filters(filters):
     return {k: v for k, v in filters.items() if k not in ('ip', 'ip6')}
 
 
-def _page_in_cell(cctxt, filters, keys, dirs, limit, marker):
+def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, narrow):
     """One cell's page: instance rows with their 1:1 extras only, as
     read (the merge keeps at most limit of all the cells' rows: those
-    are decoded, and get their related rows, after it)."""
-    records = cell_rows.list_records(
+    are decoded, and get their related rows, after it). narrow: the
+    sort keys and uuid only, flagged _narrow -- _finish_in_cell reads
+    the rest for the rows that made the page (with many cells, most
+    rows read here are dropped by the merge)."""
+    matches = _ip_matcher(filters)
+    if narrow and matches is None:
+        records = cell_pages.list_records(
+            cctxt, filters, keys, dirs, limit, marker,
+            columns=sorted(set(keys) | {'uuid'}))
+        for rec in records:
+            rec['_cell'] = cctxt.cell_uuid
+            rec['_narrow'] = True
+        return records
+    records = cell_pages.list_records(
         cctxt, _sql_filters(filters), keys, dirs, limit, marker, raw=True)
     # The query narrows by substring; the addresses decide.
-    matches = _ip_matcher(filters)
     if matches is not None:
         records = [r for r in map(_cell_record, records) if matches(r)]
     for rec in records:
@@ -162,8 +179,20 @@ def _cell_record(raw):
 
 @main_db.reader
 def _finish_in_cell(cctxt, records, host_status, detailed):
-    """What the page's records of one cell still need: related rows
-    (detail), attached volumes (detail), host status; one transaction."""
+    """What the page's records of one cell still need: the rest of the
+    narrow ones, related rows (detail), attached volumes (detail), host
+    status; one transaction."""
+    narrow = [r for r in records if r.get('_narrow')]
+    if narrow:
+        full = {r['uuid']: r for r in cell_rows.get_records(
+            cctxt, [r['uuid'] for r in narrow], read_deleted='yes',
+            related=())}
+        for rec in narrow:
+            if rec['uuid'] in full:
+                del rec['_narrow']
+                rec.update(server_records.cell_record(full[rec['uuid']]))
+        # Gone meanwhile (hard deleted): the caller leaves it out.
+        records = [r for r in records if not r.get('_narrow')]
     if detailed:
         cell_rows.fill_related(cctxt, records)
         _with_volumes(cctxt, records)
@@ -272,7 +301,7 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
 
 
 def _probe(cctxt):
-    return cell_rows.list_records(cctxt, {}, ['uuid'], ['asc'], 0, None,
+    return cell_pages.list_records(cctxt, {}, ['uuid'], ['asc'], 0, None,
                                   related=())
 
 
@@ -291,7 +320,7 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
         k: marker_rec.get(k) for k in keys}
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout, _page_in_cell,
-        filters, keys, dirs, limit, marker_values)
+        filters, keys, dirs, limit, marker_values, detailed)
     pages, down = [], []
     for cell in cells:
         result = results[cell.uuid]
@@ -320,7 +349,9 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
         if limit is not None and len(records) >= limit:
             break
     _finish(context, cells, records, host_status, detailed)
-    return records, down
+    # A narrow row whose cell stopped answering, or whose instance went,
+    # before the rest was read: not shown.
+    return [r for r in records if not r.get('_narrow')], down
 
 
 def _finish(context, cells, records, host_status, detailed):
@@ -330,8 +361,8 @@ def _finish(context, cells, records, host_status, detailed):
     for rec in records:
         cell = rec.pop('_cell', None)
         if cell is not None:
-            if 'cell_down' not in rec:      # as read: not yet decoded
-                _cell_record(rec)
+            if 'cell_down' not in rec and not rec.get('_narrow'):
+                _cell_record(rec)           # as read: not yet decoded
             by_cell.setdefault(cell, []).append(rec)
     if not by_cell or not (detailed or host_status):
         return
@@ -423,8 +454,9 @@ def update(context, server_id, check=None, host_status=False, **values):
     mapping = _mapping(context, server_id)
     cell = objects.CellMapping.get_by_uuid(context, mapping['cell_uuid'])
     with nova_context.target_cell(context, cell) as cctxt:
+        cell_rows.update(cctxt, server_id, values)
         rec = server_records.cell_record(
-            cell_rows.update(cctxt, server_id, values))
+            cell_rows.get_record(cctxt, server_id))
         _with_volumes(cctxt, [rec])
         if host_status:
             _with_host_status(cctxt, [rec])

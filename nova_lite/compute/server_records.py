@@ -12,6 +12,7 @@ from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 from nova_lite.db.api import server_listing as api_rows
+from nova_lite.db.main import instance_pages as cell_pages
 from nova_lite.db.main import instances as cell_rows
 from nova_lite import exception
 
@@ -19,7 +20,7 @@ LOG = logging.getLogger(__name__)
 
 DEFAULT_SORT_KEYS = ('created_at', 'uuid')
 # Columns filtered by regular expression.
-REGEX_FILTERS = cell_rows.REGEX_FILTERS
+REGEX_FILTERS = cell_pages.REGEX_FILTERS
 _OBJ_DATA = 'nova_lite_object.data'
 _DATETIMES = ('created_at', 'updated_at', 'deleted_at', 'launched_at',
               'terminated_at')

@@ -17,10 +17,12 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
+from nova_lite.compute import block_devices
 from nova_lite.compute import flavors as compute_flavors
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import server_metadata
+from nova_lite.compute import server_resize
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
@@ -71,11 +73,12 @@ def _flavor(context, flavor_id):
     return flavor
 
 
-def check_image(context, image_id, flavor, not_found=None):
+def check_image(context, image_id, flavor, not_found=None,
+                volume_backed=False):
     """The image a server boots from: it exists (else not_found, by
     default an InvalidInput naming it), is active (ImageNotActive) and
-    fits the flavor (FlavorMemoryTooSmall, FlavorDiskTooSmall); all
-    400s."""
+    fits the flavor (FlavorMemoryTooSmall, FlavorDiskTooSmall -- not
+    for the volume a volume-backed server boots from); all 400s."""
     try:
         image = image_api.API().get(context, image_id)
     except exception.ImageNotFound:
@@ -85,7 +88,8 @@ def check_image(context, image_id, flavor, not_found=None):
         raise exception.ImageNotActive(image_id=image_id)
     if (image.get('min_ram') or 0) > flavor.memory_mb:
         raise exception.FlavorMemoryTooSmall()
-    if flavor.root_gb and (image.get('min_disk') or 0) > flavor.root_gb:
+    if (not volume_backed and flavor.root_gb
+            and (image.get('min_disk') or 0) > flavor.root_gb):
         raise exception.FlavorDiskTooSmall()
     return image
 
@@ -120,9 +124,11 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            requested_networks='auto', metadata=None, availability_zone=None,
            key_name=None, user_data=None, description=None,
            admin_password=None, access_ip_v4=None, access_ip_v6=None,
-           config_drive=None, tags=None):
+           config_drive=None, tags=None, block_device_mapping=None):
     """Create max_count servers (all or none). Returns (records,
-    reservation_id): the records as the API shows a new server."""
+    reservation_id): the records as the API shows a new server.
+    image_id None: volume-backed (block_device_mapping, as
+    block_devices.parse gives it, has the boot volume)."""
     if min_count > max_count:
         raise exception.InvalidInput(
             reason='min_count must be <= max_count')
@@ -132,7 +138,14 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                    % CONF.max_servers_per_request)
     server_metadata.check_quota(metadata)
     flavor = _flavor(context, flavor_id)
-    image = check_image(context, image_id, flavor)
+    volume_backed = image_id is None
+    bdms = (block_device_mapping if block_device_mapping is not None
+            else block_devices.parse(image_id, None)[1])
+    boot_meta = block_devices.check(
+        context, bdms, max_count,
+        lambda ref: check_image(context, ref, flavor, volume_backed=True))
+    image = (boot_meta or {}) if volume_backed else check_image(
+        context, image_id, flavor)
     keypair = _keypair(context, key_name)
     network_api.API().validate_networks(context, requested_networks)
     zone, destination = _zone(context, availability_zone)
@@ -145,7 +158,9 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                                 ('id', 'min_disk', 'min_ram', 'name')},
         num_instances=max_count, availability_zone=zone,
         ignore_hosts=[], requested_destination=destination,
-        scheduler_hints=None)
+        scheduler_hints=None, is_bfv=volume_backed)
+    image_ref = '' if volume_backed else image['id']
+    per_instance = block_devices.for_instances(bdms, max_count)
     now = timeutils.utcnow()
     requests, instances = [], []
     for index in range(max_count):
@@ -155,7 +170,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                            else uuidutils.generate_uuid()),
             user_id=context.user_id, project_id=context.project_id,
             display_name=display, display_description=description,
-            hostname=_hostname(display), image_ref=image['id'],
+            hostname=_hostname(display), image_ref=image_ref,
             instance_type_id=flavor.id, memory_mb=flavor.memory_mb,
             vcpus=flavor.vcpus, root_gb=flavor.root_gb,
             ephemeral_gb=flavor.ephemeral_gb,
@@ -172,7 +187,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             launched_on=None, launched_at=None, terminated_at=None,
             root_device_name=None, hidden=False,
             metadata=dict(metadata or {}),
-            system_metadata={'image_base_image_ref': image['id']},
+            system_metadata={'image_base_image_ref': image_ref},
             flavor=snapshot, old_flavor=None, new_flavor=None,
             network_info=[], tags=list(tags or []),
             keypairs=[keypair.name] if keypair else [],
@@ -181,9 +196,20 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
         instances.append(inst)
         requests.append((objects.BuildRequest(
             context, instance_uuid=inst.uuid, project_id=inst.project_id,
-            user_id=inst.user_id, instance=inst, block_device_mappings=[],
+            user_id=inst.user_id, instance=inst,
+            block_device_mappings=per_instance[index],
             tags=list(tags or [])), spec))
-    br_obj.create_servers(context, requests)
+    reserved = []
+    try:
+        for (build_request, _), inst, bdm_dicts in zip(
+                requests, instances, per_instance):
+            block_devices.reserve(context, inst.uuid, bdm_dicts)
+            reserved.extend(bdm_dicts)
+            build_request.block_device_mappings = bdm_dicts
+        br_obj.create_servers(context, requests)
+    except Exception:
+        block_devices.release(context, reserved)
+        raise
     _conductor().schedule_and_build_instances(
         context, [i.uuid for i in instances], spec, requested_networks,
         admin_password)
@@ -212,6 +238,8 @@ def _destroy_build_request(context, server_id):
         build_request.destroy()
     except exception.BuildRequestNotFound:
         return False   # scheduled meanwhile: deleted in its cell
+    # Not in a cell yet: nothing was attached, only reserved here.
+    block_devices.release(context, build_request.block_device_mappings)
     _notify_delete(context, build_request.instance, notify.END)
     return True
 
@@ -229,14 +257,22 @@ def _compute_up(cctxt, host):
 
 
 def _local_delete(context, instance):
-    """Delete where the compute cannot: free ports and allocations and
-    mark the instance deleted."""
+    """Delete where the compute cannot: free volumes (as
+    block_devices.cleanup_volumes says), ports and allocations and mark
+    the instance deleted."""
     _notify_delete(context, instance, notify.START)
+    placement = compute_inventory.placement_for(context)
     try:
+        block_devices.cleanup_volumes(
+            context, objects.BlockDeviceMappingList.get_by_instance_uuid(
+                instance._context, instance.uuid))
         network_api.API().deallocate_for_instance(context, instance.uuid)
     finally:
-        compute_inventory.placement_for(context).remove_allocations(
-            context, instance.uuid)
+        placement.remove_allocations(context, instance.uuid)
+        # A move in progress: the source allocation its migration holds.
+        if instance.migration_context:
+            placement.remove_allocations(
+                context, instance.migration_context['migration_uuid'])
     instance.destroy()
     _notify_delete(context, instance, notify.END)
 
@@ -287,10 +323,15 @@ def delete(context, server_id, check=None):
             # flight (the compute then finds the task state changed).
             instance.save(expected_task_state=[
                 None, instance_obj.SCHEDULING, instance_obj.NETWORKING,
-                instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES])
+                instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES,
+                *instance_obj.RESIZE_TASK_STATES])
         except exception.UnexpectedDeletingTaskStateError:
             return   # already being deleted
         instance_events.record_action(cctxt, instance,
                                       instance_action.DELETE)
+        # In VERIFY_RESIZE the source holds a guest and an allocation
+        # too: a confirm cleans it up while the delete goes to the
+        # destination (the instance's host).
+        server_resize.confirm_on_delete(cctxt, instance)
         compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
         _finish(context, server_id)

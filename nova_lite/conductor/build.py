@@ -51,6 +51,14 @@ def _fresh_instance(context, source, **values):
     return inst
 
 
+def _create_bdms(cctxt, instance, build_request):
+    """The block device mappings of the boot request, in the instance's
+    cell (cell0 too, as Nova: deleting the server frees its volumes)."""
+    if build_request.block_device_mappings:
+        objects.BlockDeviceMappingList.create_for_instance(
+            cctxt, instance.uuid, build_request.block_device_mappings)
+
+
 def _message(exc):
     """A fault's message: ours as formatted, any other error's class
     and text (an RPC timeout, say)."""
@@ -109,6 +117,7 @@ class Builder(object):
                 availability_zone=(spec.availability_zone
                                    or CONF.default_availability_zone))
             inst.create()
+            _create_bdms(cctxt, inst, build_request)
             objects.InstanceAction.action_start(
                 cctxt, inst.uuid, instance_action.CREATE, want_result=False)
             instance_mapping.set_cell(context, [inst.uuid], cell.uuid)
@@ -133,6 +142,7 @@ class Builder(object):
                                    vm_state=instance_obj.ERROR,
                                    task_state=None)
             inst.create()
+            _create_bdms(cctxt, inst, build_request)
             inst.add_fault(FAULT_CODE, _message(exc), details=None)
             objects.InstanceAction.action_start(
                 cctxt, inst.uuid, instance_action.CREATE, want_result=False)

@@ -11,12 +11,17 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_versionedobjects import base as ovo_base
 
+from nova_lite.compute import instance_events
 from nova_lite.conductor import build
+from nova_lite.conductor import resize_confirm
 from nova_lite.conductor import rpcapi
+from nova_lite.conductor.tasks import migrate
 from nova_lite.conf import CONF
+from nova_lite import context as nova_context
 from nova_lite import exception
 # Saves of instances run here for computes: send their instance.update.
 from nova_lite.notifications import instance as _notify  # noqa: F401
+from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
 
@@ -43,6 +48,12 @@ class ConductorManager(object):
             if raise_on_error:
                 raise
             LOG.exception('Checking for stranded builds failed')
+        try:
+            resize_confirm.confirm_old_resizes(context)
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Confirming resizes older than the window failed')
         return CONF.periodic_interval
 
     def _object_dispatch(self, target, method, args, kwargs):
@@ -93,7 +104,7 @@ class ConductorManager(object):
 class ComputeTaskManager(object):
     """The compute_task endpoint of a super conductor."""
     target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
-                              version='1.1')
+                              version='1.2')
 
     def __init__(self):
         self.builder = build.Builder()
@@ -109,6 +120,27 @@ class ComputeTaskManager(object):
         self.builder.schedule_and_build_instances(
             context, instance_uuids, request_spec, requested_networks,
             admin_password)
+
+    def migrate_server(self, context, instance, flavor, host=None):
+        """1.2: resize instance to flavor (an EmbeddedFlavor; its own
+        for a cold migration) or migrate it, to host if given, within
+        its cell (conductor.tasks.migrate). The instance is in
+        task_state resize_prep; a failure puts it back as it was and
+        is recorded as event conductor_migrate_server of its action."""
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            context, instance.uuid)
+        cell = mapping.cell_mapping
+        with nova_context.target_cell(context, cell) as cctxt:
+            instance._context = cctxt
+            try:
+                with instance_events.EventReporter(
+                        cctxt, 'conductor_migrate_server', CONF.host,
+                        instance.uuid):
+                    migrate.migrate_server(cctxt, instance, flavor,
+                                           cell.uuid, host)
+            except Exception:
+                LOG.warning('Move of %s did not start', instance.uuid,
+                            exc_info=True)
 
 
 def endpoints(super_conductor):

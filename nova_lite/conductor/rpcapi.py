@@ -11,6 +11,8 @@ only (those holding the API database):
     1.0 - Initial: ping(arg).
     1.1 - schedule_and_build_instances(instance_uuids, request_spec,
           requested_networks, admin_password) (cast).
+    1.2 - migrate_server(instance, flavor, host) (cast): resize or cold
+          migration within the instance's cell.
 
 Caps: [upgrade_levels] conductor and compute_task, re-derived on each
 call from the minimum service versions, which SIGHUP makes the process
@@ -64,7 +66,7 @@ class ConductorAPI(object):
 
 class ComputeTaskAPI(object):
     """Calls a super conductor's compute_task endpoint (API transport)."""
-    VERSION = '1.1'
+    VERSION = '1.2'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -87,3 +89,13 @@ class ComputeTaskAPI(object):
                    instance_uuids=instance_uuids, request_spec=request_spec,
                    requested_networks=requested_networks,
                    admin_password=admin_password)
+
+    def can_send(self, version):
+        """Whether the oldest super conductor (at the cap in force)
+        serves version."""
+        return self.client.can_send_version(version)
+
+    def migrate_server(self, context, instance, flavor, host=None):
+        cctxt = self.client.prepare(version='1.2')
+        cctxt.cast(context, 'migrate_server', instance=instance,
+                   flavor=flavor, host=host)

@@ -35,6 +35,13 @@ opts = [
                     '(select_destinations claims one host per instance '
                     'of the request). rpc_response_timeout still bounds '
                     'every other call.'),
+    cfg.BoolOpt('allow_resize_to_same_host', default=False,
+                help='Allow a resize to pick the host the server is on '
+                     '(a cold migration never does).'),
+    cfg.IntOpt('resize_confirm_window', default=0, min=0,
+               help='Seconds after which a resize or cold migration '
+                    'waiting in VERIFY_RESIZE is confirmed by its cell '
+                    'conductor\'s periodic task; 0: never.'),
     cfg.IntOpt('rpc_response_timeout_seconds', min=1,
                deprecated_for_removal=True,
                deprecated_reason='Use oslo.messaging\'s [DEFAULT] '

@@ -25,6 +25,18 @@ opts = [
     cfg.ListOpt('fail_spawn_for_names', default=[],
                 help='Server names whose simulated spawns fail on every '
                      'host.'),
+    cfg.ListOpt('fail_methods', default=[],
+                help='Driver methods that raise a simulated failure '
+                     '(fake.SimulatedFailure) instead of running, for '
+                     'failure-injection tests: a method name (every '
+                     'host) or method@host (that host only), e.g. '
+                     'finish_migration@compute2.'),
+    cfg.DictOpt('delay_methods', default={},
+                help='Driver methods that sleep first: method:seconds, '
+                     'or method@host:seconds for one host only, e.g. '
+                     'finish_migration:30,migrate_disk_and_power_off'
+                     '@compute1:5. The sleep comes before any failure '
+                     'fail_methods injects.'),
     cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}',
                help='CPU description (JSON) reported by the host.'),
 ]

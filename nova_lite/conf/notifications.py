@@ -23,14 +23,16 @@ opts = [
                help='Format of the notifications emitted. nova_lite emits '
                     'only versioned notifications (Nova\'s documented '
                     'shape: nova_object.name/version/namespace/data).'),
-    cfg.StrOpt('notify_on_state_change', default='vm_and_task_state',
-               choices=[('vm_and_task_state', 'on every change of vm_state '
-                                               'or task_state'),
+    cfg.StrOpt('notify_on_state_change',
+               choices=[(None, 'never (the default, as Nova)'),
+                        ('vm_and_task_state', 'on every change of vm_state '
+                                              'or task_state'),
                         ('vm_state', 'on changes of vm_state only'),
-                        ('none', 'never')],
-               help='When to send instance.update. Nova\'s default is to '
-                    'send none; nova_lite sends them on every state change '
-                    'unless told otherwise.'),
+                        ('none', 'never (accepted for older configs)')],
+               help='When to send instance.update: unset (as in Nova) '
+                    'never, so a state change costs no payload; '
+                    'vm_state or vm_and_task_state to follow servers\' '
+                    'state changes.'),
     cfg.ListOpt('versioned_notifications_topics',
                 default=['versioned_notifications'],
                 help='Topics the versioned notifications are sent to.'),

@@ -5,7 +5,11 @@
   InstanceActionPayload (a fault when exception is given; phase 'error'
   is sent at ERROR priority). Server actions call it around their work:
   power_off, power_on, reboot, pause, unpause, suspend, resume, rebuild,
-  resize (phases 'start' and 'end'), lock and unlock (no phase), delete.
+  resize (phases 'start' and 'end'), lock and unlock (no phase), delete;
+  a move's resize, resize_finish, resize_confirm, resize_revert.
+- notify_about_resize_prep, notify_about_instance_exists: a move's
+  instance.resize_prep.start/end (with the new flavor) and
+  instance.exists.
 - action(context, instance, host, name, error_phase=False): a context
   manager sending instance.<name>.start on entry and .end when its block
   succeeds (and .error with the fault when it raises, if error_phase:
@@ -28,6 +32,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite.notifications import base
 from nova_lite.notifications.objects import instance as payloads
+from nova_lite.notifications.objects import instance_move
 from nova_lite.objects import instance as instance_obj
 
 LOG = logging.getLogger(__name__)
@@ -97,6 +102,31 @@ def notify_about_instance_create(context, instance, host, phase,
                       getattr(instance, 'uuid', None))
 
 
+def notify_about_resize_prep(context, instance, host, new_flavor, phase):
+    """Send instance.resize_prep.<phase> (start or end) with the flavor
+    the server moves to."""
+    try:
+        _send(context, instance_move.InstanceActionResizePrepNotification,
+              instance_move.InstanceActionResizePrepPayload(
+                  context, instance, new_flavor),
+              host, SOURCE_COMPUTE, 'resize_prep', phase)
+    except Exception:
+        LOG.exception('Could not notify instance.resize_prep.%s of %s',
+                      phase, getattr(instance, 'uuid', None))
+
+
+def notify_about_instance_exists(context, instance, host):
+    """Send instance.exists: the usage of the audit period so far (a
+    move starts: what ran with the old flavor ends here)."""
+    try:
+        _send(context, instance_move.InstanceExistsNotification,
+              instance_move.InstanceExistsPayload(context, instance),
+              host, SOURCE_COMPUTE, 'exists', None)
+    except Exception:
+        LOG.exception('Could not notify instance.exists of %s',
+                      getattr(instance, 'uuid', None))
+
+
 def notify_about_instance_update(context, instance, old_vm_state,
                                  old_task_state, host=None,
                                  source=SOURCE_COMPUTE):
@@ -119,6 +149,8 @@ def notify_about_instance_update(context, instance, old_vm_state,
 
 def _state_changed(context, instance, old_vm_state, old_task_state):
     when = CONF.notifications.notify_on_state_change
+    if not when or when == 'none':
+        return
     if when == 'vm_and_task_state' or (when == 'vm_state'
                                        and old_vm_state != instance.vm_state):
         notify_about_instance_update(context, instance, old_vm_state,

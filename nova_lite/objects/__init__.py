@@ -13,3 +13,5 @@ def register_all():
     __import__('nova_lite.objects.instance')
     __import__('nova_lite.objects.build_request')
     __import__('nova_lite.objects.instance_action')
+    __import__('nova_lite.objects.migration')
+    __import__('nova_lite.objects.block_device')

@@ -131,7 +131,8 @@ class RequestSpec(base.NovaLiteObject):
     """What a server asked the scheduler for; kept for its life (a
     resize asks again with a new flavor)."""
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: is_bfv (a volume-backed server claims no root disk)
+    VERSION = '1.1'
 
     fields = {
         'instance_uuid': fields.UUIDField(),
@@ -147,7 +148,14 @@ class RequestSpec(base.NovaLiteObject):
         # {'host': .., 'node': .., 'cell_uuid': ..} an admin asked for.
         'requested_destination': nl_fields.JsonField(nullable=True),
         'scheduler_hints': nl_fields.JsonField(nullable=True),
+        # Boots from a volume: its root disk is no local DISK_GB.
+        'is_bfv': fields.BooleanField(default=False),
     }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if tuple(map(int, target_version.split('.'))) < (1, 1):
+            primitive.pop('is_bfv', None)
 
     def to_json(self):
         return jsonutils.dumps(self.obj_to_primitive())
@@ -159,11 +167,16 @@ class RequestSpec(base.NovaLiteObject):
         return obj
 
     def resources(self):
-        """The resource classes and amounts one instance of it needs."""
+        """The resource classes and amounts one instance of it needs
+        (classes it needs none of are left out, as Nova leaves them)."""
         flavor = self.flavor
-        return {'VCPU': flavor.vcpus, 'MEMORY_MB': flavor.memory_mb,
-                'DISK_GB': flavor.root_gb + flavor.ephemeral_gb
-                + (flavor.swap + 1023) // 1024}
+        # As Nova: a volume-backed server's root disk is its volume.
+        root_gb = 0 if (self.obj_attr_is_set('is_bfv')
+                        and self.is_bfv) else flavor.root_gb
+        needs = {'VCPU': flavor.vcpus, 'MEMORY_MB': flavor.memory_mb,
+                 'DISK_GB': root_gb + flavor.ephemeral_gb
+                 + (flavor.swap + 1023) // 1024}
+        return {rc: amount for rc, amount in needs.items() if amount}
 
     @staticmethod
     @api_db.reader

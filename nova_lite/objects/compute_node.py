@@ -254,8 +254,14 @@ class ComputeNodeList(base.ObjectListBase, base.NovaLiteObject):
     def get_all_by_host(cls, context, host):
         return _load(context, {'host': host})
 
+    @classmethod
+    def get_page(cls, context, after_id=None, limit=None):
+        """The cell's nodes in id order after after_id, at most limit
+        (one page of a hypervisor listing: its rows and providers only)."""
+        return _load(context, {}, after_id, limit)
 
-def _load(context, filters):
+
+def _load(context, filters, after_id=None, limit=None):
     """Nodes matching filters in the context's cell, with capacity and
     usage from their providers: one cell query, one API DB query per 2,000
     nodes (plus, once per process, the gate's service versions if some
@@ -263,7 +269,8 @@ def _load(context, filters):
     placement = ci.placement_for(context, ComputeNode)
     if base._indirection_api(ComputeNodeList, context):
         # A compute: the row comes from its conductor, then is overlaid.
-        nodes, migrated = ComputeNodeList._get_cell_nodes(context, filters)
+        nodes, migrated = ComputeNodeList._get_cell_nodes(
+            context, filters, after_id, limit)
         uuids = [n.uuid for n in nodes if n.uuid]
         reply = placement.get_compute_providers(
             context, uuids, with_gate=len(uuids) < len(nodes))
@@ -274,7 +281,8 @@ def _load(context, filters):
     else:
         # Build each object once, from its row with the provider's values
         # merged in (big listings: API, scheduler).
-        rows, migrated = compute_nodes_db.get_rows(context, filters)
+        rows, migrated = compute_nodes_db.get_rows(context, filters,
+                                                   after_id, limit)
         uuids = [r['uuid'] for r in rows if r['uuid']]
         with_gate = len(uuids) < len(rows)
         if isinstance(placement, local_placement.LocalPlacement):

@@ -14,6 +14,7 @@ a constant number of statements and no object construction per row.
 """
 from oslo_versionedobjects import fields
 
+from nova_lite.db.main import instance_pages as pages
 from nova_lite.db.main import instances as db
 from nova_lite import exception
 from nova_lite.objects import base
@@ -31,6 +32,14 @@ REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING, REBUILD_SPAWNING = (
 # Task states of a snapshot (createImage), in order (then None).
 IMAGE_SNAPSHOT, IMAGE_PENDING_UPLOAD, IMAGE_UPLOADING = (
     'image_snapshot', 'image_pending_upload', 'image_uploading')
+# Resize and cold migration: vm_state resized (VERIFY_RESIZE) and the
+# task states of a move, in order (then None), and of a revert.
+RESIZED = 'resized'
+RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED, RESIZE_FINISH = (
+    'resize_prep', 'resize_migrating', 'resize_migrated', 'resize_finish')
+RESIZE_REVERTING = 'resize_reverting'
+RESIZE_TASK_STATES = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED,
+                      RESIZE_FINISH, RESIZE_REVERTING)
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
 # Server actions (nova_lite.compute.server_actions; values as Nova's).
 PAUSED, SUSPENDED = 'paused', 'suspended'            # vm_state
@@ -92,6 +101,8 @@ _COLUMN_FIELDS = {
     'hidden': fields.BooleanField(default=False),
 }
 COLUMNS = tuple(_COLUMN_FIELDS)
+# Every field read from the instances row itself.
+_ROW_FIELDS = COLUMNS + ('created_at', 'updated_at', 'deleted_at', 'deleted')
 # Related data: a change to any of them is written with the row.
 _FLAVOR_FIELDS = ('flavor', 'old_flavor', 'new_flavor')
 _RELATED_FIELDS = {
@@ -122,8 +133,7 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
 
     @classmethod
     def _from_record(cls, context, obj, rec):
-        for name in COLUMNS + ('created_at', 'updated_at', 'deleted_at',
-                               'deleted'):
+        for name in _ROW_FIELDS:
             setattr(obj, name, rec[name])
         for name in ('metadata', 'system_metadata', 'tags'):
             if name in rec:
@@ -203,7 +213,16 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
                         system_metadata=changes.get('system_metadata'),
                         tags=changes.get('tags'), previous=previous,
                         **kwargs)
-        self._from_record(self._context, self, rec)
+        # The row as written; the related data is what this object holds
+        # (it was just written, or is unchanged). An object missing some
+        # of it (made from part of a record) reads the whole record.
+        if all(self.obj_attr_is_set(name) for name in _RELATED_FIELDS):
+            for name in _ROW_FIELDS:
+                setattr(self, name, rec[name])
+            self.obj_reset_changes(recursive=True)
+        else:
+            self._from_record(self._context, self,
+                              db.get_record(self._context, self.uuid))
         if previous and (previous['vm_state'], previous['task_state']) != (
                 self.vm_state, self.task_state):
             for hook in STATE_CHANGE_HOOKS:
@@ -239,8 +258,8 @@ class InstanceList(base.NovaLiteObject, base.ObjectListBase):
     @base.remotable_classmethod
     def get_by_filters(cls, context, filters, sort_key='created_at',
                        sort_dir='desc', limit=None):
-        """filters as nova_lite.db.main.instances.list_records takes."""
-        recs = db.list_records(context, filters, [sort_key, 'uuid'],
+        """filters as nova_lite.db.main.instance_pages.list_records takes."""
+        recs = pages.list_records(context, filters, [sort_key, 'uuid'],
                                [sort_dir, sort_dir], limit=limit)
         return cls._make(context, recs)
 
@@ -254,6 +273,6 @@ class InstanceList(base.NovaLiteObject, base.ObjectListBase):
 
     @base.remotable_classmethod
     def get_by_host(cls, context, host):
-        return cls._make(context, db.list_records(
+        return cls._make(context, pages.list_records(
             context, {'host': host}, ['created_at', 'uuid'],
             ['asc', 'asc']))

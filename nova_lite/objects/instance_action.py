@@ -33,6 +33,13 @@ RESET_STATE = 'resetState'
 RESET_NETWORK = 'resetNetwork'
 REBUILD = 'rebuild'
 CREATE_IMAGE = 'createImage'
+RESIZE = 'resize'
+MIGRATE = 'migrate'
+CONFIRM_RESIZE = 'confirmResize'
+REVERT_RESIZE = 'revertResize'
+ATTACH_VOLUME = 'attach_volume'
+DETACH_VOLUME = 'detach_volume'
+SWAP_VOLUME = 'swap_volume'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR

@@ -5,6 +5,7 @@ Each record carries the service version of the code that wrote it
 gate); a service refuses to start when it is too old for its peers
 (check_can_start).
 """
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 from oslo_utils import versionutils
@@ -153,7 +154,12 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
                                           binary=values.get('binary'))
         row = models.Service(**values)
         context.session.add(row)
-        context.session.flush()
+        try:
+            context.session.flush()
+        except db_exc.DBDuplicateEntry:
+            # Another process (a second API on the host) won the race.
+            raise exception.ServiceExists(host=values.get('host'),
+                                          binary=values.get('binary'))
         return _to_dict(row)
 
     def create(self):
@@ -279,12 +285,15 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
 
     @staticmethod
     @main_db.reader
-    def _get_from_db(context, disabled=None, binary=None, **filters):
+    def _get_from_db(context, disabled=None, binary=None, hosts=None,
+                     **filters):
         query = _active(context.session.query(models.Service))
         if disabled is not None:
             query = query.filter_by(disabled=disabled)
         if binary is not None:
             query = query.filter(_binary_is([binary]))
+        if hosts is not None:
+            query = query.filter(models.Service.host.in_(sorted(hosts)))
         query = query.filter_by(**filters).order_by(models.Service.id)
         return [_to_dict(r) for r in query.all()]
 
@@ -298,6 +307,16 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
     def get_by_binary(cls, context, binary):
         return base.obj_make_list(context, cls(context),
                                   cls._get_from_db(context, binary=binary))
+
+    @classmethod
+    def get_by_binary_and_hosts(cls, context, binary, hosts):
+        """The services of binary on these hosts only (one query, not
+        one row per service of the cell). Not remotable: for callers
+        holding the cell database (the API)."""
+        if not hosts:
+            return base.obj_make_list(context, cls(context), [])
+        return base.obj_make_list(context, cls(context), cls._get_from_db(
+            context, binary=binary, hosts=hosts))
 
     @base.remotable_classmethod
     def get_by_host(cls, context, host):

@@ -132,6 +132,51 @@ SERVICE_VERSION_HISTORY = {
                    'writing snapshots into the image service. An API '
                    'sends them only to computes at 8 or later (409 for '
                    'an older one)'},
+    9: {'compute_rpc': '1.6', 'conductor_rpc': '1.1',
+        'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
+        'compute_task_rpc': '1.2',
+        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
+                    'InstanceList': '1.0', 'BuildRequest': '1.0',
+                    'BuildRequestList': '1.0', 'RequestSpec': '1.0',
+                    'InstanceAction': '1.0', 'InstanceActionList': '1.0',
+                    'InstanceActionEvent': '1.0',
+                    'InstanceActionEventList': '1.0',
+                    'Migration': '1.0', 'MigrationList': '1.0'},
+        'enables': 'resize and cold migration within a cell: compute '
+                   'RPC 1.6 (prep_resize, resize_instance, finish_resize, '
+                   'confirm_resize, revert_resize, finish_revert_resize), '
+                   'compute_task RPC 1.2 (migrate_server), scheduler RPC '
+                   '1.2 (select_destinations claiming for a move: the '
+                   "instance's source allocation handed to the migration "
+                   'consumer); Migration(List) 1.0 written by computes '
+                   'through their cell conductor. An API sends resize and '
+                   'migrate only to computes at 9 or later (409 for an '
+                   'older one)'},
+    10: {'compute_rpc': '1.7', 'conductor_rpc': '1.1',
+         'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
+         'compute_task_rpc': '1.2',
+         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                     'EmbeddedFlavor': '1.0', 'Instance': '1.0',
+                     'InstanceList': '1.0', 'BuildRequest': '1.0',
+                     'BuildRequestList': '1.0', 'RequestSpec': '1.1',
+                     'InstanceAction': '1.0', 'InstanceActionList': '1.0',
+                     'InstanceActionEvent': '1.0',
+                     'InstanceActionEventList': '1.0',
+                     'Migration': '1.0', 'MigrationList': '1.0',
+                     'BlockDeviceMapping': '1.0',
+                     'BlockDeviceMappingList': '1.0'},
+         'enables': 'volumes: compute RPC 1.7 (attach_volume, '
+                    'detach_volume) for /servers/{id}/os-volume_attachments '
+                    '(an API sends them only to computes at 10 or later: '
+                    '409 for an older one); boot from volume, computes '
+                    'creating and connecting volumes in the embedded '
+                    'volume service; BlockDeviceMapping(List) 1.0, every '
+                    'server with block_device_mapping rows; RequestSpec '
+                    '1.1 (is_bfv: no root DISK_GB claimed for a '
+                    'volume-backed server)'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

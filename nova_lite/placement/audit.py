@@ -51,7 +51,7 @@ class CellsUnreachable(exception.NovaLiteException):
                'deleted without them.')
 
 
-def _allocations(session):
+def allocation_rows(session):
     """[(consumer, provider uuid, provider name, class id, used)]."""
     return session.execute(
         sa.select(ALLOC.c.consumer_id, RP.c.uuid, RP.c.name,
@@ -60,7 +60,7 @@ def _allocations(session):
         .order_by(ALLOC.c.consumer_id, RP.c.uuid)).all()
 
 
-def _mapped(session, consumers):
+def mapped_consumers(session, consumers):
     """{instance uuid: has a cell} of the consumers with a mapping."""
     found = {}
     for part in placement_db.chunks(consumers):
@@ -92,12 +92,12 @@ def _live_in_cell(cctxt, consumers, provider_uuids):
 def find(ctx):
     """Report of what placement holds that nothing stands behind."""
     with placement_db.reading(ctx) as session:
-        rows = _allocations(session)
+        rows = allocation_rows(session)
         all_providers = session.execute(
             sa.select(RP.c.uuid, RP.c.name).order_by(RP.c.uuid)).all()
         provider_uuids = [uuid for uuid, _name in all_providers]
         consumers = sorted({row[0] for row in rows} - set(provider_uuids))
-        mapped = _mapped(session, consumers)
+        mapped = mapped_consumers(session, consumers)
     cells = objects.CellMappingList.get_all(ctx)
     results = nova_context.scatter_gather_cells(
         ctx, cells, CONF.cell_timeout, _live_in_cell, consumers,

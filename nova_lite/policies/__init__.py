@@ -8,12 +8,16 @@ from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
+from nova_lite.policies import migrations
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
+from nova_lite.policies import server_migrations
+from nova_lite.policies import server_resize
 from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
+from nova_lite.policies import volume_attachments
 
 
 def list_rules():
@@ -24,10 +28,14 @@ def list_rules():
         hypervisors.list_rules(),
         instance_actions.list_rules(),
         keypairs.list_rules(),
+        migrations.list_rules(),
         server_actions.list_rules(),
         server_images.list_rules(),
         server_metadata.list_rules(),
+        server_migrations.list_rules(),
+        server_resize.list_rules(),
         server_tags.list_rules(),
         servers.list_rules(),
         services.list_rules(),
+        volume_attachments.list_rules(),
     ))

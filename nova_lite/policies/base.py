@@ -14,8 +14,10 @@ RULE_NOBODY = '!'
 # Personas, as in Nova's secure RBAC defaults.
 ADMIN = 'rule:context_is_admin'
 PROJECT_ADMIN = 'rule:project_admin_api'
+PROJECT_MANAGER = 'rule:project_manager_api'
 PROJECT_MEMBER = 'rule:project_member_api'
 PROJECT_READER = 'rule:project_reader_api'
+PROJECT_MANAGER_OR_ADMIN = 'rule:project_manager_or_admin'
 PROJECT_MEMBER_OR_ADMIN = 'rule:project_member_or_admin'
 PROJECT_READER_OR_ADMIN = 'rule:project_reader_or_admin'
 
@@ -59,6 +61,10 @@ rules = [
     policy.RuleDefault('project_admin_api',
                        'role:admin and project_id:%(project_id)s',
                        'Default rule for project-level admin APIs.'),
+    _persona('project_manager_api',
+             'role:manager and project_id:%(project_id)s',
+             'Default rule for project-level management APIs.',
+             DEPRECATED_ADMIN),
     _persona('project_member_api',
              'role:member and project_id:%(project_id)s',
              'Default rule for project-level non-admin APIs.',
@@ -67,6 +73,10 @@ rules = [
              'role:reader and project_id:%(project_id)s',
              'Default rule for project-level read-only APIs.',
              DEPRECATED_ADMIN_OR_OWNER),
+    _persona('project_manager_or_admin',
+             'rule:project_manager_api or rule:context_is_admin',
+             'Default rule for project manager or admin APIs.',
+             DEPRECATED_ADMIN),
     _persona('project_member_or_admin',
              'rule:project_member_api or rule:context_is_admin',
              'Default rule for project member or admin APIs.',

@@ -30,7 +30,7 @@ def _selection(state, resources):
 
 
 class SchedulerManager(object):
-    target = messaging.Target(version='1.1')
+    target = messaging.Target(version='1.2')
 
     def __init__(self):
         self.service_name = 'scheduler'
@@ -73,8 +73,15 @@ class SchedulerManager(object):
             wanted=count + attempts - 1, per_cell=attempts)
 
     def select_destinations(self, context, spec=None, spec_obj=None,
-                            instance_uuids=None, return_alternates=False):
-        """1.1: for each of instance_uuids, [primary, alternates...] as
+                            instance_uuids=None, return_alternates=False,
+                            migration_uuid=None):
+        """1.2: migration_uuid (a move of the one instance of
+        instance_uuids): the claim on the destination hands the
+        instance's current (source) allocation to the migration_uuid
+        consumer in the same transaction, and the source stays counted
+        while the destination is checked (allocations.claim's move_to).
+
+        1.1: for each of instance_uuids, [primary, alternates...] as
         selection dicts (host, nodename, cell_uuid, compute_node_uuid,
         allocation_request), the primary's resources claimed for the
         instance. NoValidHost when one cannot be placed; then the claims
@@ -86,7 +93,7 @@ class SchedulerManager(object):
             return self._select_v10(context, spec or {})
         try:
             return self._select(context, spec_obj, instance_uuids,
-                                return_alternates)
+                                return_alternates, migration_uuid)
         except exception.NoValidHost as exc:
             raise messaging.ExpectedException() from exc
 
@@ -102,14 +109,18 @@ class SchedulerManager(object):
         return [[s.host, s.nodename, s.cell_uuid]
                 for s in self._hosts(context, spec_obj, resources)]
 
-    def _select(self, context, spec, instance_uuids, return_alternates):
+    def _select(self, context, spec, instance_uuids, return_alternates,
+                migration_uuid=None):
+        if migration_uuid is not None and len(instance_uuids) != 1:
+            raise exception.InvalidInput(
+                reason='a move places exactly one instance')
         resources = spec.resources()
         hosts = self._hosts(context, spec, resources, len(instance_uuids))
         claimed, answer = [], []
         try:
             for uuid in instance_uuids:
                 primary = self._claim_first(context, spec, uuid, hosts,
-                                            resources)
+                                            resources, migration_uuid)
                 claimed.append(uuid)
                 selections = [_selection(primary, resources)]
                 if return_alternates:
@@ -120,19 +131,23 @@ class SchedulerManager(object):
                     ][:CONF.scheduler.max_attempts - 1]
                 answer.append(selections)
         except exception.NoValidHost:
+            # (A move claims nothing when it finds no host.)
             for uuid in claimed:
                 allocations.remove_allocations(context, uuid)
             raise
         return answer
 
-    def _claim_first(self, context, spec, consumer, hosts, resources):
+    def _claim_first(self, context, spec, consumer, hosts, resources,
+                     move_to=None):
         """Claim resources for consumer on the first of hosts that takes
-        them (hosts is re-sorted: a host just used counts as fuller)."""
+        them (hosts is re-sorted: a host just used counts as fuller);
+        move_to: the consumer that takes over what consumer held."""
         for state in list(hosts):
             try:
                 allocations.claim(
                     context, consumer, {state.uuid: resources},
-                    project_id=spec.project_id, user_id=spec.user_id)
+                    project_id=spec.project_id, user_id=spec.user_id,
+                    move_to=move_to)
             except (exception.InsufficientResources,
                     exception.ResourceProviderGenerationConflict,
                     exception.ResourceProviderNotFound) as exc:

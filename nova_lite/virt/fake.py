@@ -24,6 +24,10 @@ class SpawnFailed(Exception):
     pass
 
 
+class SimulatedFailure(Exception):
+    """A driver method named in [fake_driver] fail_methods was called."""
+
+
 class GuestNotFound(Exception):
     pass
 
@@ -32,7 +36,48 @@ class GuestNotRunning(Exception):
     pass
 
 
+# Suffix of the key that keeps a resize's source guest (shut off, its
+# disks kept) until the resize is confirmed or reverted; a resize to the
+# same host then holds both guests side by side, as Nova's libvirt
+# driver keeps <instance dir>_resize.
+RESIZE_SUFFIX = '_resize'
+
+
+def _hook_value(table, method, host):
+    """table's entry for method@host, else for method, else None."""
+    for key in ('%s@%s' % (method, host), method):
+        if key in table:
+            return table[key]
+    return None
+
+
+def _hooked(method):
+    """Run [fake_driver] delay_methods' sleep, then fail_methods'
+    failure, before method (both read at each call, so a test may change
+    them while the service runs)."""
+    name = method.__name__
+
+    def wrapper(self, *args, **kwargs):
+        fd = CONF.fake_driver
+        delay = _hook_value(fd.delay_methods, name, self.host)
+        if delay:
+            eventlet.sleep(float(delay))
+        failing = set(fd.fail_methods)
+        if name in failing or '%s@%s' % (name, self.host) in failing:
+            raise SimulatedFailure('Simulated failure of %s on %s'
+                                   % (name, self.host))
+        return method(self, *args, **kwargs)
+    wrapper.__name__ = name
+    wrapper.__doc__ = method.__doc__
+    wrapper.hooked = True
+    return wrapper
+
+
 class FakeDriver(object):
+    """The simulated hypervisor. Every public method that acts on a guest
+    honours [fake_driver] fail_methods and delay_methods (see _hooked).
+    """
+
     def __init__(self, host):
         self.host = host
         self._lock = threading.Lock()
@@ -75,6 +120,7 @@ class FakeDriver(object):
             raise SpawnFailed('Simulated %s failure of %s on %s'
                               % (what, instance_uuid, self.host))
 
+    @_hooked
     def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
         """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
         and fail_spawn_for_names shape it for tests and demos."""
@@ -105,12 +151,15 @@ class FakeDriver(object):
         guest = self._guests.get(instance_uuid)
         return None if guest is None else guest.get('power_state')
 
+    @_hooked
     def power_off(self, instance_uuid):
         self._set_power(instance_uuid, SHUTDOWN)
 
+    @_hooked
     def power_on(self, instance_uuid):
         self._set_power(instance_uuid, RUNNING)
 
+    @_hooked
     def reboot(self, instance_uuid, hard=False):
         """A soft reboot needs a running guest; a hard one starts any."""
         if not hard and self.get_power_state(instance_uuid) != RUNNING:
@@ -118,18 +167,23 @@ class FakeDriver(object):
                                   'rebooted softly' % instance_uuid)
         self._set_power(instance_uuid, RUNNING)
 
+    @_hooked
     def pause(self, instance_uuid):
         self._set_power(instance_uuid, PAUSED)
 
+    @_hooked
     def unpause(self, instance_uuid):
         self._set_power(instance_uuid, RUNNING)
 
+    @_hooked
     def suspend(self, instance_uuid):
         self._set_power(instance_uuid, SUSPENDED)
 
+    @_hooked
     def resume(self, instance_uuid):
         self._set_power(instance_uuid, RUNNING)
 
+    @_hooked
     def reset_network(self, instance_uuid):
         """Re-plug the guest's interfaces: nothing to do in simulation
         beyond checking the guest exists."""
@@ -137,6 +191,7 @@ class FakeDriver(object):
             raise GuestNotFound('No guest %s on %s'
                                 % (instance_uuid, self.host))
 
+    @_hooked
     def rebuild(self, instance_uuid, vcpus, memory_mb, disk_gb, image_ref,
                 preserve_ephemeral=False, name=None, power_on=True):
         """Re-create the guest's root disk from image_ref and boot it
@@ -154,6 +209,7 @@ class FakeDriver(object):
             self._guests[instance_uuid] = guest
             self._persist()
 
+    @_hooked
     def snapshot(self, instance_uuid):
         """The guest's root disk as an image would hold it: {'size':
         bytes, 'checksum': md5 hex}. GuestNotFound when there is no
@@ -168,10 +224,105 @@ class FakeDriver(object):
                              usedforsecurity=False).hexdigest()
         return {'size': size, 'checksum': digest}
 
-    def destroy(self, instance_uuid):
+    # Volumes: the guest records which volume is on which device (its
+    # connection info came from the volume service). Idempotent.
+
+    def attach_volume(self, instance_uuid, connection_info, mountpoint):
         with self._lock:
-            if self._guests.pop(instance_uuid, None) is not None:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            guest.setdefault('volumes', {})[mountpoint] = (
+                connection_info or {}).get('serial')
+            self._persist()
+
+    def detach_volume(self, instance_uuid, mountpoint):
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is not None and mountpoint in guest.get('volumes', {}):
+                del guest['volumes'][mountpoint]
                 self._persist()
+
+    @_hooked
+    def destroy(self, instance_uuid, with_resize_copy=False):
+        """Remove the guest (none is fine); with_resize_copy, also the
+        source guest a resize set aside here."""
+        with self._lock:
+            found = self._guests.pop(instance_uuid, None) is not None
+            if with_resize_copy:
+                found |= self._guests.pop(instance_uuid + RESIZE_SUFFIX,
+                                          None) is not None
+            if found:
+                self._persist()
+
+    # Resize and cold migration. The source keeps its guest (shut off)
+    # under <uuid>_resize until confirm (confirm_migration drops it) or
+    # revert (finish_revert_migration brings it back). Each step is
+    # idempotent: a compute restarted mid-way may run it again.
+
+    @_hooked
+    def migrate_disk_and_power_off(self, instance_uuid, dest_host):
+        """Source: power the guest off and set its disks aside for the
+        move to dest_host. GuestNotFound when neither the guest nor its
+        set-aside copy is here."""
+        with self._lock:
+            guest = self._guests.pop(instance_uuid, None)
+            kept = instance_uuid + RESIZE_SUFFIX
+            if guest is None:
+                if kept in self._guests:
+                    return      # done by an earlier run
+                raise GuestNotFound('No guest %s on %s to migrate'
+                                    % (instance_uuid, self.host))
+            guest = dict(guest, power_state=SHUTDOWN, migrating_to=dest_host)
+            self._guests[kept] = guest
+            self._persist()
+
+    @_hooked
+    def finish_migration(self, instance_uuid, vcpus, memory_mb, disk_gb,
+                         image_ref=None, power_on=True):
+        """Destination: create the moved guest with the new flavor's
+        sizes, running unless power_on is False."""
+        with self._lock:
+            self._guests[instance_uuid] = {
+                'vcpus': vcpus, 'memory_mb': memory_mb, 'disk_gb': disk_gb,
+                'image_ref': image_ref,
+                'power_state': RUNNING if power_on else SHUTDOWN}
+            self._persist()
+
+    @_hooked
+    def confirm_migration(self, instance_uuid):
+        """Source: drop the set-aside guest of a confirmed resize (none
+        is fine: already dropped)."""
+        with self._lock:
+            if self._guests.pop(instance_uuid + RESIZE_SUFFIX,
+                                None) is not None:
+                self._persist()
+
+    @_hooked
+    def finish_revert_migration(self, instance_uuid, vcpus, memory_mb,
+                                disk_gb, power_on=True):
+        """Source: bring the set-aside guest back with the old flavor's
+        sizes (replacing any guest of the same instance here, as a
+        revert to the same host has), running unless power_on is False.
+        GuestNotFound when there is neither."""
+        with self._lock:
+            kept = self._guests.pop(instance_uuid + RESIZE_SUFFIX, None)
+            guest = kept or self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s to revert to'
+                                    % (instance_uuid, self.host))
+            guest = dict(guest, vcpus=vcpus, memory_mb=memory_mb,
+                         disk_gb=disk_gb,
+                         power_state=RUNNING if power_on else SHUTDOWN)
+            guest.pop('migrating_to', None)
+            self._guests[instance_uuid] = guest
+            self._persist()
+
+    def has_resize_copy(self, instance_uuid):
+        """Whether the source's set-aside guest of instance_uuid is
+        here."""
+        return instance_uuid + RESIZE_SUFFIX in self._guests
 
     def get_host_uptime(self):
         """The host's uptime as uptime(1) prints it: the time, how long

@@ -10,6 +10,7 @@ import threading
 import oslo_messaging as messaging
 import pytest
 
+from nova_lite.conf import CONF
 from nova_lite import rpc
 from tests.functional.conftest import wait_for
 
@@ -69,6 +70,11 @@ class Collector(object):
 
 @pytest.fixture
 def notifications(plane):
+    """Every versioned notification the plane sends, instance.update on
+    every state change included (off by default, as in Nova)."""
+    CONF.set_override('notify_on_state_change', 'vm_and_task_state',
+                      group='notifications')
     collector = Collector().start()
     yield collector
     collector.stop()
+    CONF.clear_override('notify_on_state_change', group='notifications')

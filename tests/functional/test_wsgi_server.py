@@ -61,6 +61,34 @@ def test_stop_refuses_new_connections_and_finishes_requests_in_progress():
     assert in_progress.wait()[0] == 200
 
 
+def test_stop_closes_idle_keep_alive_connections_and_wait_returns():
+    """A client holding a keep-alive connection (openstacksdk does) does
+    not keep a stopping API alive: the idle connection is closed, and its
+    next request fails before any answer (so it may be sent elsewhere)."""
+    import http.client
+
+    def app(environ, start_response):
+        start_response('200 OK', [('Content-Length', '2')])
+        return [b'{}']
+
+    server = wsgi_server.Server('t', app, '127.0.0.1', 0)
+    server.start()
+    conn = http.client.HTTPConnection('127.0.0.1', server.port, timeout=5)
+    try:
+        conn.request('GET', '/')
+        assert conn.getresponse().read() == b'{}'
+        server.stop()
+        waiting = eventlet.spawn(server.wait)
+        with eventlet.Timeout(5):
+            waiting.wait()
+        with pytest.raises((http.client.RemoteDisconnected,
+                            ConnectionError)):
+            conn.request('GET', '/')
+            conn.getresponse()
+    finally:
+        conn.close()
+
+
 def test_an_exception_escaping_the_app_is_a_500_fault():
     def broken(environ, start_response):
         raise RuntimeError('secret')

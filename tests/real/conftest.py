@@ -334,3 +334,41 @@ def _drop_session_leftovers():
         except Exception as exc:
             print('real conftest: could not delete vhost %s: %s'
                   % (vhost, exc))
+
+
+# --- one deployment for the modules that drive tools/deployment.py -----------
+
+def deployment_tool():
+    """tools/deployment.py as a module (tools/ is not a package)."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location(
+        'nova_lite_deployment', os.path.join(root, 'tools', 'deployment.py'))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+@pytest.fixture(scope='session')
+def shared_deployment(tmp_path_factory):
+    """tools/deployment.py on MariaDB + RabbitMQ (2 cells x 2 computes),
+    started once (about a minute here) for every module that uses it;
+    each module leaves it as it found it, except where it says."""
+    require_service('MariaDB')
+    require_service('RabbitMQ')
+    dep = deployment_tool().Deployment(
+        str(tmp_path_factory.mktemp('deployment')),
+        cells=2, computes_per_cell=2, prefix=unique_name())
+    try:
+        dep.start()
+    except Exception:
+        logs = []
+        for name in sorted(os.listdir(dep.workdir)):
+            if name.endswith(('.out', '.log')):
+                with open(os.path.join(dep.workdir, name)) as f:
+                    logs.append('--- %s\n%s' % (name, f.read()[-3000:]))
+        dep.stop()
+        pytest.fail('deployment did not start:\n' + '\n'.join(logs))
+    yield dep
+    dep.stop()

@@ -3,11 +3,11 @@ RabbitMQ, built by tools/deployment.py exactly as an operator would
 (nova-lite-manage, one config per process, one vhost per cell, cell
 conductors without [api_database]).
 
-One deployment is shared by the module; the tests run in order and leave
+One deployment (tests/real/conftest.py shared_deployment) serves this
+module and test_resize_deployment.py; the tests run in order and leave
 it as they found it, except where they say.
 """
 import configparser
-import importlib.util
 import json
 import os
 import subprocess
@@ -22,7 +22,6 @@ from nova_lite.conf import CONF
 from nova_lite.db.main import models as main_models
 from tests import clients
 from tests.functional.conftest import wait_for
-from tests.real import conftest as real
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -30,34 +29,11 @@ BIN = os.path.dirname(sys.executable)
 ADMIN = {'X-Auth-Token': 'admin:admin', 'Content-Type': 'application/json'}
 
 
-def _load_tool():
-    spec = importlib.util.spec_from_file_location(
-        'nova_lite_deployment', os.path.join(ROOT, 'tools', 'deployment.py'))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope='module')
-def deployment(tmp_path_factory):
-    real.require_service('MariaDB')
-    real.require_service('RabbitMQ')
-    tool = _load_tool()
-    dep = tool.Deployment(str(tmp_path_factory.mktemp('deployment')),
-                          cells=2, computes_per_cell=2,
-                          prefix=real.unique_name())
-    try:
-        dep.start()
-    except Exception:
-        logs = []
-        for name in sorted(os.listdir(dep.workdir)):
-            if name.endswith(('.out', '.log')):
-                with open(os.path.join(dep.workdir, name)) as f:
-                    logs.append('--- %s\n%s' % (name, f.read()[-3000:]))
-        dep.stop()
-        pytest.fail('deployment did not start:\n' + '\n'.join(logs))
-    yield dep
-    dep.stop()
+def deployment(shared_deployment):
+    """The session's deployment (tests/real/conftest.py), which
+    test_resize_deployment.py uses too."""
+    yield shared_deployment
 
 
 def api(dep, method, path, body=None, version=None):

@@ -38,7 +38,7 @@ ADMIN = {'X-Auth-Token': 'admin:admin', 'Content-Type': 'application/json'}
 def deployment(tmp_path_factory):
     real.require_service('MariaDB')
     real.require_service('RabbitMQ')
-    dep = test_deployment._load_tool().Deployment(
+    dep = real.deployment_tool().Deployment(
         str(tmp_path_factory.mktemp('gunicorn-deployment')), cells=1,
         computes_per_cell=1, prefix=real.unique_name())
     try:

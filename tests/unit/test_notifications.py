@@ -107,6 +107,10 @@ def test_instance_update_is_due_as_notify_on_state_change_says(
     inst = _instance(vm_state='active', task_state=None)
     assert notify._state_changed in instance_obj.STATE_CHANGE_HOOKS
     notify._state_changed(_ctx(), inst, 'active', 'powering-on')
+    assert sent == []   # Nova's default: none
+    conf.set_override('notify_on_state_change', 'vm_and_task_state',
+                      group='notifications')
+    notify._state_changed(_ctx(), inst, 'active', 'powering-on')
     conf.set_override('notify_on_state_change', 'vm_state',
                       group='notifications')
     notify._state_changed(_ctx(), inst, 'active', 'powering-on')

@@ -130,6 +130,7 @@ class NovaLite(object):
 class RealNova(object):
     name = 'nova'
     script = ANCHOR     # the anchor, or a wrapper taking its arguments
+    extra_args = ()     # more of the anchor's options
 
     def __init__(self, python):
         self.python = python
@@ -143,7 +144,7 @@ class RealNova(object):
         self.proc = subprocess.Popen(
             [self.python, self.script, '--port', str(self.port),
              '--ready-file', self.ready, '--stop-file', self.stop,
-             '--production-warnings'],
+             '--production-warnings'] + list(self.extra_args),
             stdout=self.log, stderr=subprocess.STDOUT)
         _wait(self.proc, lambda: os.path.exists(self.ready), 'real Nova')
         return self

@@ -33,6 +33,10 @@ SERVER_HOST_STATUS = '2.16'
 SERVER_DESCRIPTION = '2.19'
 # os-instance-actions: the actions of a deleted server are listed.
 INSTANCE_ACTIONS_OF_DELETED = '2.21'
+# os-migrations: migration_type in bodies, and links to the in-progress
+# live migrations; /servers/{id}/migrations[/{id}] exist.
+MIGRATION_TYPE = '2.23'
+SERVER_MIGRATIONS = MIGRATION_TYPE
 # servers: tags in bodies; tags, tags-any, not-tags, not-tags-any filters.
 SERVER_TAGS = '2.26'
 # os-hypervisors: cpu_info is a JSON object instead of a string.
@@ -59,6 +63,8 @@ CREATE_IMAGE_ID_IN_BODY = '2.45'
 # os-instance-actions: everyone sees the events of an action (the
 # traceback only with the events policy).
 INSTANCE_ACTION_EVENTS_FOR_ALL = '2.51'
+# os-volume_attachments: tag on attach.
+VOLUME_ATTACH_TAG = '2.49'
 # servers: tags on create.
 SERVER_TAGS_ON_CREATE = '2.52'
 # servers: rebuild takes key_name (null unsets) and answers with it.
@@ -68,12 +74,17 @@ SERVER_REBUILD_KEY_NAME = '2.54'
 SERVICE_HYPERVISOR_UUID_IDS = '2.53'
 # flavors carry a description (POST, and PUT /flavors/{id}).
 FLAVOR_DESCRIPTION = '2.55'
+# servers: the migrate action takes a target host (administrators).
+MIGRATE_HOST = '2.56'
 # servers: personality is no longer accepted on create nor rebuild;
 # rebuild takes user_data (null unsets) and answers with it.
 SERVER_NO_PERSONALITY = '2.57'
 SERVER_REBUILD_USER_DATA = SERVER_NO_PERSONALITY
 # os-instance-actions: limit, marker and changes-since; updated_at.
 INSTANCE_ACTIONS_PAGING = '2.58'
+# os-migrations: limit, marker and changes-since; uuid in bodies;
+# migrations_links; unknown query parameters are a 400.
+MIGRATIONS_PAGING = '2.59'
 # flavor bodies carry extra_specs (when the extra-specs index policy allows).
 FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'
 # os-instance-actions: events carry hostId (and host, by policy).
@@ -84,6 +95,8 @@ SERVER_TRUSTED_CERTS = '2.63'
 SERVER_CHANGES_BEFORE = '2.66'
 # os-instance-actions: changes-before.
 INSTANCE_ACTIONS_CHANGES_BEFORE = SERVER_CHANGES_BEFORE
+# os-migrations: changes-before.
+MIGRATIONS_CHANGES_BEFORE = SERVER_CHANGES_BEFORE
 # os-services: services of a cell that does not answer are listed with
 # status UNKNOWN instead of being left out.
 SERVICE_DOWN_CELLS = '2.69'
@@ -92,6 +105,8 @@ SERVER_BDM_VOLUME_TYPE = '2.67'
 # servers of a cell that does not answer are minimal constructs (status
 # UNKNOWN) in lists and show, instead of being left out (or an error).
 SERVER_DOWN_CELLS = SERVICE_DOWN_CELLS
+# os-volume_attachments: tag in the attachment bodies.
+VOLUME_ATTACHMENT_TAG_SHOWN = '2.70'
 # servers: server_groups in show and update bodies.
 SERVER_GROUPS_IN_BODY = '2.71'
 # servers: locked_reason in bodies; locked filter and sort key.
@@ -105,12 +120,19 @@ SERVER_REQUESTED_DESTINATION = '2.74'
 STRICT_QUERY_EMPTY_SERVERS = '2.75'
 # servers: rebuild answers with the full show body (as PUT does).
 SERVER_REBUILD_FULL_BODY = STRICT_QUERY_EMPTY_SERVERS
+# migrations: user_id and project_id filters and fields.
+MIGRATIONS_USER_PROJECT = '2.80'
+# os-volume_attachments: delete_on_termination on attach and in bodies.
+VOLUME_ATTACHMENT_DELETE_ON_TERMINATION = '2.79'
 # servers: non-administrators may filter by availability_zone,
 # config_drive, key_name, created_at, launched_at, terminated_at,
 # power_state, task_state, vm_state, progress and user_id.
 SERVER_MORE_USER_FILTERS = '2.83'
 # os-instance-actions: events carry details (by policy).
 INSTANCE_ACTION_EVENT_DETAILS = '2.84'
+# os-volume_attachments: PUT updates delete_on_termination (the same
+# volumeId); another volumeId is still a swap.
+VOLUME_ATTACHMENT_UPDATE = '2.85'
 # flavors: extra specs of the namespaces Nova knows (hw:, quota:, ...) are
 # validated on create and update (extra_spec_validators).
 FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'

@@ -6,6 +6,7 @@ from nova_lite.api.openstack.compute import flavors
 from nova_lite.api.openstack.compute import hypervisors
 from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import keypairs
+from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import servers
 from nova_lite.api.openstack.compute import services
 from nova_lite.api.openstack import versions
@@ -31,6 +32,8 @@ pecan.route(V21Controller, 'servers', servers.ServersController())
 pecan.route(V21Controller, 'os-hypervisors',
             hypervisors.HypervisorsController())
 pecan.route(V21Controller, 'os-keypairs', keypairs.KeypairsController())
+pecan.route(V21Controller, 'os-migrations',
+            migrations.MigrationsController())
 pecan.route(V21Controller, 'images', images.ImagesController())
 pecan.route(V21Controller, 'os-availability-zone',
             availability_zone.AvailabilityZoneController())

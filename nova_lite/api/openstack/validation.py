@@ -26,6 +26,7 @@ import unicodedata
 
 import jsonschema
 from oslo_utils import strutils
+from oslo_utils import timeutils
 import pecan
 
 from nova_lite.api.openstack import wsgi
@@ -123,6 +124,34 @@ def last(query, name, default=None):
     """The value of a (validated) query parameter, the last if repeated."""
     values = (query or {}).get(name)
     return values[-1] if values else default
+
+
+def iso_time(query, name):
+    """The (last) value of query parameter name as a naive UTC datetime,
+    None if absent; a 400 naming the parameter if it is no ISO 8601
+    time (the Compute API's 'date-time' format)."""
+    value = last(query, name)
+    if value is None:
+        return None
+    try:
+        parsed = timeutils.parse_isotime(value)
+    except ValueError:
+        raise exception.ValidationError(
+            message="Invalid input for query parameters %s. Value: %s. "
+                    "'%s' is not a 'date-time'" % (name, value, value))
+    return timeutils.normalize_time(parsed)
+
+
+def changes_window(query):
+    """(changes-since, changes-before) of a list's query (iso_time); a
+    400 if changes-before comes before changes-since."""
+    since = iso_time(query, 'changes-since')
+    before = iso_time(query, 'changes-before')
+    if since and before and before < since:
+        raise exception.InvalidInput(
+            reason='The value of changes-since must be less than or '
+                   'equal to changes-before.')
+    return since, before
 
 
 def _field_of(error):

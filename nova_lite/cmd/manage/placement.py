@@ -4,6 +4,7 @@ from nova_lite.cmd import common
 from nova_lite.cmd.common import args
 from nova_lite.cmd.manage import checks
 from nova_lite.placement import audit as placement_audit
+from nova_lite.placement import consistency
 
 # Exit codes, as nova-manage placement audit's.
 NOTHING_FOUND = 0
@@ -14,6 +15,13 @@ ALL_DELETED = 4
 
 def _resources(resources):
     return ', '.join('%s=%s' % item for item in sorted(resources.items()))
+
+
+def _allocations(held):
+    if held is None:
+        return '?'
+    return '; '.join('%s: %s' % (rp, _resources(res))
+                     for rp, res in sorted(held.items())) or '-'
 
 
 class PlacementCommands(object):
@@ -56,6 +64,52 @@ class PlacementCommands(object):
         if done is None or done['kept']:
             return FOUND
         return ALL_DELETED
+
+    @args('--verbose', action='store_true', default=False,
+          help='Also say what was checked')
+    @args('--json', action='store_true', default=False, dest='as_json',
+          help='Print the report as JSON ({"problems": [...], "checked": '
+               '{...}})')
+    def check_allocations(self, verbose=False, as_json=False):
+        """Compare, for every instance in every cell, its allocations
+        with its flavor and host (in VERIFY_RESIZE: the new flavor on the
+        destination for the instance, the old flavor on the source for
+        its migration); report mismatches, migrations that are over but
+        still hold allocations (leaked), migrations left in progress by
+        an idle instance (stale) and orphaned allocations. Instances
+        with a task state are skipped (counted as busy). Changes nothing.
+
+        Exit codes: 0 consistent; 1 an error (the API database is not
+        configured, or a cell did not answer); 3 problems found.
+        """
+        if not checks.require_api_db():
+            return ERROR
+        try:
+            report = consistency.check(checks.admin_context())
+        except placement_audit.CellsUnreachable as exc:
+            common.error(exc.format_message())
+            return ERROR
+        if as_json:
+            common.print_json(report.to_dict())
+        else:
+            if verbose:
+                print('Checked %(instances)d instances, %(migrations)d '
+                      'migrations and %(consumers)d consumers in %(cells)d '
+                      'cells; %(busy)d busy instances skipped.'
+                      % report.checked)
+            if report.ok:
+                print('Allocations are consistent with the instances and '
+                      'migrations.')
+            else:
+                print('Inconsistent allocations (%d):' % len(
+                    report.problems))
+                common.print_table(
+                    ['Problem', 'Consumer', 'Instance', 'Expected', 'Held',
+                     'Detail'],
+                    [(p.kind, p.consumer, p.instance or '-',
+                      _allocations(p.expected), _allocations(p.held),
+                      p.detail) for p in report.problems])
+        return NOTHING_FOUND if report.ok else FOUND
 
     @staticmethod
     def _print(report, done):

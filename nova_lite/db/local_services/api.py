@@ -1,8 +1,10 @@
 """The local-services database ([local_services]): the embedded image and
-network backends (nova_lite/image, nova_lite/network).
+network and volume backends (nova_lite/image, nova_lite/network,
+nova_lite/volume).
 
 Unlike the API database, computes may open it: it stands in for the
-Glance and Neutron REST APIs, which real computes call directly.
+Glance, Neutron and Cinder REST APIs, which real computes call
+directly.
 """
 from nova_lite.db import database
 

@@ -1,4 +1,5 @@
-"""Local-services database models (images, networks, subnets, ports).
+"""Local-services database models (images, networks, subnets, ports,
+volumes and their attachments).
 History lives in migrations/local_services; never edit there.
 
 Ids are UUID strings chosen by the services (as Glance's and Neutron's
@@ -94,3 +95,50 @@ class Port(BASE, _Base):
     # its instance goes away.
     preserve_on_delete = sa.Column(sa.Boolean, nullable=False, default=False,
                                    server_default=sa.false())
+
+
+class Volume(BASE, _Base):
+    __tablename__ = 'volumes'
+    __table_args__ = (
+        sa.Index('volumes_project_id_deleted_idx', 'project_id', 'deleted'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255))
+    description = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    user_id = sa.Column(sa.String(255))
+    # GiB
+    size = sa.Column(sa.Integer, nullable=False)
+    # creating, available, reserved, attaching, in-use, detaching,
+    # deleting, error, deleted
+    status = sa.Column(sa.String(30), nullable=False)
+    bootable = sa.Column(sa.Boolean, nullable=False, default=False,
+                         server_default=sa.false())
+    # The image it was created from (its volume_image_metadata).
+    image_id = sa.Column(sa.String(36))
+    availability_zone = sa.Column(sa.String(255))
+    deleted = sa.Column(sa.Boolean, nullable=False, default=False,
+                        server_default=sa.false())
+
+
+class VolumeAttachment(BASE, _Base):
+    __tablename__ = 'volume_attachments'
+    __table_args__ = (
+        sa.Index('volume_attachments_volume_id_idx', 'volume_id'),
+        sa.Index('volume_attachments_instance_uuid_idx', 'instance_uuid'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    volume_id = sa.Column(sa.String(36), sa.ForeignKey('volumes.id'),
+                          nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    # NULL until a connector is given (attachment_update).
+    attached_host = sa.Column(sa.String(255))
+    # reserved, attaching, attached
+    attach_status = sa.Column(sa.String(30), nullable=False)
+    # 'rw' or 'ro'
+    attach_mode = sa.Column(sa.String(2), nullable=False)
+    mountpoint = sa.Column(sa.String(255))
+    # JSON: what a host needs to connect the volume.
+    connection_info = sa.Column(sa.Text)
+    # JSON: the connector the host gave.
+    connector = sa.Column(sa.Text)

@@ -9,7 +9,8 @@ a list), tags ([str]) and fault (the newest, or None).
 Invariants: every write of one instance is one transaction; a listing
 reads a page with a constant number of statements whatever its size
 (the instance row joined to its 1:1 rows, then one IN query per kind of
-related row); hard_delete() removes the instance and every row keyed by
+related row; instance_pages.py pages and filters listings);
+hard_delete() removes the instance and every row keyed by
 its uuid, in one transaction.
 """
 import json
@@ -38,20 +39,6 @@ MIGRATIONS = models.Migration.__table__
 COLUMNS = tuple(c.name for c in INST.columns)
 EXTRA_COLUMNS = ('flavor', 'migration_context', 'keypairs')
 RELATED = ('metadata', 'system_metadata', 'tags', 'fault')
-# Columns the API filters by regular expression (administrators, and
-# everyone for some from microversion 2.83).
-REGEX_FILTERS = ('power_state', 'progress', 'launch_index', 'config_drive',
-                 'hostname', 'display_description', 'locked_by',
-                 'access_ip_v4', 'access_ip_v6', 'root_device_name',
-                 'created_at', 'launched_at', 'terminated_at')
-SORT_KEYS = ('access_ip_v4', 'access_ip_v6', 'availability_zone',
-             'config_drive', 'created_at', 'display_description',
-             'display_name', 'host', 'hostname', 'image_ref',
-             'instance_type_id', 'kernel_id', 'key_name', 'launch_index',
-             'launched_at', 'locked', 'locked_by', 'node', 'power_state',
-             'progress', 'project_id', 'ramdisk_id', 'root_device_name',
-             'task_state', 'terminated_at', 'updated_at', 'user_id',
-             'uuid', 'vm_state')
 UNSET = object()
 
 
@@ -64,7 +51,7 @@ def _unjson(value, default=None):
     return default if value is None else json.loads(value)
 
 
-def _select_page():
+def select_page():
     """Instance columns with the 1:1 instance_extra and info cache.
 
     Those rows are soft deleted with their instance; a deleted instance
@@ -94,11 +81,12 @@ def decode(rec):
     return rec
 
 
-def _records(result, raw=False):
+def records(result, raw=False, rows=None):
     keys = tuple(result.keys())
+    rows = result.fetchall() if rows is None else rows
     if raw:
-        return [dict(zip(keys, row)) for row in result.fetchall()]
-    return [decode(dict(zip(keys, row))) for row in result.fetchall()]
+        return [dict(zip(keys, row)) for row in rows]
+    return [decode(dict(zip(keys, row))) for row in rows]
 
 
 def attach_related(session, records, related=RELATED):
@@ -172,7 +160,7 @@ def _read_deleted_filter(read_deleted):
 
 @main_db.reader
 def get_record(context, uuid, read_deleted='no', related=RELATED):
-    row = context.session.execute(_select_page().where(
+    row = context.session.execute(select_page().where(
         INST.c.uuid == uuid, *_read_deleted_filter(read_deleted))).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
@@ -185,150 +173,10 @@ def get_records(context, uuids, read_deleted='no', related=RELATED):
     """Records of the uuids found in this cell, in no particular order."""
     if not uuids:
         return []
-    result = context.session.execute(_select_page().where(
+    result = context.session.execute(select_page().where(
         INST.c.uuid.in_(list(uuids)), *_read_deleted_filter(read_deleted)))
-    return attach_related(context.session, _records(result), related)
+    return attach_related(context.session, records(result), related)
 
-
-def _filters(filters):
-    """SQL criteria for the filters a listing understands (all optional):
-    uuid (list), project_id, user_id, host, node, vm_state (list),
-    task_state (list; None matches NULL), image_ref, instance_type_id,
-    name (regular expression), the REGEX_FILTERS columns (regular
-    expressions), changes_since, changes_before, locked,
-    tags / tags_any / not_tags / not_tags_any (lists), deleted
-    (True/False; default live only), hidden (default False)."""
-    crit = []
-    deleted = filters.get('deleted')
-    if deleted is None or deleted is False:
-        crit.append(INST.c.deleted == 0)
-    elif deleted is True:
-        crit.append(INST.c.deleted != 0)
-    crit.append(INST.c.hidden == sa.sql.expression.literal(
-        bool(filters.get('hidden', False))))
-    for key in ('project_id', 'user_id', 'host', 'node', 'image_ref',
-                'instance_type_id', 'availability_zone', 'key_name',
-                'reservation_id'):
-        if filters.get(key) is not None:
-            crit.append(INST.c[key] == filters[key])
-    for key in REGEX_FILTERS:
-        if filters.get(key) is not None:
-            # As Nova's other filters: a regular expression searched in
-            # the column's text.
-            crit.append(sa.cast(INST.c[key], sa.String).regexp_match(
-                str(filters[key])))
-    if filters.get('uuid') is not None:
-        crit.append(INST.c.uuid.in_(list(filters['uuid'])))
-    if filters.get('vm_state') is not None:
-        crit.append(INST.c.vm_state.in_(list(filters['vm_state'])))
-    if 'task_state' in filters:
-        states = list(filters['task_state'])
-        named = [s for s in states if s is not None]
-        either = [INST.c.task_state.in_(named)] if named else []
-        if None in states:
-            either.append(INST.c.task_state.is_(None))
-        crit.append(sa.or_(*either))
-    if filters.get('name'):
-        crit.append(INST.c.display_name.regexp_match(filters['name']))
-    if filters.get('locked') is not None:
-        crit.append(sa.func.coalesce(INST.c.locked, False)
-                    == bool(filters['locked']))
-    if filters.get('changes_since') is not None:
-        crit.append(INST.c.updated_at >= filters['changes_since'])
-    if filters.get('changes_before') is not None:
-        crit.append(INST.c.updated_at <= filters['changes_before'])
-    if filters.get('ip') or filters.get('ip6'):
-        # The info cache holds the fixed IPs as JSON text; a substring of
-        # it narrows the rows, the caller checks the pattern exactly.
-        crit.append(CACHE.c.network_info.like(
-            '%' + (filters.get('ip') or filters.get('ip6')).strip('^$')
-            .replace('\\.', '.') + '%'))
-    crit.extend(_tag_filters(filters))
-    return crit
-
-
-def _tag_filters(filters):
-    crit = []
-
-    def having(tags):
-        return (sa.select(TAGS.c.resource_id)
-                .where(TAGS.c.tag.in_(tags))
-                .group_by(TAGS.c.resource_id)
-                .having(sa.func.count(sa.distinct(TAGS.c.tag))
-                        == len(set(tags))))
-
-    def anyof(tags):
-        return sa.select(TAGS.c.resource_id).where(TAGS.c.tag.in_(tags))
-
-    if filters.get('tags'):
-        crit.append(INST.c.uuid.in_(having(filters['tags'])))
-    if filters.get('tags_any'):
-        crit.append(INST.c.uuid.in_(anyof(filters['tags_any'])))
-    if filters.get('not_tags'):
-        crit.append(INST.c.uuid.not_in(having(filters['not_tags'])))
-    if filters.get('not_tags_any'):
-        crit.append(INST.c.uuid.not_in(anyof(filters['not_tags_any'])))
-    return crit
-
-
-def _after(keys, dirs, marker):
-    """Keyset condition: rows strictly after marker ({key: value}) in
-    the order (keys, dirs). NULLs sort first ascending (as a value
-    smaller than any other), on every backend."""
-    either = []
-    for i, key in enumerate(keys):
-        col, value = INST.c[key], marker.get(key)
-        same = [(INST.c[k].is_(None) if marker.get(k) is None
-                 else INST.c[k] == marker.get(k)) for k in keys[:i]]
-        if dirs[i] == 'asc':
-            step = (col.is_not(None) if value is None
-                    else col > value)
-        else:
-            if value is None:
-                continue
-            step = sa.or_(col < value, col.is_(None))
-        either.append(sa.and_(*same, step))
-    return sa.or_(*either)
-
-
-# Sort keys never NULL in a row (written by create()): ordered without
-# the NULLs-first term, so the (deleted, created_at, id) index can serve
-# the default order instead of a sort of the whole cell.
-NOT_NULL = frozenset(['created_at', 'uuid', 'id'])
-
-
-def _order(keys, dirs):
-    order = []
-    for key, direction in zip(keys, dirs):
-        col = INST.c[key]
-        if key not in NOT_NULL:
-            order.append(col.is_not(None) if direction == 'asc'
-                         else col.is_(None))
-        order.append(col.asc() if direction == 'asc' else col.desc())
-    return order
-
-
-@main_db.reader
-def list_records(context, filters, sort_keys, sort_dirs, limit=None,
-                 marker=None, related=RELATED, raw=False):
-    """One page of records in (sort_keys, sort_dirs) order, the last key
-    being uuid (the tie-breaker across cells); marker: the sort key
-    values of the row to start after. A constant number of statements.
-    raw: rows as read (JSON text, integer flags; no related rows) for a
-    caller that keeps only some of them and decode()s those."""
-    query = _select_page().where(*_filters(filters))
-    if marker is not None:
-        query = query.where(_after(sort_keys, sort_dirs, marker))
-    query = query.order_by(*_order(sort_keys, sort_dirs))
-    if limit is not None:
-        query = query.limit(limit)
-    records = _records(context.session.execute(query), raw=raw)
-    if raw:
-        return records
-    return attach_related(context.session, records, related)
-
-
-# --- writes ---------------------------------------------------------------
 
 def _now():
     return timeutils.utcnow().replace(tzinfo=None)
@@ -364,13 +212,12 @@ def create(context, values, flavor=None, network_info=None, metadata=None,
     return get_record(context, uuid)
 
 
-def _check_states(session, uuid, expected_task_state, expected_vm_state):
-    row = session.execute(sa.select(INST.c.task_state, INST.c.vm_state).where(
-        INST.c.uuid == uuid, INST.c.deleted == 0)).first()
-    if row is None:
-        raise exception.InstanceNotFound(instance_id=uuid)
-    for expected, actual, name in ((expected_task_state, row[0], 'task'),
-                                   (expected_vm_state, row[1], 'vm')):
+def _check_states(row, uuid, expected_task_state, expected_vm_state):
+    """Raise unless the row (its task_state and vm_state) is in the
+    expected states (UNSET: any)."""
+    for expected, actual, name in (
+            (expected_task_state, row['task_state'], 'task'),
+            (expected_vm_state, row['vm_state'], 'vm')):
         if expected is UNSET:
             continue
         allowed = (list(expected) if isinstance(expected, (list, tuple,
@@ -419,24 +266,28 @@ def update(context, uuid, values, expected_task_state=UNSET,
     Deleting subclass) / InstanceInvalidState and nothing is written.
     extra: instance_extra columns (flavor, migration_context, keypairs)
     as Python values. previous (a dict): filled with the vm_state and
-    task_state the row had before this write. Returns the updated
-    record."""
+    task_state the row had before this write. Returns the instances
+    row as written (its columns only: the related rows are what the
+    caller passed); two statements for a write of columns alone."""
     session = context.session
     now = _now()
-    # Take the row's write lock first (a no-op update), so the state
-    # check and the write see the same row.
-    if not session.execute(INST.update().where(
-            INST.c.uuid == uuid, INST.c.deleted == 0).values(
-                uuid=INST.c.uuid)).rowcount:
+    # The row under its write lock (SELECT ... FOR UPDATE; SQLite's
+    # writer holds the database's), so the state check and the write
+    # see the same row.
+    row = session.execute(sa.select(*INST.columns).where(
+        INST.c.uuid == uuid, INST.c.deleted == 0).with_for_update()).first()
+    if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    if expected_task_state is not UNSET or expected_vm_state is not UNSET:
-        _check_states(session, uuid, expected_task_state, expected_vm_state)
+    rec = dict(row._mapping)
+    _check_states(rec, uuid, expected_task_state, expected_vm_state)
     if previous is not None:
-        previous.update(session.execute(sa.select(
-            INST.c.vm_state, INST.c.task_state).where(
-                INST.c.uuid == uuid)).one()._asdict())
-    session.execute(INST.update().where(INST.c.uuid == uuid).values(
+        previous.update(vm_state=rec['vm_state'],
+                        task_state=rec['task_state'])
+    session.execute(INST.update().where(INST.c.id == rec['id']).values(
         updated_at=now, **values))
+    rec.update(values, updated_at=now)
+    for name in ('deleted', 'locked', 'hidden'):
+        rec[name] = bool(rec[name])
     if extra:
         session.execute(EXTRA.update().where(
             EXTRA.c.instance_uuid == uuid).values(
@@ -454,13 +305,14 @@ def update(context, uuid, values, expected_task_state=UNSET,
         if tags:
             session.execute(TAGS.insert(), [{'resource_id': uuid, 'tag': t}
                                             for t in sorted(set(tags))])
-    return get_record(context, uuid)
+    return rec
 
 
 @main_db.writer
 def soft_delete(context, uuid, values=None):
-    """Mark the instance deleted (deleted = id) with its 1:1 and
-    metadata rows; values: columns to set with it (vm_state, ...)."""
+    """Mark the instance deleted (deleted = id) with its 1:1,
+    metadata and block device mapping rows; values: columns to set
+    with it (vm_state, ...)."""
     session = context.session
     now = _now()
     row_id = session.execute(sa.select(INST.c.id).where(
@@ -471,7 +323,7 @@ def soft_delete(context, uuid, values=None):
         deleted=row_id, deleted_at=now, updated_at=now,
         terminated_at=sa.func.coalesce(INST.c.terminated_at, now),
         **(values or {})))
-    for table in (EXTRA, CACHE, META, SYSMETA):
+    for table in (EXTRA, CACHE, META, SYSMETA, BDM):
         session.execute(table.update().where(
             table.c.instance_uuid == uuid, table.c.deleted == 0).values(
                 deleted=table.c.id, deleted_at=now))

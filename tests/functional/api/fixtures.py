@@ -33,7 +33,14 @@ def headers(v=None, token=ADMIN):
 
 class SeededCells(object):
     """cell1: conductor, scheduler, api, 3 computes; cell2: conductor and
-    2 computes. Every compute has a host mapping and one node."""
+    2 computes. Every compute has a host mapping and one node.
+
+    seeded: the hypervisor, service and zone tests check fixed host
+    names, capacities and usage, and records they disable, force down,
+    delete or put in a cell that cannot be opened; a running plane's
+    computes report what they measure and heartbeat. Tests of servers
+    use the running plane (plane_fixtures.running) instead.
+    """
 
     LAYOUT = {
         'cell1': [('nova-conductor', 'ctl1'),

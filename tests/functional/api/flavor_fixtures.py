@@ -26,13 +26,26 @@ def mixed(api_env):
     """a1 (public, one spec), a2 (private to the member's project), a3
     (disabled) in the API DB; l1 (public, two specs), l2 (public, big,
     swap, ephemeral, rxtx 2.0, described), l3 (private to the member's
-    project), l4 (private to another project) only in the legacy tables."""
+    project), l4 (private to another project) only in the legacy tables.
+
+    a1 and a2 are created through the REST API, as an administrator
+    would."""
     ctxt = api_env.ctxt
-    api_flavor(ctxt, 'a1', name='api-1', memory_mb=256,
-               extra_specs={'hw:cpu_policy': 'shared'})
-    api_flavor(ctxt, 'a2', name='api-2', memory_mb=2048, is_public=False,
-               projects=[MEMBER_PROJECT])
+    app = webtest.TestApp(api_app.load_app())
+    for flavorid, ram, public in (('a1', 256, True), ('a2', 2048, False)):
+        app.post_json('/v2.1/flavors', {'flavor': {
+            'name': 'api-' + flavorid[1], 'id': flavorid, 'ram': ram,
+            'vcpus': 2, 'disk': 10, 'os-flavor-access:is_public': public}},
+            headers=ADMIN)
+    app.post_json('/v2.1/flavors/a1/os-extra_specs',
+                  {'extra_specs': {'hw:cpu_policy': 'shared'}}, headers=ADMIN)
+    app.post_json('/v2.1/flavors/a2/action',
+                  {'addTenantAccess': {'tenant': MEMBER_PROJECT}},
+                  headers=ADMIN)
+    # seeded: no API call creates a disabled flavor (as in Nova).
     api_flavor(ctxt, 'a3', name='api-3', memory_mb=4096, disabled=True)
+    # seeded: legacy flavor rows for the online migration; the API only
+    # writes the API DB.
     # add_legacy inserts many rows at once: every row names the same
     # columns.
     add_legacy([dict({'description': None}, **row) for row in [

@@ -1,7 +1,9 @@
 """The policy table: the status each persona gets, with the default
 policies, for every flavor, extra-spec, flavor-access, os-services,
 os-hypervisors, os-keypairs, servers (with their metadata and tags),
-server action, os-instance-actions and os-availability-zone rule.
+server action (resize and migrate included), os-instance-actions,
+os-volume_attachments, os-availability-zone, os-migrations and server
+migrations rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -11,7 +13,8 @@ gives what Nova answers under its deprecated admin-or-owner rule (Nova 34
 with ``enforce_new_defaults = False``), as issue 13 asks; Nova 34's own
 default answers 403 to every non-administrator (NOVA34_ACCESS_ROWS).
 
-Requests of a row run as MEMBER, READER and OTHER first, ADMIN last (the
+Requests of a row run as MANAGER (in the rows that name it), MEMBER,
+READER and OTHER first, ADMIN last (the
 administrator's writes succeed, and later rows see them). Paths may name
 ``{compute}`` (a compute service's uuid), ``{host}`` and ``{binary}``
 (its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
@@ -22,9 +25,14 @@ error); SETUP runs as ADMIN first.
 
 ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
 ORDER = (MEMBER, READER, OTHER, ADMIN)
-# persona: (project, roles), as Keystone issues them (member implies reader).
+# A project's manager: only the rules Nova 34 gives managers
+# (MANAGER_ROWS) ask for this persona.
+MANAGER = 'manager'
+# persona: (project, roles), as Keystone issues them (admin implies
+# manager implies member implies reader).
 PERSONAS = {
-    ADMIN: ('admin-project', ['admin', 'member', 'reader']),
+    ADMIN: ('admin-project', ['admin', 'manager', 'member', 'reader']),
+    MANAGER: ('project-a', ['manager', 'member', 'reader']),
     MEMBER: ('project-a', ['member', 'reader']),
     READER: ('project-a', ['reader']),
     OTHER: ('project-b', ['member', 'reader']),
@@ -275,6 +283,22 @@ ROWS = [
     ('POST', '/servers/{error_server}/action',
      {'createImage': {'name': 'policy-snap'}}, '2.45',
      {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    # resize, confirmResize and revertResize: members and
+    # administrators; migrate: administrators and the project's managers
+    # (MANAGER_ROWS), with a host at 2.56: administrators. The
+    # server in error then refuses each (409) and stays as it is.
+    ('POST', '/servers/{error_server}/action',
+     {'resize': {'flavorRef': 'policy-public'}}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'confirmResize': None},
+     '2.1', {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'revertResize': None},
+     '2.1', {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'migrate': None}, '2.1',
+     _admin_only(409, 403) | {OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'migrate': {'host': 'c1-host1'}}, '2.56',
+     _admin_only(409, 403) | {OTHER: 404}),
     # server actions: members of the project act (the server then has a
     # task, so the administrator's stop comes too late: 409); resetState
     # and resetNetwork are for administrators; the administrator's lock
@@ -294,11 +318,62 @@ ROWS = [
      _all(400)),
     ('POST', '/servers/' + MISSING_UUID + '/action', {'pause': None}, '2.1',
      _all(404)),
+    # os-volume_attachments: readers list and show, members attach,
+    # update and detach (the volume does not exist: 404 after the
+    # policy check), a swap is the service role's.
+    ('GET', '/servers/{server}/os-volume_attachments', None, '2.1',
+     _OWN_SERVER),
+    ('GET', '/servers/{server}/os-volume_attachments/' + MISSING_UUID,
+     None, '2.1', _all(404)),
+    ('POST', '/servers/{server}/os-volume_attachments',
+     {'volumeAttachment': {'volumeId': MISSING_UUID}}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('PUT', '/servers/{server}/os-volume_attachments/' + MISSING_UUID,
+     {'volumeAttachment': {'volumeId': MISSING_UUID,
+                           'delete_on_termination': True}}, '2.85',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('PUT', '/servers/{server}/os-volume_attachments/' + MISSING_UUID,
+     {'volumeAttachment': {'volumeId': CIRROS}}, '2.85',
+     {ADMIN: 403, MEMBER: 403, READER: 403, OTHER: 404}),
+    ('DELETE', '/servers/{server}/os-volume_attachments/' + MISSING_UUID,
+     None, '2.1', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
     # os-instance-actions: readers of the project list and show.
     ('GET', '/servers/{server}/os-instance-actions', None, '2.84',
      _OWN_SERVER),
     ('GET', '/servers/{server}/os-instance-actions/no-such-request', None,
      '2.84', _all(404)),
+    # os-migrations: administrators (a project's managers list their own
+    # project's: MANAGER_ROWS); the query is checked first.
+    ('GET', '/os-migrations', None, '2.1', _admin_only(200)),
+    ('GET', '/os-migrations?project_id=project-a', None, '2.80',
+     _admin_only(200)),
+    ('GET', '/os-migrations?bogus=1', None, '2.59', _all(400)),
+    # A server's in-progress live migrations (2.23): listed by
+    # administrators (and the project's managers), shown by
+    # administrators; there are none, so showing one is a 404.
+    ('GET', '/servers/{server}/migrations', None, '2.22', _all(404)),
+    ('GET', '/servers/{server}/migrations', None, '2.23',
+     _admin_only(200, 403) | {OTHER: 404}),
+    ('GET', '/servers/{server}/migrations/1', None, '2.23',
+     _admin_only(404, 403) | {OTHER: 404}),
+]
+
+# What a project's manager (project-a) gets: the rules Nova 34 gives
+# managers, and those it does not.
+MANAGER_ROWS = [
+    ('GET', '/os-migrations', None, '2.80', {MANAGER: 403}),
+    ('GET', '/os-migrations?project_id=project-a', None, '2.80',
+     {MANAGER: 200}),
+    ('GET', '/os-migrations?project_id=project-b', None, '2.80',
+     {MANAGER: 403}),
+    ('GET', '/servers/{server}/migrations', None, '2.23', {MANAGER: 200}),
+    ('GET', '/servers/{server}/migrations/1', None, '2.23', {MANAGER: 403}),
+    # Cold migration: a project's managers may ask (the server in error
+    # then refuses: 409); naming the host stays for administrators.
+    ('POST', '/servers/{error_server}/action', {'migrate': None}, '2.1',
+     {MANAGER: 409}),
+    ('POST', '/servers/{error_server}/action',
+     {'migrate': {'host': 'c1-host1'}}, '2.56', {MANAGER: 403}),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default
@@ -341,7 +416,9 @@ def mismatches(rows, call):
     return [(persona, method, path, version, expected, got)] that differ."""
     found = []
     for method, path, body, version, expected in rows:
-        for persona in ORDER:
+        for persona in (MANAGER,) + ORDER:
+            if persona not in expected:
+                continue
             got = call(persona, method, path, body, version)
             if got != expected[persona]:
                 found.append((persona, method, path, version,

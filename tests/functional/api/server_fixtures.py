@@ -1,6 +1,14 @@
-"""Servers written straight into the cells and the API DB, for tests of
-the read side (listing, show, update) that do not need the boot flow:
-an instance in a cell with its mapping, or a build request."""
+"""Servers written straight into the cells and the API DB: an instance
+in a cell with its mapping, or a build request.
+
+seeded: only for what the API cannot reach in reasonable time -- a
+build request (gone once scheduled), task states (gone once the task
+ends), shelved/rescued (no such actions here), fault details (the plane
+writes none), creation times minutes apart, hidden rows, hundreds of
+servers for statement counts. Every other test boots through the API of
+a running plane (plane_fixtures.running); these helpers also write into
+that plane's cells (its Running object has the ctxt and cells they
+use)."""
 import datetime
 
 from oslo_serialization import jsonutils
@@ -11,6 +19,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import block_devices as cell_bdms
 from nova_lite.db.main import instances as cell_rows
 from nova_lite.objects import embedded_flavor
 from nova_lite.objects import flavor as flavor_obj
@@ -72,6 +81,18 @@ def add_server(env, cell_name, flavor, project_id='project-a',
         cell_rows.create(cctxt, columns, flavor=snapshot(flavor), **related)
     _map(env.ctxt, uuid, project_id, user_id, cell.uuid, created_at)
     return uuid
+
+
+def add_volume_bdm(env, cell_name, instance_uuid, volume_id,
+                   device_name='/dev/vdb', attachment_id=None):
+    """A volume block device mapping of the instance in cell_name."""
+    with nova_context.target_cell(env.ctxt, env.cells[cell_name]) as cctxt:
+        cell_bdms.create_many(cctxt, [{
+            'uuid': uuidutils.generate_uuid(),
+            'instance_uuid': instance_uuid, 'source_type': 'volume',
+            'destination_type': 'volume', 'volume_id': volume_id,
+            'device_name': device_name, 'attachment_id': attachment_id,
+            'delete_on_termination': False}])
 
 
 def add_build_request(env, flavor, project_id='project-a', user_id='bob',

@@ -20,7 +20,10 @@ VERSIONS = ('2.1', '2.28', '2.53')
 @pytest.fixture
 def legacy_seeded(cells_env):
     """The usual seeded two-cell API, its nodes written while an old
-    (service version 2) conductor is recorded: on their columns only."""
+    (service version 2) conductor is recorded: on their columns only.
+
+    seeded: legacy rows for the online migration; today's services
+    never write them."""
     CONF([], project='nova_lite', default_config_files=[])
     set_override('auth_strategy', 'noauth2', group='api')
     set_override('cell_timeout', 5)

@@ -32,7 +32,12 @@ def server(env):
 def record(env, uuid, request_id, action, events=(), cell='cell1',
            user='bob', project='project-a'):
     """An action of request_id with events [(name, ok)], as the API and
-    a compute would write them."""
+    a compute would write them.
+
+    seeded: the checks need failed events with tracebacks (no API call
+    makes the fake driver fail), chosen request ids, and 30 actions for
+    the statement count; the records the running services write are
+    checked in test_instance_actions_flow.py."""
     ctxt = nova_context.RequestContext(user_id=user, project_id=project,
                                        request_id=request_id)
     with nova_context.target_cell(ctxt, env.cells[cell]) as cctxt:

@@ -86,6 +86,10 @@ def test_every_persona_gets_nova_default_policy_answers(as_persona):
     assert table.mismatches(table.ROWS, as_persona) == []
 
 
+def test_a_project_manager_gets_nova_default_policy_answers(as_persona):
+    assert table.mismatches(table.MANAGER_ROWS, as_persona) == []
+
+
 def test_legacy_defaults_let_a_project_read_its_flavor_access(as_persona):
     set_override('enforce_new_defaults', False, group='oslo_policy')
     policy.reset()

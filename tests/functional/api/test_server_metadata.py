@@ -1,10 +1,11 @@
-"""/servers/{id}/metadata through the REST API: list, merge, replace,
-one key; the item limit, bad keys, another project's server, states and
-the lock."""
+"""/servers/{id}/metadata through the REST API on a running plane:
+list, merge, replace, one key; the item limit, bad keys, another
+project's server, states and the lock."""
 import pytest
+import webtest
 
+from nova_lite.api import app as api_app
 from nova_lite.conf import CONF
-from tests.conftest import set_override
 from tests.functional.api.fixtures import ADMIN
 from tests.functional.api.fixtures import headers
 from tests.functional.api.fixtures import MEMBER
@@ -14,13 +15,19 @@ OTHER = {'X-Auth-Token': 'eve:project-b'}
 
 
 @pytest.fixture
-def env(seeded):
-    return seeded.env
+def app(running):
+    """The API app on the running plane's databases and transports."""
+    return webtest.TestApp(api_app.load_app())
 
 
-@pytest.fixture
-def small(env):
-    return sf.flavor(env.ctxt, 'small')
+def boot(running, cell='cell1', **metadata):
+    return running.boot(cell, metadata=metadata)
+
+
+@pytest.fixture(scope='module')
+def unchanged(running):
+    """A server for the tests that change nothing (400s, 405s)."""
+    return boot(running)
 
 
 def url(uuid, key=None):
@@ -34,8 +41,8 @@ def server_metadata(app, uuid, token=MEMBER):
 
 
 @pytest.mark.parametrize('cell', ['cell1', 'cell2'])
-def test_list_merge_replace_and_one_key(app, env, small, cell):
-    uuid = sf.add_server(env, cell, small, metadata={'a': '1', 'b': '2'})
+def test_list_merge_replace_and_one_key(app, running, cell):
+    uuid = boot(running, cell, a='1', b='2')
     assert app.get(url(uuid), headers=MEMBER).json == {
         'metadata': {'a': '1', 'b': '2'}}
     merged = app.post_json(url(uuid), {'metadata': {'b': 'x', 'c': '3'}},
@@ -64,16 +71,16 @@ def test_list_merge_replace_and_one_key(app, env, small, cell):
     assert server_metadata(app, uuid) == {}
 
 
-def test_same_at_every_microversion(app, env, small):
-    uuid = sf.add_server(env, 'cell1', small, metadata={'a': '1'})
+def test_same_at_every_microversion(app, running):
+    uuid = boot(running, a='1')
     for v in ('2.1', '2.26', '2.88'):
         assert app.get(url(uuid), headers=headers(v, MEMBER)).json == {
             'metadata': {'a': '1'}}
 
 
-def test_item_limit_is_403(app, env, small):
-    set_override('metadata_items', 3)
-    uuid = sf.add_server(env, 'cell2', small, metadata={'a': '1', 'b': '2'})
+def test_item_limit_is_403(app, running, override):
+    uuid = boot(running, 'cell2', a='1', b='2')
+    override('metadata_items', 3)
     app.post_json(url(uuid), {'metadata': {'c': '3'}}, headers=MEMBER)
     error = app.post_json(url(uuid), {'metadata': {'d': '4'}},
                           headers=MEMBER, status=403).json
@@ -87,9 +94,9 @@ def test_item_limit_is_403(app, env, small):
     assert server_metadata(app, uuid) == {'a': 'x', 'b': '2', 'c': '3'}
 
 
-def test_default_limit_is_128(app, env, small):
+def test_default_limit_is_128(app, running):
     assert CONF.metadata_items == 128
-    uuid = sf.add_server(env, 'cell1', small)
+    uuid = boot(running)
     many = {'k%d' % i: 'v' for i in range(128)}
     app.put_json(url(uuid), {'metadata': many}, headers=MEMBER)
     app.post_json(url(uuid), {'metadata': {'one-more': 'v'}},
@@ -106,8 +113,8 @@ def test_default_limit_is_128(app, env, small):
     ({'meta': {'k': 'v'}}, 'meta'),
     ({}, 'metadata'),
 ])
-def test_bad_bodies_are_400_naming_the_field(app, env, small, body, field):
-    uuid = sf.add_server(env, 'cell1', small)
+def test_bad_bodies_are_400_naming_the_field(app, unchanged, body, field):
+    uuid = unchanged
     for method in (app.post_json, app.put_json):
         error = method(url(uuid), body, headers=MEMBER, status=400).json
         assert field in error['badRequest']['message'], error
@@ -120,15 +127,15 @@ def test_bad_bodies_are_400_naming_the_field(app, env, small, body, field):
     ({'metadata': {'k': 'v'}}, 'meta'),
     ({'meta': {'k': 'v' * 256}}, 'meta/k'),
 ])
-def test_bad_item_bodies_are_400(app, env, small, body, message):
-    uuid = sf.add_server(env, 'cell1', small)
+def test_bad_item_bodies_are_400(app, unchanged, body, message):
+    uuid = unchanged
     error = app.put_json(url(uuid, 'k'), body, headers=MEMBER,
                          status=400).json
     assert message in error['badRequest']['message'], error
 
 
-def test_another_projects_server_is_404(app, env, small):
-    uuid = sf.add_server(env, 'cell2', small, metadata={'k': 'v'})
+def test_another_projects_server_is_404(app, running):
+    uuid = boot(running, 'cell2', k='v')
     app.get(url(uuid), headers=OTHER, status=404)
     app.get(url(uuid, 'k'), headers=OTHER, status=404)
     app.post_json(url(uuid), {'metadata': {'a': 'b'}}, headers=OTHER,
@@ -149,8 +156,16 @@ def test_another_projects_server_is_404(app, env, small):
     {'vm_state': 'shelved'},
     {'vm_state': 'active', 'task_state': 'deleting'},
 ])
-def test_wrong_state_is_409_and_nothing_changes(app, env, small, values):
-    uuid = sf.add_server(env, 'cell1', small, metadata={'k': 'v'}, **values)
+def test_wrong_state_is_409_and_nothing_changes(app, running, values):
+    if values == {'vm_state': 'error'}:
+        uuid = boot(running, k='v')
+        running.reach(uuid, 'error')
+    else:
+        # seeded: a task state lasts only while its task runs, and this
+        # plane has no shelve; the row is written into the running
+        # plane's cell.
+        uuid = sf.add_server(running, 'cell1', running.flavor(),
+                             metadata={'k': 'v'}, **values)
     for call in (
             lambda: app.post_json(url(uuid), {'metadata': {'a': 'b'}},
                                   headers=MEMBER, status=409),
@@ -167,22 +182,25 @@ def test_wrong_state_is_409_and_nothing_changes(app, env, small, values):
 
 
 @pytest.mark.parametrize('state', ['paused', 'suspended', 'stopped'])
-def test_paused_suspended_stopped_accept_changes(app, env, small, state):
-    uuid = sf.add_server(env, 'cell2', small, vm_state=state)
+def test_paused_suspended_stopped_accept_changes(app, running, state):
+    uuid = boot(running, 'cell2')
+    running.reach(uuid, state)
     app.post_json(url(uuid), {'metadata': {'a': 'b'}}, headers=MEMBER)
     assert server_metadata(app, uuid) == {'a': 'b'}
 
 
-def test_a_build_request_is_read_but_not_changed(app, env, small):
-    uuid = sf.add_build_request(env, small)
+def test_a_build_request_is_read_but_not_changed(app, running):
+    # seeded: a build request lives only until the conductor schedules
+    # the server, a fraction of a second on a running plane.
+    uuid = sf.add_build_request(running, running.flavor())
     assert app.get(url(uuid), headers=MEMBER).json == {'metadata': {}}
     app.post_json(url(uuid), {'metadata': {'a': 'b'}}, headers=MEMBER,
                   status=409)
 
 
-def test_locked_server_refuses_non_admins(app, env, small):
-    uuid = sf.add_server(env, 'cell2', small, metadata={'k': 'v'},
-                         locked=True, locked_by='admin')
+def test_locked_server_refuses_non_admins(app, running):
+    uuid = boot(running, 'cell2', k='v')
+    running.act(uuid, {'lock': None}, token=ADMIN['X-Auth-Token'])
     error = app.post_json(url(uuid), {'metadata': {'a': 'b'}},
                           headers=MEMBER, status=409).json
     assert 'is locked' in error['conflictingRequest']['message']
@@ -195,29 +213,30 @@ def test_locked_server_refuses_non_admins(app, env, small):
     assert server_metadata(app, uuid) == {'k': 'v', 'a': 'b'}
 
 
-def test_metadata_appears_in_lists(app, env, small):
-    uuid = sf.add_server(env, 'cell1', small)
+def test_metadata_appears_in_lists(app, running):
+    uuid = boot(running)
     app.post_json(url(uuid), {'metadata': {'role': 'db'}}, headers=MEMBER)
     listed = app.get('/v2.1/servers/detail', headers=MEMBER).json
     assert [s['metadata'] for s in listed['servers']
             if s['id'] == uuid] == [{'role': 'db'}]
 
 
-def test_methods_not_served_are_405(app, env, small):
-    uuid = sf.add_server(env, 'cell1', small)
+def test_methods_not_served_are_405(app, unchanged):
+    uuid = unchanged
     app.delete(url(uuid), headers=MEMBER, status=405)
     app.post_json(url(uuid, 'k'), {'meta': {'k': 'v'}}, headers=MEMBER,
                   status=405)
     app.get(url(uuid, 'k') + '/extra', headers=MEMBER, status=404)
 
 
-def test_concurrent_merges_lose_no_key(served, env, small):
-    """Merges sent at once over real sockets: each read-modify-write of
-    the instance holds its row lock, so every key is kept."""
+def test_concurrent_merges_lose_no_key(running):
+    """Merges sent at once over real sockets to the plane's API: each
+    read-modify-write of the instance holds its row lock, so every key
+    is kept."""
     import eventlet
     import requests
-    uuid = sf.add_server(env, 'cell2', small, metadata={'old': 'v'})
-    base = 'http://127.0.0.1:%d%s' % (served.port, url(uuid))
+    uuid = boot(running, 'cell2', old='v')
+    base = running.plane.endpoint + url(uuid)
 
     def merge(key):
         return requests.post(base, json={'metadata': {key: 'v'}},

@@ -1,7 +1,12 @@
-"""Servers through the REST API: bodies at the microversion boundaries,
-show/update/ips, policy on another project's server."""
-import pytest
+"""Servers through the REST API on a running plane: bodies at the
+microversion boundaries, show/update/ips, policy on another project's
+server."""
+import ipaddress
 
+import pytest
+import webtest
+
+from nova_lite.api import app as api_app
 from tests.functional.api.fixtures import ADMIN
 from tests.functional.api.fixtures import headers
 from tests.functional.api.fixtures import MEMBER
@@ -11,13 +16,22 @@ OTHER = {'X-Auth-Token': 'eve:project-b'}
 
 
 @pytest.fixture
-def env(seeded):
-    return seeded.env
+def app(running):
+    """The API app on the running plane's databases and transports."""
+    return webtest.TestApp(api_app.load_app())
 
 
-@pytest.fixture
-def small(env):
-    return sf.flavor(env.ctxt, 'small')
+@pytest.fixture(scope='module')
+def tagged(running):
+    """A server with a tag and a description, for tests that only read."""
+    return running.boot('cell1', version='2.52', tags=['t1'],
+                        description='d')
+
+
+def compute_hosts(app, cell):
+    services = app.get('/v2.1/os-services?binary=nova-compute',
+                       headers=ADMIN).json['services']
+    return {s['host'] for s in services if s['host'].startswith(cell + '-')}
 
 
 def show(app, uuid, v=None, token=MEMBER, status=200):
@@ -25,27 +39,32 @@ def show(app, uuid, v=None, token=MEMBER, status=200):
                    status=status).json
 
 
-def test_show_at_21_and_the_member_sees_no_host_fields(app, env, small):
-    uuid = sf.add_server(env, 'cell1', small, metadata={'k': 'v'},
-                         network_info=sf.network_info('10.0.0.5'))
+def test_show_at_21_and_the_member_sees_no_host_fields(app, running):
+    uuid = running.boot('cell1', metadata={'k': 'v'}, networks='auto')
     body = show(app, uuid)['server']
     assert body['id'] == uuid and body['status'] == 'ACTIVE'
     assert body['flavor']['id'] == 'small'
     assert body['metadata'] == {'k': 'v'}
-    assert body['addresses']['private'][0]['addr'] == '10.0.0.5'
+    [port] = body['addresses']['private']
+    assert ipaddress.ip_address(port['addr']) in ipaddress.ip_network(
+        '10.0.0.0/24')
     assert body['OS-EXT-STS:vm_state'] == 'active'
     assert not [k for k in body if k.startswith('OS-EXT-SRV-ATTR')]
     for key in ('locked', 'description', 'tags', 'host_status'):
         assert key not in body
     admin = show(app, uuid, token=ADMIN)['server']
-    assert admin['OS-EXT-SRV-ATTR:host'] == 'c1-host1'
+    assert admin['OS-EXT-SRV-ATTR:host'] in compute_hosts(app, 'cell1')
     assert 'OS-EXT-SRV-ATTR:reservation_id' not in admin
     admin23 = show(app, uuid, '2.3', ADMIN)['server']
-    assert admin23['OS-EXT-SRV-ATTR:reservation_id'] == 'r-test'
+    reservation = admin23['OS-EXT-SRV-ATTR:reservation_id']
+    assert reservation.startswith('r-')
+    assert [s['id'] for s in app.get(
+        '/v2.1/servers?all_tenants=1&reservation_id=%s' % reservation,
+        headers=ADMIN).json['servers']] == [uuid]
 
 
-def test_another_projects_server_is_404(app, env, small):
-    uuid = sf.add_server(env, 'cell2', small)
+def test_another_projects_server_is_404(app, running):
+    uuid = running.boot('cell2')
     body = show(app, uuid, token=OTHER, status=404)
     assert body['itemNotFound']['code'] == 404
     app.put_json('/v2.1/servers/%s' % uuid, {'server': {'name': 'x'}},
@@ -59,23 +78,22 @@ def test_another_projects_server_is_404(app, env, small):
     ('2.9', 'locked'), ('2.16', 'host_status'), ('2.19', 'description'),
     ('2.26', 'tags'), ('2.63', 'trusted_image_certificates'),
     ('2.71', 'server_groups'), ('2.73', 'locked_reason')])
-def test_keys_appear_at_their_microversion(app, env, small, v, added):
-    uuid = sf.add_server(env, 'cell1', small, tags=['t1'],
-                         display_description='d')
+def test_keys_appear_at_their_microversion(app, tagged, v, added):
+    uuid = tagged
     major, minor = v.split('.')
     before = '%s.%d' % (major, int(minor) - 1)
     assert added not in show(app, uuid, before, ADMIN)['server']
     assert added in show(app, uuid, v, ADMIN)['server']
 
 
-def test_host_status_is_for_administrators(app, env, small):
-    uuid = sf.add_server(env, 'cell1', small)
+def test_host_status_is_for_administrators(app, tagged):
+    uuid = tagged
     assert show(app, uuid, '2.16', ADMIN)['server']['host_status'] == 'UP'
     assert 'host_status' not in show(app, uuid, '2.16')['server']
 
 
-def test_update_at_219_and_275(app, env, small):
-    uuid = sf.add_server(env, 'cell2', small)
+def test_update_at_219_and_275(app, running):
+    uuid = running.boot('cell2')
     body = app.put_json('/v2.1/servers/%s' % uuid,
                         {'server': {'name': 'renamed', 'description': 'x'}},
                         headers=headers('2.19', MEMBER)).json['server']
@@ -94,24 +112,29 @@ def test_update_at_219_and_275(app, env, small):
     assert 'description' in error['badRequest']['message']
 
 
-def test_ips(app, env, small):
-    uuid = sf.add_server(env, 'cell1', small,
-                         network_info=sf.network_info('10.0.0.9'))
+def test_ips(app, running):
+    uuid = running.boot('cell1', networks='auto')
+    [port] = show(app, uuid)['server']['addresses']['private']
+    addr = port['addr']
+    assert ipaddress.ip_address(addr) in ipaddress.ip_network('10.0.0.0/24')
     assert app.get('/v2.1/servers/%s/ips' % uuid, headers=MEMBER).json == {
-        'addresses': {'private': [{'version': 4, 'addr': '10.0.0.9'}]}}
+        'addresses': {'private': [{'version': 4, 'addr': addr}]}}
     assert app.get('/v2.1/servers/%s/ips/private' % uuid,
                    headers=MEMBER).json == {
-        'private': [{'version': 4, 'addr': '10.0.0.9'}]}
+        'private': [{'version': 4, 'addr': addr}]}
     app.get('/v2.1/servers/%s/ips/public' % uuid, headers=MEMBER,
             status=404)
 
 
-def test_fault_details_for_admins_only_on_500s(app, env, small):
+def test_fault_details_for_admins_only_on_500s(app, running):
     from nova_lite import context as nova_context
     from nova_lite.db.main import instances as cell_rows
-    uuid = sf.add_server(env, 'cell0', small, vm_state='error', host=None,
-                         node=None)
-    with nova_context.target_cell(env.ctxt, env.cells['cell0']) as cctxt:
+    # seeded: the plane writes no fault details (the conductor records
+    # None), so the admin-only details are a row written into its cell0.
+    uuid = sf.add_server(running, 'cell0', running.flavor(),
+                         vm_state='error', host=None, node=None)
+    with nova_context.target_cell(running.ctxt,
+                                  running.cells['cell0']) as cctxt:
         cell_rows.add_fault(cctxt, uuid, 500, 'No valid host was found.',
                             'Traceback ...')
     member = show(app, uuid)['server']
@@ -122,11 +145,14 @@ def test_fault_details_for_admins_only_on_500s(app, env, small):
         'Traceback ...'
 
 
-def test_volumes_attached_and_delete_on_termination_at_23(app, env, small):
+def test_volumes_attached_and_delete_on_termination_at_23(app, running):
     from nova_lite import context as nova_context
     from nova_lite.db.main import models
-    uuid = sf.add_server(env, 'cell2', small)
-    with nova_context.target_cell(env.ctxt, env.cells['cell2']) as cctxt:
+    uuid = running.boot('cell2')
+    # seeded: the volume mapping (volume attachment is not part of this
+    # plane's API yet; its tests belong to the volume work).
+    with nova_context.target_cell(running.ctxt,
+                                  running.cells['cell2']) as cctxt:
         engine = sf.main_engine(cctxt)
         with engine.begin() as conn:
             conn.execute(models.BlockDeviceMapping.__table__.insert().values(
@@ -135,13 +161,15 @@ def test_volumes_attached_and_delete_on_termination_at_23(app, env, small):
     assert show(app, uuid)['server'][
         'os-extended-volumes:volumes_attached'] == [{'id': 'vol-1'}]
     listed = app.get('/v2.1/servers/detail', headers=headers('2.3', MEMBER))
-    assert listed.json['servers'][0][
-        'os-extended-volumes:volumes_attached'] == [
+    [server] = [s for s in listed.json['servers'] if s['id'] == uuid]
+    assert server['os-extended-volumes:volumes_attached'] == [
         {'id': 'vol-1', 'delete_on_termination': True}]
 
 
-def test_update_a_server_not_yet_scheduled(app, env, small):
-    uuid = sf.add_build_request(env, small)
+def test_update_a_server_not_yet_scheduled(app, running):
+    # seeded: a build request lives only until the conductor schedules
+    # the server, a fraction of a second on a running plane.
+    uuid = sf.add_build_request(running, running.flavor())
     body = app.put_json('/v2.1/servers/%s' % uuid,
                         {'server': {'name': 'early', 'description': 'x'}},
                         headers=headers('2.19', MEMBER)).json['server']

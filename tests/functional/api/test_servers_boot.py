@@ -129,7 +129,8 @@ def test_return_reservation_id(api):
 
 def test_boot_image_as_a_block_device_mapping(api):
     """Clients (openstack server create --image) send the image as a
-    block device mapping too; volume mappings are not supported."""
+    block device mapping too (volume mappings: tests/functional/api/
+    test_volumes.py)."""
     image_bdm = {'uuid': IMAGE, 'source_type': 'image',
                  'destination_type': 'local', 'boot_index': 0,
                  'delete_on_termination': True}
@@ -141,10 +142,14 @@ def test_boot_image_as_a_block_device_mapping(api):
     assert api('POST', '/servers', without_ref,
                version='2.37').status_code == 202
     volume = dict(image_bdm, source_type='volume', destination_type='volume')
-    refused = api('POST', '/servers', _server(
-        block_device_mapping_v2=[volume]), version='2.37')
+    refused_body = _server(block_device_mapping_v2=[volume])
+    refused = api('POST', '/servers', refused_body, version='2.37')
     assert refused.status_code == 400
-    assert 'not supported' in refused.json()['badRequest']['message']
+    assert 'Boot sequence' in refused.json()['badRequest']['message']
+    del refused_body['server']['imageRef']
+    refused = api('POST', '/servers', refused_body, version='2.37')
+    assert refused.status_code == 400
+    assert 'failed to get volume' in refused.json()['badRequest']['message']
 
 
 @pytest.mark.parametrize('token', [ADMIN, MEMBER], ids=['admin', 'member'])

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 
 from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
-from nova_lite.db.main import instances as instances_db
+from nova_lite.db.main import instance_pages
 from nova_lite import exception
 from nova_lite import objects
 
@@ -109,11 +109,11 @@ def test_list_records_pages_by_created_at_then_uuid(cctxt):
                          display_name='vm%d' % i, vm_state='active',
                          flavor=_flavor(), created_at=base
                          + datetime.timedelta(seconds=i // 2)).create()
-    page = instances_db.list_records(cctxt, {}, ['created_at', 'uuid'],
+    page = instance_pages.list_records(cctxt, {}, ['created_at', 'uuid'],
                                      ['desc', 'desc'], limit=2)
     assert [r['uuid'] for r in page] == [uuids[4], uuids[3]]
     marker = {'created_at': page[-1]['created_at'], 'uuid': uuids[3]}
-    rest = instances_db.list_records(cctxt, {}, ['created_at', 'uuid'],
+    rest = instance_pages.list_records(cctxt, {}, ['created_at', 'uuid'],
                                      ['desc', 'desc'], marker=marker)
     assert [r['uuid'] for r in rest] == [uuids[2], uuids[1], uuids[0]]
 

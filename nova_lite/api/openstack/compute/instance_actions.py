@@ -1,6 +1,5 @@
 """GET /servers/{server_id}/os-instance-actions[/{request_id}]: what
 was done to a server, by whom, and (show) the steps services took."""
-from oslo_utils import timeutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
@@ -12,7 +11,6 @@ from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import server_actions
 from nova_lite.conf import CONF
-from nova_lite import exception
 from nova_lite.policies import instance_actions as policies
 
 
@@ -24,19 +22,6 @@ def _instance(ctxt, server_id, rule):
                                   read_deleted='yes' if deleted else 'no')
     ctxt.can(rule, target={'project_id': instance.project_id})
     return instance
-
-
-def _time(query, name):
-    value = validation.last(query, name)
-    if value is None:
-        return None
-    try:
-        parsed = timeutils.parse_isotime(value)
-    except ValueError:
-        raise exception.ValidationError(
-            message="Invalid input for query parameters %s. Value: %s. "
-                    "'%s' is not a 'date-time'" % (name, value, value))
-    return timeutils.normalize_time(parsed)
 
 
 def _list_query(fn):
@@ -86,12 +71,7 @@ class InstanceActionsController(object):
         limit = validation.last(query, 'limit')
         if limit is not None:
             limit = min(int(limit), CONF.api.max_limit)
-        since = _time(query, 'changes-since')
-        before = _time(query, 'changes-before')
-        if since and before and before < since:
-            raise exception.InvalidInput(
-                reason='The value of changes-since must be less than or '
-                       'equal to changes-before.')
+        since, before = validation.changes_window(query)
         actions = server_actions.list_actions(
             ctxt, instance, limit=limit,
             marker=validation.last(query, 'marker'),

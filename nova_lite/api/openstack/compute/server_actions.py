@@ -19,6 +19,7 @@ nova_lite.compute.server_actions, and here:
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
 from nova_lite.api.openstack.compute import server_image_actions
+from nova_lite.api.openstack.compute import server_resize_actions
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute import server_actions
@@ -26,9 +27,11 @@ from nova_lite.policies import server_actions as policies
 
 
 class ServerActionController(server_image_actions.ImageActions,
+                             server_resize_actions.ResizeActions,
                              wsgi.ActionController):
     """/servers/{server_id}/action (rebuild and createImage are in
-    server_image_actions)"""
+    server_image_actions; resize, migrate, confirmResize and
+    revertResize in server_resize_actions)"""
 
     def __init__(self, server_id):
         self.server_id = server_id

@@ -21,10 +21,13 @@ from nova_lite.api.openstack.compute.schemas import servers as schemas
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_common
 from nova_lite.api.openstack.compute import server_metadata
+from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute.views import servers as views
+from nova_lite.api.openstack.compute import volume_attachments
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
+from nova_lite.compute import block_devices
 from nova_lite.compute import server_listing
 from nova_lite.compute import servers as servers_api
 from nova_lite.conf import CONF
@@ -318,31 +321,25 @@ def _zone(ctxt, server, target):
     return zone
 
 
-def _boot_image(server):
-    """The image the server boots from: imageRef, or the image block
-    device mapping clients send with it. Mappings of volumes, snapshots
-    or blank disks are not supported (400)."""
-    image = server.get('imageRef')
-    for bdm in server.get('block_device_mapping_v2') or ():
-        local_image = (bdm.get('source_type') == 'image' and
-                       bdm.get('destination_type', 'local') == 'local' and
-                       str(bdm.get('boot_index')) == '0')
-        if not local_image:
-            raise exception.InvalidInput(
-                reason='Block device mappings other than the boot image '
-                       'on local disk are not supported.')
-        if not image:
-            image = bdm.get('uuid') or bdm.get('image_id')
-    if not image:
-        raise exception.InvalidInput(reason='Missing imageRef attribute')
-    return image
+def _boot_devices(ctxt, server, target):
+    """(image id or None for a volume-backed server, block device
+    mappings as dicts): imageRef and block_device_mapping_v2 read as the
+    compute API's block_devices.parse says (400 for a bad mapping)."""
+    image = server.get('imageRef') or None
+    if image:
+        image = image.rstrip('/').rsplit('/', 1)[-1]
+    image, bdms = block_devices.parse(image,
+                                      server.get('block_device_mapping_v2'))
+    if any(b['destination_type'] == 'volume' for b in bdms):
+        ctxt.can(sv_policies.CREATE_ATTACH_VOLUME, target=target)
+    return image, bdms
 
 
 def _create_args(ctxt, body, version):
     """servers_api.create's arguments from a validated body."""
     server = body['server']
     target = {'project_id': ctxt.project_id, 'user_id': ctxt.user_id}
-    image = _boot_image(server)
+    image, bdms = _boot_devices(ctxt, server, target)
     min_count = int(server.get('min_count', 1))
     max_count = int(server.get('max_count', min_count))
     if min_count > max_count:
@@ -352,7 +349,7 @@ def _create_args(ctxt, body, version):
         ctxt.can(sv_policies.CREATE_TRUSTED_CERTS, target=target)
     return dict(
         flavor_id=str(server['flavorRef']).rstrip('/').rsplit('/', 1)[-1],
-        image_id=image.rstrip('/').rsplit('/', 1)[-1],
+        image_id=image, block_device_mapping=bdms,
         name=server['name'], min_count=min_count, max_count=max_count,
         requested_networks=_networks(ctxt, server, target),
         metadata=server.get('metadata'),
@@ -491,7 +488,11 @@ class ServerController(object):
                      'os-instance-actions':
                      instance_actions.InstanceActionsController,
                      'metadata': server_metadata.ServerMetadataController,
-                     'tags': server_tags.ServerTagsController}
+                     'migrations':
+                     server_migrations.ServerMigrationsController,
+                     'tags': server_tags.ServerTagsController,
+                     'os-volume_attachments':
+                     volume_attachments.VolumeAttachmentsController}
 
     @pecan.expose()
     def _lookup(self, name, *remainder):

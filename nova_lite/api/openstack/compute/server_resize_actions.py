@@ -1,0 +1,47 @@
+"""The server actions resize, migrate, confirmResize and revertResize
+(``POST /servers/{server_id}/action``), a mixin of the server action
+controller (which provides ``server_id`` and ``_authorized``): each
+validates the body for the request's microversion, checks policy on
+the server's owner and calls nova_lite.compute.server_resize, which
+answers 409 for a lock or a state that refuses the action and 400 for
+a bad flavor or host. Each answers 202 with no body (confirmResize
+204, as in Nova)."""
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.schemas import server_resize as schemas
+from nova_lite.api.openstack import validation
+from nova_lite.api.openstack import wsgi
+from nova_lite.compute import server_resize
+from nova_lite.policies import server_resize as policies
+
+
+class ResizeActions(object):
+    """resize, migrate, confirmResize, revertResize."""
+
+    @wsgi.action('resize', status=202)
+    @validation.schema(schemas.resize)
+    def resize(self, body):
+        ctxt, instance = self._authorized(policies.RESIZE)
+        server_resize.resize(ctxt, instance, body['resize']['flavorRef'])
+
+    @wsgi.action('migrate', status=202)
+    @validation.schema(schemas.migrate, av.MIN, av.before(av.MIGRATE_HOST))
+    @validation.schema(schemas.migrate_v256, av.MIGRATE_HOST)
+    def migrate(self, body):
+        host = None
+        if wsgi.api_version() >= av.MIGRATE_HOST:
+            host = (body['migrate'] or {}).get('host')
+        ctxt, instance = self._authorized(
+            policies.MIGRATE_HOST if host else policies.MIGRATE)
+        server_resize.migrate(ctxt, instance, host=host)
+
+    @wsgi.action('confirmResize', status=204)
+    @validation.schema(schemas.confirm_resize)
+    def confirm_resize(self, body):
+        ctxt, instance = self._authorized(policies.CONFIRM_RESIZE)
+        server_resize.confirm_resize(ctxt, instance)
+
+    @wsgi.action('revertResize', status=202)
+    @validation.schema(schemas.revert_resize)
+    def revert_resize(self, body):
+        ctxt, instance = self._authorized(policies.REVERT_RESIZE)
+        server_resize.revert_resize(ctxt, instance)

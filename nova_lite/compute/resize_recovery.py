@@ -1,0 +1,112 @@
+"""The compute manager's side of a delete or a restart in the middle of
+a resize or cold migration, a mixin of ComputeManager (with
+resize_tasks.ResizeTasks, whose steps it reuses): the set-aside guest
+and the migration's claim of a deleted server go with it, and no move
+stays in a task state after a restart, nor leaks a claim.
+"""
+from oslo_log import log as logging
+
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+
+LOG = logging.getLogger(__name__)
+
+
+class ResizeRecovery(object):
+    """_release_move, _recover_move and _recover_host_moves of
+    ComputeManager."""
+
+    def _release_move(self, context, instance):
+        """terminate_instance of a server with a move in progress: the
+        guest set aside here and the migration's allocation go too, and
+        the migration ends in error (unless it ended already)."""
+        ctx = instance.migration_context
+        if not ctx:
+            return
+        try:
+            self._placement_of(context).remove_allocations(
+                context, ctx['migration_uuid'])
+            migration = migration_obj.Migration.get_by_uuid(
+                context, ctx['migration_uuid'])
+            if migration.status in migration_obj.IN_PROGRESS:
+                self._save_migration(migration, migration_obj.ERROR,
+                                     [migration.status])
+        except Exception:
+            LOG.exception('Could not release the move of %s',
+                          instance.uuid)
+
+    def _recover_move(self, context, instance):
+        """After a restart of this compute, an instance on this host in
+        a move task state never stays so: a move not yet past the
+        source's power-off (resize_prep, resize_migrating) goes back to
+        the source, its guest running there again (as Nova's
+        _init_instance reverts a crashed migration); one past it
+        (resize_migrated, resize_finish, resize_reverting) is sent back
+        to the source by the destination (the source allocation was
+        held all along). A step whose cast is still queued finds the
+        task state changed and gives up. Returns whether it acted."""
+        ctx = instance.migration_context
+        task = instance.task_state
+        if not ctx or task not in instance_obj.RESIZE_TASK_STATES:
+            return False
+        LOG.warning('%s of %s was interrupted by a restart of %s',
+                    task, instance.uuid, self.host)
+        migration = migration_obj.Migration.get_by_uuid(
+            context, ctx['migration_uuid'])
+        exc = RuntimeError('The move was interrupted by a restart of the '
+                           'compute service on %s.' % self.host)
+        with self._locks(instance.uuid):
+            if task in (instance_obj.RESIZE_PREP,
+                        instance_obj.RESIZE_MIGRATING):
+                self._restore_source_guest(instance)
+                self._roll_back_on_source(context, instance, migration,
+                                          exc, [task])
+                return True
+            self._fault(instance, exc)
+            back = self._send_back(context, instance, migration, [task],
+                                   migration.status
+                                   if task == instance_obj.RESIZE_REVERTING
+                                   else migration_obj.ERROR)
+        if back:
+            self._move_rpc().finish_revert_resize(
+                context, migration.source_compute, instance, migration)
+        return True
+
+    def _recover_host_moves(self, context):
+        """After a restart: moves of this host whose instance lives on
+        the other host -- a resize_prep this destination was preparing
+        goes back (claims as before the move); a confirm this source
+        was running runs again (each step is idempotent)."""
+        migrations = migration_obj.MigrationList.get_by_host_and_status(
+            context, self.host, [migration_obj.PRE_MIGRATING,
+                                 migration_obj.CONFIRMING])
+        if not migrations:
+            return
+        instances = {i.uuid: i for i in
+                     instance_obj.InstanceList.get_by_filters(
+                         context, {'uuid': [m.instance_uuid
+                                            for m in migrations]})}
+        for migration in migrations:
+            instance = instances.get(migration.instance_uuid)
+            if instance is None or instance.host == self.host:
+                continue    # gone, or _recover_move's
+            try:
+                if (migration.status == migration_obj.CONFIRMING
+                        and migration.source_compute == self.host
+                        and instance.vm_state == instance_obj.RESIZED):
+                    self.confirm_resize(context, instance, migration)
+                elif (migration.status == migration_obj.PRE_MIGRATING
+                      and migration.dest_compute == self.host
+                      and instance.task_state == instance_obj.RESIZE_PREP):
+                    LOG.warning('Preparing the move of %s was interrupted '
+                                'by a restart of %s', instance.uuid,
+                                self.host)
+                    with self._locks(instance.uuid):
+                        self._roll_back_on_source(
+                            context, instance, migration, RuntimeError(
+                                'The move was interrupted by a restart '
+                                'of the compute service on %s.'
+                                % self.host), [instance_obj.RESIZE_PREP])
+            except Exception:
+                LOG.exception('Could not recover migration %s of %s',
+                              migration.uuid, instance.uuid)

@@ -1,0 +1,226 @@
+"""The compute API of resize and cold migration (same cell): resize,
+migrate, confirmResize and revertResize.
+
+What a user can get wrong is refused before anything is written, in
+Nova's order: the lock (409), the vm and task states (409), the host's
+compute (down or too old: 409), the flavor (unknown or disabled, the
+same flavor, a smaller root disk: 400), the host an administrator named
+(unknown, or the server's own: 400). Then the task state is set with a
+compare-and-swap on "no task" (of two racing requests, or a request and
+a delete, exactly one wins), the instance action is recorded and the
+move is cast to the super conductor (compute_task RPC 1.2), which
+schedules and claims (nova_lite.conductor.tasks.migrate).
+
+Confirm and revert act on the migration in status finished: its status
+moves (compare-and-swap) to confirming / reverting, so a confirm, a
+revert and the cell conductor's auto-confirm cannot all win; then a cast
+to the source (confirm) or the destination (revert).
+"""
+from nova_lite.compute import flavors as compute_flavors
+from nova_lite.compute import instance_events
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import server_actions
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite import constants
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import embedded_flavor
+from nova_lite.objects import instance as inst_obj
+from nova_lite.objects import instance_action as actions
+from nova_lite.objects import migration as migration_obj
+
+# vm_states a resize or migration starts from (with no task), as Nova.
+MOVE_VM_STATES = (inst_obj.ACTIVE, inst_obj.STOPPED)
+# compute_task RPC version of migrate_server.
+MIGRATE_SERVER_VERSION = '1.2'
+
+_conductor = None
+
+
+def _compute_task():
+    global _conductor
+    if _conductor is None:
+        _conductor = conductor_rpcapi.ComputeTaskAPI()
+    return _conductor
+
+
+def _check_source(context, instance, action):
+    """Lock, state, and a compute that is up and speaks the move's RPC
+    (409 each), as Nova checks them before anything else."""
+    server_actions._check_lock(context, instance)
+    server_actions._check_state(instance, action, MOVE_VM_STATES)
+    server_actions._check_host(instance)
+    cctxt = instance._context
+    services = [s for s in objects.ServiceList.get_by_host(cctxt,
+                                                           instance.host)
+                if s.binary == constants.COMPUTE_BINARY]
+    if not services or not services[0].is_up():
+        raise exception.ComputeServiceDown()
+    server_actions._check_compute(instance, action,
+                                  compute_rpcapi.RESIZE_VERSION)
+    if not _compute_task().can_send(MIGRATE_SERVER_VERSION):
+        raise exception.ComputeTooOldForAction(
+            action=action, instance_uuid=instance.uuid,
+            host='the conductor')
+
+
+def _new_flavor(context, instance, flavor_id):
+    """The flavor to resize to (400 for an unknown or disabled one, the
+    server's own, or a smaller root disk)."""
+    try:
+        flavor = compute_flavors.get(context, str(flavor_id))
+    except exception.FlavorNotFound:
+        raise exception.ResizeFlavorNotFound(flavor_id=flavor_id)
+    current = instance.flavor
+    if flavor.flavorid == current.flavorid:
+        raise exception.CannotResizeToSameFlavor()
+    if flavor.disabled:
+        raise exception.ResizeFlavorNotFound(flavor_id=flavor_id)
+    if flavor.root_gb == 0 and current.root_gb != 0:
+        raise exception.CannotResizeDisk(
+            reason='Resize to zero disk flavor is not allowed.')
+    if flavor.root_gb < current.root_gb:
+        raise exception.CannotResizeDisk(
+            reason='Resize to a flavor with a smaller root disk (%d GB, '
+                   'the server has %d GB) is not allowed.'
+                   % (flavor.root_gb, current.root_gb))
+    return embedded_flavor.EmbeddedFlavor.from_flavor(flavor)
+
+
+def _check_target_host(instance, host):
+    """An administrator's target host: a compute of the server's cell
+    (400 for an unknown one or the server's own host)."""
+    if host == instance.host:
+        raise exception.CannotMigrateToSameHost()
+    services = [s for s in objects.ServiceList.get_by_host(
+        instance._context, host) if s.binary == constants.COMPUTE_BINARY]
+    if not services:
+        raise exception.MigrateHostNotFound(host=host)
+
+
+def _start_move(context, instance, action, flavor, host=None):
+    instance.task_state = inst_obj.RESIZE_PREP
+    instance.progress = 0
+    try:
+        instance.save(expected_task_state=[None])
+    except exception.UnexpectedTaskStateError as exc:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=exc.kwargs.get('actual'))
+    instance_events.record_action(instance._context, instance, action)
+    _compute_task().migrate_server(context, instance, flavor, host=host)
+
+
+def resize(context, instance, flavor_id):
+    """Resize to flavor_id: resize_prep ... VERIFY_RESIZE."""
+    _check_source(context, instance, 'resize')
+    flavor = _new_flavor(context, instance, flavor_id)
+    _start_move(context, instance, actions.RESIZE, flavor)
+
+
+def migrate(context, instance, host=None):
+    """Cold-migrate (same flavor) to another host of the server's cell,
+    host if an administrator named one: resize_prep ... VERIFY_RESIZE."""
+    _check_source(context, instance, 'migrate')
+    if host is not None:
+        _check_target_host(instance, host)
+    _start_move(context, instance, actions.MIGRATE, instance.flavor,
+                host=host)
+
+
+def _finished_migration(instance):
+    try:
+        return objects.Migration.get_in_progress_by_instance(
+            instance._context, instance.uuid, [migration_obj.FINISHED])
+    except exception.MigrationNotFound:
+        raise exception.InvalidInput(reason='Instance has not been '
+                                            'resized.')
+
+
+def _claim_migration(instance, migration, status, action):
+    migration.status = status
+    try:
+        migration.save(expected_status=[migration_obj.FINISHED])
+    except exception.MigrationStatusConflict:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=status)
+
+
+def _check_resized(context, instance, action):
+    server_actions._check_lock(context, instance)
+    server_actions._check_state(instance, action, (inst_obj.RESIZED,))
+    server_actions._check_host(instance)
+
+
+def confirm_resize(context, instance):
+    """Keep the new flavor: the source host is cleaned up and its
+    allocation (held by the migration) released; ACTIVE (SHUTOFF if it
+    was stopped)."""
+    _check_resized(context, instance, 'confirmResize')
+    migration = _finished_migration(instance)
+    _claim_migration(instance, migration, migration_obj.CONFIRMING,
+                     'confirmResize')
+    instance_events.record_action(instance._context, instance,
+                                  actions.CONFIRM_RESIZE)
+    server_actions._compute().confirm_resize(
+        instance._context, migration.source_compute, instance, migration)
+
+
+def revert_resize(context, instance):
+    """Go back to the old flavor on the source host: resize_reverting,
+    then ACTIVE (SHUTOFF if it was stopped) there, migration reverted.
+    The request spec gets the old flavor back."""
+    _check_resized(context, instance, 'revertResize')
+    migration = _finished_migration(instance)
+    instance.task_state = inst_obj.RESIZE_REVERTING
+    try:
+        instance.save(expected_task_state=[None])
+    except exception.UnexpectedTaskStateError as exc:
+        raise exception.InstanceInvalidState(
+            action='revertResize', instance_uuid=instance.uuid,
+            attr='task_state', state=exc.kwargs.get('actual'))
+    try:
+        _claim_migration(instance, migration, migration_obj.REVERTING,
+                         'revertResize')
+    except exception.InstanceInvalidState:
+        instance.task_state = None
+        instance.save(expected_task_state=[inst_obj.RESIZE_REVERTING])
+        raise
+    if instance.old_flavor is not None:
+        try:
+            spec = objects.RequestSpec.get_by_instance_uuid(context,
+                                                            instance.uuid)
+            spec.flavor = instance.old_flavor
+            spec.save()
+        except exception.RequestSpecNotFound:
+            pass
+    instance_events.record_action(instance._context, instance,
+                                  actions.REVERT_RESIZE)
+    server_actions._compute().revert_resize(
+        instance._context, migration.dest_compute, instance, migration)
+
+
+def confirm_on_delete(context, instance):
+    """A server deleted while its source keeps a set-aside guest (in
+    VERIFY_RESIZE, or mid-move once the destination is its host): a
+    confirm cast to the source drops that guest and the migration's
+    allocation, while the delete goes to the instance's host. In
+    VERIFY_RESIZE the migration is confirmed (compare-and-swap from
+    finished); mid-move it is left to the steps, which end it in error.
+    False when there is nothing to clean on a source."""
+    ctx = instance.migration_context
+    if not ctx or instance.host == ctx.get('source_compute'):
+        return False
+    try:
+        migration = objects.Migration.get_by_uuid(instance._context,
+                                                  ctx['migration_uuid'])
+        if instance.vm_state == inst_obj.RESIZED:
+            migration.status = migration_obj.CONFIRMING
+            migration.save(expected_status=[migration_obj.FINISHED])
+    except (exception.MigrationNotFound,
+            exception.MigrationStatusConflict):
+        return False
+    server_actions._compute().confirm_resize(
+        instance._context, migration.source_compute, instance, migration)
+    return True

@@ -1,0 +1,180 @@
+"""The compute manager's volume work: the volumes of a build, of a
+delete, and attach/detach (compute RPC 1.7). A mixin of ComputeManager
+(it uses its host, driver and per-instance locks).
+
+The compute reaches the volume service through nova_lite.volume.api (as
+a real compute calls Cinder) and the block device mappings through its
+cell conductor (remotable BlockDeviceMapping methods): it opens no
+database of its own.
+
+Build: every volume mapping gets its volume (image -> volume and blank
+-> volume: created here on the first host that builds the server, its
+id saved in the mapping, so a reschedule reuses it), an attachment
+reserved for the instance (the API reserved existing volumes already),
+then connected to this host (attachment_update with this host's
+connector: the connection info is saved in the mapping) and completed
+(volume in-use). A failed build disconnects them again but keeps the
+reservations (the next host connects them); a delete releases them and
+deletes the volumes of delete_on_termination mappings.
+"""
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+
+from nova_lite.compute import block_devices
+from nova_lite.compute import instance_events
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.volume import api as volume_api
+
+LOG = logging.getLogger(__name__)
+
+
+class VolumeTasks(object):
+    """Mixin: needs self.host, self.driver and self._locks."""
+
+    @property
+    def volume_api(self):
+        api = getattr(self, '_volume_api', None)
+        if api is None:
+            api = self._volume_api = volume_api.API()
+        return api
+
+    def _connector(self):
+        return {'host': self.host, 'ip': '127.0.0.1', 'multipath': False,
+                'initiator': 'iqn.2026-11.org.nova-lite:%s' % self.host}
+
+    def _bdms(self, context, instance):
+        return objects.BlockDeviceMappingList.get_by_instance_uuid(
+            context, instance.uuid)
+
+    def _connect(self, context, instance, bdm):
+        """Connect bdm's reserved attachment to this host; its
+        connection info is saved in bdm and returned."""
+        attachment = self.volume_api.attachment_update(
+            context, bdm.attachment_id, self._connector(),
+            mountpoint=bdm.device_name)
+        bdm.connection_info = _dumps(attachment['connection_info'])
+        bdm.save()
+        return attachment['connection_info']
+
+    def _prep_block_devices(self, context, instance):
+        """Create, reserve and connect the instance's volumes on this
+        host (see the module doc). Returns (mappings, volume-backed)."""
+        bdms = self._bdms(context, instance)
+        for bdm in bdms.volumes():
+            if bdm.volume_id is None:
+                volume = self.volume_api.create(
+                    context, bdm.volume_size,
+                    '%s-%s' % (instance.display_name or '', bdm.device_name
+                               .rsplit('/', 1)[-1]),
+                    image_id=bdm.image_id,
+                    availability_zone=instance.availability_zone)
+                bdm.volume_id = volume['id']
+                bdm.save()
+            if bdm.attachment_id is None:
+                bdm.attachment_id = self.volume_api.attachment_create(
+                    context, bdm.volume_id, instance.uuid)['id']
+                bdm.save()
+            self._connect(context, instance, bdm)
+        root = bdms.root_bdm()
+        return bdms, bool(root is not None and root.is_volume)
+
+    def _plug_block_devices(self, context, instance, bdms):
+        """After spawn: plug the connected volumes into the guest and
+        complete their attachments (volumes in-use)."""
+        for bdm in bdms.volumes():
+            self.driver.attach_volume(instance.uuid,
+                                      _loads(bdm.connection_info),
+                                      bdm.device_name)
+            self.volume_api.attachment_complete(context, bdm.attachment_id)
+
+    def _disconnect_block_devices(self, context, instance):
+        """Undo _prep_block_devices on this host for a failed build:
+        each connected attachment is replaced by a reservation for the
+        instance (volumes stay the instance's; a reschedule connects
+        them on its host)."""
+        try:
+            bdms = self._bdms(context, instance)
+        except exception.NovaLiteException:
+            return
+        for bdm in bdms.volumes():
+            if bdm.attachment_id is None or not bdm.connection_info:
+                continue
+            try:
+                block_devices.release(context, [bdm])
+                bdm.attachment_id = self.volume_api.attachment_create(
+                    context, bdm.volume_id, instance.uuid)['id']
+                bdm.connection_info = None
+                bdm.save()
+            except exception.NovaLiteException:
+                LOG.exception('Could not disconnect volume %s of %s',
+                              bdm.volume_id, instance.uuid)
+
+    def _cleanup_block_devices(self, context, instance):
+        """A delete: release every attachment, delete the volumes of
+        delete_on_termination mappings."""
+        try:
+            bdms = self._bdms(context, instance)
+        except exception.NovaLiteException:
+            LOG.exception('Could not read the volumes of %s', instance.uuid)
+            return
+        for bdm in bdms.volumes():
+            self.driver.detach_volume(instance.uuid, bdm.device_name)
+        block_devices.cleanup_volumes(context, bdms.volumes(),
+                                      api=self.volume_api)
+
+    # --- RPC API 1.7: volume attachments -------------------------------
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def attach_volume(self, context, instance, bdm):
+        """Connect bdm's volume (its attachment reserved by the API) to
+        this host and the guest: attachment attached, volume in-use. On
+        failure the mapping and the attachment are removed again (the
+        volume is available) and the event records the error."""
+        with self._locks(instance.uuid):
+            try:
+                info = self._connect(context, instance, bdm)
+                self.driver.attach_volume(instance.uuid, info,
+                                          bdm.device_name)
+                self.volume_api.attachment_complete(context,
+                                                    bdm.attachment_id)
+            except Exception:
+                LOG.exception('Attaching volume %s to %s failed',
+                              bdm.volume_id, instance.uuid)
+                self.driver.detach_volume(instance.uuid, bdm.device_name)
+                block_devices.release(context, [bdm])
+                bdm.destroy()
+                raise
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def detach_volume(self, context, instance, volume_id, attachment_id):
+        """Unplug the volume from the guest, delete its attachment
+        (volume available) and its mapping; on failure the volume is
+        in-use again. Never deletes the volume (delete_on_termination is
+        for server deletes)."""
+        with self._locks(instance.uuid):
+            try:
+                bdm = objects.BlockDeviceMapping.get_by_volume_and_instance(
+                    context, volume_id, instance.uuid)
+            except exception.VolumeNotAttached:
+                LOG.info('Volume %s is no longer attached to %s',
+                         volume_id, instance.uuid)
+                return
+            try:
+                self.driver.detach_volume(instance.uuid, bdm.device_name)
+                block_devices.release(context, [bdm])
+            except Exception:
+                # Still attached: in-use again, so it may be retried.
+                LOG.exception('Detaching volume %s from %s failed',
+                              volume_id, instance.uuid)
+                self.volume_api.roll_detaching(context, volume_id)
+                raise
+            bdm.destroy()
+
+
+def _dumps(value):
+    return None if value is None else jsonutils.dumps(value)
+
+
+def _loads(value):
+    return jsonutils.loads(value) if value else None

@@ -1,0 +1,1 @@
+"""The embedded volume service (stands in for Cinder): see api.py."""
