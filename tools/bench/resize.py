@@ -51,9 +51,11 @@ import contextlib
 import http.client
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,11 +83,21 @@ class RealNova(fc.RealNova):
 
 
 def _request(conn, method, path, body=None):
-    return servers._request(conn, method, path, body)
+    """servers._request, as the connection's token when it has one."""
+    headers = servers._headers()
+    token = getattr(conn, 'token', None)
+    if token:
+        headers['X-Auth-Token'] = token
+    conn.request(method, path, body=None if body is None
+                 else json.dumps(body), headers=headers)
+    resp = conn.getresponse()
+    return resp.status, resp.read()
 
 
-def _conn(side):
-    return http.client.HTTPConnection('127.0.0.1', side.port, timeout=600)
+def _conn(side, token=None):
+    conn = http.client.HTTPConnection('127.0.0.1', side.port, timeout=600)
+    conn.token = token
+    return conn
 
 
 def _show(conn, uuid):
@@ -134,8 +146,8 @@ def ensure_flavors(side):
                 side.name, status, body[:300]))
 
 
-def boot(side, name, flavor, poll):
-    conn = _conn(side)
+def boot(side, name, flavor, poll, token=None):
+    conn = _conn(side, token)
     status, data = _request(conn, 'POST', '/v2.1/servers', {'server': {
         'name': name, 'flavorRef': flavor, 'imageRef': servers.IMAGE,
         'networks': 'none'}})
@@ -151,10 +163,11 @@ class Cycler(object):
     """One server of one side, resized to the other flavor and confirmed
     once per call."""
 
-    def __init__(self, side, poll):
+    def __init__(self, side, poll, token=None):
         self.side, self.poll = side, poll
-        self.conn = _conn(side)
-        self.uuid = boot(side, 'resize-bench', FLAVORS[0]['id'], poll)
+        self.conn = _conn(side, token)
+        self.uuid = boot(side, 'resize-bench', FLAVORS[0]['id'], poll,
+                         token)
         self.flavor = 0
         self.resize, self.confirm = [], []
 
@@ -271,10 +284,12 @@ def _report_check(label, code, report):
     return code == 0
 
 
-def run_concurrent(side, count, poll):
+def run_concurrent(side, count, poll, token=None):
     """count servers resized at once; returns True when every one ended
-    cleanly and the allocations check passed (twice)."""
-    conn = _conn(side)
+    cleanly and the allocations check passed (twice). With token: as
+    that caller (XCELL_TOKEN: the resizes cross cells, and each server
+    must then be visible exactly once, in a cell it did not start in)."""
+    conn = _conn(side, token)
     old, new = FLAVORS[0], FLAVORS[1]
     status, data = _request(conn, 'POST', '/v2.1/servers', {'server': {
         'name': 'conc', 'flavorRef': old['id'], 'imageRef': servers.IMAGE,
@@ -290,8 +305,10 @@ def run_concurrent(side, count, poll):
         raise RuntimeError('boot %d: %s' % (count, sorted(
             s['status'] for s in booted.values())))
 
+    cells_before = {u: _cell_of(side, u) for u in uuids} if token else {}
+
     def post(uuid):
-        c = _conn(side)
+        c = _conn(side, token)
         status, data = _request(c, 'POST', '/v2.1/servers/%s/action' % uuid,
                                 {'resize': {'flavorRef': new['id']}})
         c.close()
@@ -316,6 +333,17 @@ def run_concurrent(side, count, poll):
                         for k, v in sorted(outcomes.items()))), flush=True)
     clean = set(outcomes) <= {'VERIFY_RESIZE', 'ERROR with a fault',
                               'ACTIVE, old flavor'}
+    if token:
+        copies = _visible_copies(side, uuids)
+        wrong = {u: n for u, n in copies.items() if n != 1}
+        moved = sum(1 for u in outcomes.get('VERIFY_RESIZE', [])
+                    if _cell_of(side, u) != cells_before[u])
+        print('%-9s cross-cell: %d of %d VERIFY_RESIZE in another cell; '
+              'visible copies per server: %s' % (
+                  side.name, moved, len(outcomes.get('VERIFY_RESIZE', [])),
+                  'one each' if not wrong else wrong), flush=True)
+        clean = clean and not wrong and moved == len(
+            outcomes.get('VERIFY_RESIZE', []))
     ok = _report_check('after the resizes', *check_allocations(side.state))
     for uuid in outcomes.get('VERIFY_RESIZE', []):
         _action(conn, uuid, {'confirmResize': None})
@@ -323,6 +351,116 @@ def run_concurrent(side, count, poll):
     ok = _report_check('after confirming', *check_allocations(
         side.state)) and ok
     return clean and ok
+
+
+# --- across cells (issue 17) -------------------------------------------------
+
+# Servers of project xcell may resize across cells (the policy lets
+# them) and the weigher sends them to the other cell; every other
+# project's servers stay in their cell.
+XCELL_TOKEN = 'admin:xcell'
+XCELL_POLICY = '"compute:servers:resize:cross_cell": "project_id:xcell"\n'
+XCELL_CONFIG = """
+[oslo_policy]
+policy_file = %s
+
+[filter_scheduler]
+cross_cell_move_weight_multiplier = -1000000.0
+"""
+
+
+class XCellNovaLite(servers.NovaLite):
+    """The all-in-one of servers.NovaLite with the cross-cell policy and
+    weigher above."""
+
+    def __enter__(self):
+        self.xdir = tempfile.mkdtemp(prefix='nl-bench-xcell-')
+        policy = os.path.join(self.xdir, 'policy.yaml')
+        with open(policy, 'w') as f:
+            f.write(XCELL_POLICY)
+        self.conf = open(os.path.join(self.xdir, 'aio.conf'), 'w')
+        self.conf.write(servers.AIO_CONFIG + XCELL_CONFIG % policy)
+        self.conf.close()
+        fc.NovaLite.EXTRA_ARGS = ['--config-file', self.conf.name]
+        return fc.NovaLite.__enter__(self)
+
+    def __exit__(self, *exc):
+        fc.NovaLite.__exit__(self, *exc)
+        shutil.rmtree(self.xdir, ignore_errors=True)
+
+
+def _engines(side):
+    """(API DB engine, {cell name: engine}) of the all-in-one (read
+    from its nova_lite.conf and cell mappings)."""
+    import configparser
+    import sqlalchemy as sa
+    conf = configparser.ConfigParser(interpolation=None)
+    conf.read(os.path.join(side.state, 'nova_lite.conf'))
+    api = sa.create_engine(conf['api_database']['connection'])
+    with api.connect() as c:
+        cells = c.execute(sa.text(
+            'SELECT name, database_connection FROM cell_mappings '
+            "WHERE uuid != '00000000-0000-0000-0000-000000000000'"))
+        return api, {name: sa.create_engine(url) for name, url in cells}
+
+
+def _cell_of(side, uuid):
+    import sqlalchemy as sa
+    api, _cells = _engines(side)
+    with api.connect() as c:
+        return c.execute(sa.text(
+            'SELECT c.name FROM instance_mappings m JOIN cell_mappings c '
+            'ON c.id = m.cell_id WHERE m.instance_uuid = :u'),
+            {'u': uuid}).scalar()
+
+
+def _visible_copies(side, uuids):
+    """{uuid: number of cells where a non-hidden, undeleted copy is}."""
+    import sqlalchemy as sa
+    _api, cells = _engines(side)
+    copies = dict.fromkeys(uuids, 0)
+    for engine in cells.values():
+        with engine.connect() as c:
+            for (uuid,) in c.execute(sa.text(
+                    'SELECT uuid FROM instances WHERE deleted = 0 AND '
+                    'hidden = :f'), {'f': False}):
+                if uuid in copies:
+                    copies[uuid] += 1
+    return copies
+
+
+def cross_cell(side, count, poll):
+    """count resize+confirm cycles of a server that moves across cells
+    each time and of one that stays in its cell, taking turns; medians
+    compared (target, issue 17: cross-cell <= 2x same-cell)."""
+    same = Cycler(side, poll)
+    cross = Cycler(side, poll, XCELL_TOKEN)
+    for i in range(count):
+        before = (_cell_of(side, same.uuid), _cell_of(side, cross.uuid))
+        for cycler in ((same, cross) if i % 2 == 0 else (cross, same)):
+            cycler()
+        after = (_cell_of(side, same.uuid), _cell_of(side, cross.uuid))
+        if after[0] != before[0] or after[1] == before[1]:
+            raise RuntimeError('cells before %s, after %s: the same-cell '
+                               'server must stay, the other move' % (
+                                   before, after))
+    figures = {}
+    for label, c in (('same-cell', same), ('cross-cell', cross)):
+        r = figures[label] = {'resize': _figures(c.resize),
+                              'confirm': _figures(c.confirm)}
+        print('%-10s %d cycles: resize to VERIFY_RESIZE p50 %.1f ms p95 '
+              '%.1f ms; confirm to ACTIVE p50 %.1f ms p95 %.1f ms' % (
+                  label, count, r['resize']['p50_ms'],
+                  r['resize']['p95_ms'], r['confirm']['p50_ms'],
+                  r['confirm']['p95_ms']), flush=True)
+    for phase in ('resize', 'confirm'):
+        print('%s median: cross-cell %.1f ms, same-cell %.1f ms: %.2fx '
+              '(target <= 2x)' % (
+                  phase, figures['cross-cell'][phase]['p50_ms'],
+                  figures['same-cell'][phase]['p50_ms'],
+                  figures['cross-cell'][phase]['p50_ms']
+                  / figures['same-cell'][phase]['p50_ms']), flush=True)
+    return figures
 
 
 def main():
@@ -333,7 +471,13 @@ def main():
                         help='seconds between two GETs of a server')
     parser.add_argument('--sides', default='nova_lite,nova')
     parser.add_argument('--nova-python', default='/tmp/nova-venv/bin/python')
+    parser.add_argument('--cross-cell', action='store_true',
+                        help='nova_lite only: --count cycles of a '
+                        'cross-cell and a same-cell resize taking turns, '
+                        'then --concurrent cross-cell resizes')
     args = parser.parse_args()
+    if args.cross_cell:
+        return main_cross_cell(args)
     names = args.sides.split(',')
     sides = []
     if 'nova_lite' in names:
@@ -354,6 +498,23 @@ def main():
             sequential(sides, args.count, args.poll)
         if args.concurrent and 'nova_lite' in names:
             ok = run_concurrent(sides[0], args.concurrent, args.poll)
+    return 0 if ok else 1
+
+
+def main_cross_cell(args):
+    print('%d resize+confirm cycles of a cross-cell and a same-cell resize '
+          '(%s <-> %s, networks none, microversion %s, 2 cells x 2 '
+          'computes, SQLite), taking turns; then %d concurrent cross-cell '
+          'resizes' % (args.count, FLAVORS[0]['name'], FLAVORS[1]['name'],
+                       VERSION, args.concurrent), flush=True)
+    ok = True
+    with XCellNovaLite() as side:
+        ensure_flavors(side)
+        if args.count:
+            cross_cell(side, args.count, args.poll)
+        if args.concurrent:
+            ok = run_concurrent(side, args.concurrent, args.poll,
+                                XCELL_TOKEN)
     return 0 if ok else 1
 
 
