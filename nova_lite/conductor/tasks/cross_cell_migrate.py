@@ -42,6 +42,12 @@ LOG = logging.getLogger(__name__)
 
 KILL_ENV = 'NOVA_LITE_TEST_KILL_AT_STEP'
 RAISE_ENV = 'NOVA_LITE_TEST_RAISE_AT_STEP'
+FAIL_ENV = 'NOVA_LITE_TEST_FAIL_AT_STEP'
+
+
+class SimulatedStepFailure(Exception):
+    """Raised at a step boundary named in NOVA_LITE_TEST_FAIL_AT_STEP:
+    an ordinary failure of that step (rolled back)."""
 
 
 class SimulatedCrash(BaseException):
@@ -52,12 +58,15 @@ class SimulatedCrash(BaseException):
 def _step_boundary(name):
     """Test hook before each step: SIGKILL this process when
     NOVA_LITE_TEST_KILL_AT_STEP names the step; raise SimulatedCrash
-    when NOVA_LITE_TEST_RAISE_AT_STEP does. Nothing otherwise."""
+    when NOVA_LITE_TEST_RAISE_AT_STEP does, SimulatedStepFailure when
+    NOVA_LITE_TEST_FAIL_AT_STEP does. Nothing otherwise."""
     if os.environ.get(KILL_ENV) == name:
         LOG.warning('Killing myself at step %s (test hook)', name)
         os.kill(os.getpid(), signal.SIGKILL)
     if os.environ.get(RAISE_ENV) == name:
         raise SimulatedCrash(name)
+    if os.environ.get(FAIL_ENV) == name:
+        raise SimulatedStepFailure('Simulated failure at step %s' % name)
 
 
 def _save_status(migration, status):
