@@ -152,6 +152,8 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
     except exception.InstanceNotFound:
         pass
     _step_boundary('revert_delete_target')
+    # The destination's events of the revert go with the server.
+    cross_cell.sync_actions(tctxt, sctxt, uuid)
     cross_cell.hard_delete(tctxt, uuid)
     placement = compute_inventory.placement_for(context)
     if not placement.move_allocations(context, muuid, uuid):

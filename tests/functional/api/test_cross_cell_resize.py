@@ -8,6 +8,7 @@ closed (policy '!', an old compute recorded); actions continuous."""
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
@@ -24,6 +25,7 @@ from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_volumes import _image_to_volume
 from tests.functional.conftest import wait_for
+from tests.functional.notification_fixtures import Collector
 
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
 MEDIUM = {'VCPU': 2, 'MEMORY_MB': 1024, 'DISK_GB': 2}
@@ -219,5 +221,62 @@ def test_the_gate_keeps_a_resize_in_its_cell(xplane):  # noqa: F811
         with engine.begin() as conn:
             conn.execute(sa.delete(table).where(table.c.host == 'cell2-old'))
         service_version.reset_min_version_cache()
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_notifications_and_actions_follow_the_move(xplane):  # noqa: F811
+    xp = xplane
+    CONF.set_override('notify_on_state_change', 'vm_and_task_state',
+                      group='notifications')
+    notifications = Collector().start()
+    try:
+        uuid = xp.boot(cell='cell1')
+        source = xp.host(uuid)
+        dest = xp.resize_into(uuid, 'cell2')[HOST]
+        xp.act(uuid, {'revertResize': None})
+        xp.wait_status(uuid, 'ACTIVE')
+        notifications.wait_for(uuid, 'instance.resize_revert.end')
+    finally:
+        notifications.stop()
+        CONF.clear_override('notify_on_state_change',
+                            group='notifications')
+    names = [n['event_type'] for n in notifications.about(uuid)
+             if n['event_type'] != 'instance.update']
+    moved = names[names.index('instance.exists'):]
+    assert moved == [
+        'instance.exists', 'instance.resize_prep.start',
+        'instance.resize_prep.end', 'instance.resize.start',
+        'instance.resize.end', 'instance.resize_finish.start',
+        'instance.resize_finish.end', 'instance.resize_revert.start',
+        'instance.resize_revert.end']
+    publishers = {n['event_type']: n['publisher_id']
+                  for n in notifications.about(uuid)}
+    # Each from the cell (the host) where its step runs.
+    assert publishers['instance.resize_prep.start'] == \
+        'nova-compute:%s' % dest
+    assert publishers['instance.resize.start'] == \
+        'nova-compute:%s' % source
+    assert publishers['instance.resize_finish.end'] == \
+        'nova-compute:%s' % dest
+    assert publishers['instance.resize_revert.end'] == \
+        'nova-compute:%s' % source
+    states = [(u['payload']['nova_object.data']['state_update'][
+        'nova_object.data']['new_task_state'])
+        for u in notifications.about(uuid, 'instance.update')]
+    for task in ('resize_prep', 'resize_migrating', 'resize_migrated',
+                 'resize_finish', 'resize_reverting'):
+        assert task in states, states
+    # The actions stayed continuous across both moves.
+    assert _actions(xp, uuid) == ['create', 'resize', 'revertResize']
+    assert _events(xp, uuid, 'resize') == [
+        'compute_finish_snapshot_based_resize_at_dest',
+        'compute_prep_snapshot_based_resize_at_dest',
+        'compute_prep_snapshot_based_resize_at_source',
+        'conductor_migrate_server']
+    assert _events(xp, uuid, 'revertResize') == [
+        'compute_finish_revert_snapshot_based_resize_at_source',
+        'compute_revert_snapshot_based_resize_at_dest',
+        'conductor_revert_snapshot_based_resize']
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
