@@ -16,6 +16,8 @@ from nova_lite.conductor import build
 from nova_lite.conductor import resize_confirm
 from nova_lite.conductor import rpcapi
 from nova_lite.conductor.tasks import cross_cell_finish
+from nova_lite.conductor.tasks import cross_cell_migrate
+from nova_lite.conductor.tasks import cross_cell_recovery
 from nova_lite.conductor.tasks import migrate
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
@@ -110,6 +112,14 @@ class ComputeTaskManager(object):
     def __init__(self):
         self.builder = build.Builder()
 
+    def init_host(self, context, service_ref):
+        """Finish or roll back the cross-cell moves a stop of a super
+        conductor interrupted (conductor.tasks.cross_cell_recovery)."""
+        try:
+            cross_cell_recovery.recover(context)
+        except Exception:
+            LOG.exception('Recovering interrupted cross-cell moves failed')
+
     def ping(self, context, arg):
         return {'service': 'compute_task', 'arg': arg}
 
@@ -142,6 +152,8 @@ class ComputeTaskManager(object):
                     migrate.migrate_server(cctxt, instance, flavor,
                                            cell.uuid, host,
                                            allow_cross_cell)
+            except cross_cell_migrate.SimulatedCrash as crash:
+                LOG.warning('Simulated crash at %s (test hook)', crash)
             except Exception:
                 LOG.warning('Move of %s did not start', instance.uuid,
                             exc_info=True)
@@ -155,6 +167,8 @@ class ComputeTaskManager(object):
             migration._context = cctxt
             try:
                 step(cctxt, instance, migration)
+            except cross_cell_migrate.SimulatedCrash as crash:
+                LOG.warning('Simulated crash at %s (test hook)', crash)
             except Exception:
                 LOG.warning('%s of %s failed', step.__name__,
                             instance.uuid, exc_info=True)

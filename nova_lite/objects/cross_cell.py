@@ -41,3 +41,8 @@ def hard_delete(context, instance_uuid):
 
 def exists(context, instance_uuid):
     return db.exists(context, instance_uuid)
+
+
+def migrations_in(context, statuses):
+    """uuids of context's cell's cross-cell migrations in statuses."""
+    return db.cross_cell_migrations(context, statuses)

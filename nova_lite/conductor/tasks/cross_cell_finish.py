@@ -13,8 +13,9 @@ shown again, the mapping back to the source cell, the target copy
 hidden (that order: never two copies, never none), the destination
 drops its guest, the target copy is hard-deleted, the migration's
 source allocation goes back to the instance (replacing the
-destination's), migration reverted, the source restarts the guest with
-the old flavor.
+destination's), the source restarts the guest with the old flavor,
+and the migration is reverted (last: a super conductor restarted
+before then completes the revert).
 
 Before each step _step_boundary(name) runs (the test hook of
 cross_cell_migrate).
@@ -159,10 +160,11 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
     if not placement.move_allocations(context, muuid, uuid):
         LOG.info('Migration %s held nothing to give back to %s', muuid,
                  uuid)
-    src_mig.status = migration_obj.REVERTED
-    src_mig.hidden = False
-    src_mig.save()
     _step_boundary('revert_finish_at_source')
     src_inst = objects.Instance.get_by_uuid(sctxt, uuid)
     rpc.finish_revert_snapshot_based_resize_at_source(
         sctxt, migration.source_compute, src_inst, src_mig)
+    # Last: until then a restart finds the revert to complete.
+    src_mig.status = migration_obj.REVERTED
+    src_mig.hidden = False
+    src_mig.save()

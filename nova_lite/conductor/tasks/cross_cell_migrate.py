@@ -50,9 +50,14 @@ class SimulatedStepFailure(Exception):
     an ordinary failure of that step (rolled back)."""
 
 
+# The steps at which SimulatedCrash was raised, in order (for tests).
+CRASHES = []
+
+
 class SimulatedCrash(BaseException):
     """Raised at a step boundary named in NOVA_LITE_TEST_RAISE_AT_STEP:
-    a BaseException, so no rollback runs (as after a crash)."""
+    a BaseException, so no rollback runs (as after a crash); the
+    conductor's endpoint stops there (nothing more is done)."""
 
 
 def _step_boundary(name):
@@ -64,9 +69,15 @@ def _step_boundary(name):
         LOG.warning('Killing myself at step %s (test hook)', name)
         os.kill(os.getpid(), signal.SIGKILL)
     if os.environ.get(RAISE_ENV) == name:
+        CRASHES.append(name)
         raise SimulatedCrash(name)
     if os.environ.get(FAIL_ENV) == name:
         raise SimulatedStepFailure('Simulated failure at step %s' % name)
+
+
+def snapshot_name(migration_uuid):
+    """The name of the temporary snapshot image of a move."""
+    return 'resize-snapshot-%s' % migration_uuid
 
 
 def _save_status(migration, status):
@@ -126,10 +137,10 @@ class TargetDBSetupTask(base.TaskBase):
         self.move = move
 
     def _execute(self):
-        _step_boundary('target_db_setup')
         move = self.move
         move.migration.cross_cell_move = True
         move.migration.save()
+        _step_boundary('target_db_setup')
         cross_cell.copy_instance(move.sctxt, move.tctxt, move.instance.uuid,
                                  move.migration.uuid, hidden=True)
         move.target_instance = objects.Instance.get_by_uuid(
@@ -241,8 +252,7 @@ class PrepResizeAtSourceTask(base.TaskBase):
         root = bdms.root_bdm()
         if root is None or not root.is_volume:
             image = image_api.API().create(
-                move.context, '%s-resize-snapshot'
-                % (move.instance.display_name or move.instance.uuid),
+                move.context, snapshot_name(move.migration.uuid),
                 status='queued', owner=move.instance.project_id)
             move.snapshot_id = image['id']
         _save_status(move.target_migration, migration_obj.MIGRATING)

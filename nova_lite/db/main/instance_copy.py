@@ -169,3 +169,13 @@ def exists(context, uuid):
     """Whether a live instance row of uuid is here (hidden or not)."""
     return context.session.execute(sa.select(INST.c.id).where(
         INST.c.uuid == uuid, INST.c.deleted == 0)).first() is not None
+
+
+@main_db.reader
+def cross_cell_migrations(context, statuses):
+    """The uuids of this cell's cross-cell migrations in statuses."""
+    return [r[0] for r in context.session.execute(
+        sa.select(MIGRATIONS.c.uuid).where(
+            MIGRATIONS.c.cross_cell_move == sa.true(),
+            MIGRATIONS.c.deleted == 0,
+            MIGRATIONS.c.status.in_(list(statuses)))).all()]
