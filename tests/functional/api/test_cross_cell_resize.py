@@ -280,3 +280,17 @@ def test_notifications_and_actions_follow_the_move(xplane):  # noqa: F811
         'conductor_revert_snapshot_based_resize']
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
+
+
+def test_a_stopped_server_moves_shut_off_and_stays_so(xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell2')
+    xp.reach(uuid, 'stopped')
+    server = xp.resize_into(uuid, 'cell1')
+    assert server['OS-EXT-STS:power_state'] == 4
+    assert server[HOST].startswith('cell1-')
+    xp.act(uuid, {'confirmResize': None}, status=204)
+    server = xp.wait_status(uuid, 'SHUTOFF')
+    assert server['flavor']['original_name'] == 'medium'
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
