@@ -22,6 +22,7 @@ cross_cell_migrate).
 """
 from oslo_log import log as logging
 
+from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor.tasks.cross_cell_migrate import _step_boundary
@@ -34,6 +35,7 @@ from nova_lite.objects import cross_cell
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_mapping as mapping_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.volume import api as volume_api
 
 LOG = logging.getLogger(__name__)
 
@@ -140,6 +142,8 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
     src_mig = objects.Migration.get_by_uuid(sctxt, muuid)
     src_mig.status = migration_obj.REVERTING
     src_mig.save()
+    if cross_cell.exists(tctxt, uuid):
+        _sync_volumes_back(sctxt, tctxt, uuid)
     _step_boundary('revert_mapping_swap')
     cross_cell.set_hidden(sctxt, uuid, False, muuid)
     mapping_obj.set_cell(context, [uuid], source.uuid)
@@ -168,3 +172,36 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
     src_mig.status = migration_obj.REVERTED
     src_mig.hidden = False
     src_mig.save()
+
+
+_BDM_KEEP = ('source_type', 'destination_type', 'guest_format',
+             'device_type', 'disk_bus', 'boot_index', 'device_name',
+             'delete_on_termination', 'snapshot_id', 'volume_id',
+             'volume_size', 'image_id', 'no_device', 'tag')
+
+
+def _sync_volumes_back(sctxt, tctxt, uuid):
+    """The source copy's volume mappings as the target copy's are (a
+    volume attached or detached in VERIFY_RESIZE): a new one gets a
+    reserved attachment (finish_revert at the source connects it), a
+    gone one loses its placeholder attachment and its mapping."""
+    target = {b.volume_id: b for b in objects.BlockDeviceMappingList
+              .get_by_instance_uuid(tctxt, uuid) if b.volume_id}
+    source = {b.volume_id: b for b in objects.BlockDeviceMappingList
+              .get_by_instance_uuid(sctxt, uuid) if b.volume_id}
+    api = volume_api.API()
+    for volume_id, bdm in target.items():
+        if volume_id in source:
+            source[volume_id].delete_on_termination = \
+                bdm.delete_on_termination
+            source[volume_id].save()
+            continue
+        new = objects.BlockDeviceMapping(sctxt, instance_uuid=uuid, **{
+            name: getattr(bdm, name) for name in _BDM_KEEP})
+        new.attachment_id = api.attachment_create(sctxt, volume_id,
+                                                  uuid)['id']
+        new.create()
+    for volume_id, bdm in source.items():
+        if volume_id not in target:
+            block_devices.release(sctxt, [bdm])
+            bdm.destroy()
