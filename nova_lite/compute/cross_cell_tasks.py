@@ -58,22 +58,6 @@ class CrossCellTasks(object):
         root = bdms.root_bdm()
         return bool(root is not None and root.is_volume)
 
-    def _release_attachments(self, context, bdms):
-        """Delete the attachments of bdms' volumes (missing ones are
-        fine) and forget them in the mappings."""
-        for bdm in bdms.volumes():
-            block_devices.release(context, [bdm])
-            bdm.connection_info = None
-            bdm.save()
-
-    def _connect_and_plug(self, context, instance, bdms):
-        """Connect the reserved attachments here, plug them into the
-        guest, complete them (volumes in-use)."""
-        for bdm in bdms.volumes():
-            info = self._connect(context, instance, bdm)
-            self.driver.attach_volume(instance.uuid, info, bdm.device_name)
-            self.volume_api.attachment_complete(context, bdm.attachment_id)
-
     def _bind_ports(self, context, instance, host):
         self.network_api.bind_ports_to_host(context, instance.uuid, host)
         instance.network_info = self.network_api.get_instance_nw_info(
