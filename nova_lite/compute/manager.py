@@ -19,6 +19,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
+from nova_lite.compute import cross_cell_tasks
 from nova_lite.compute import image_tasks
 from nova_lite.compute import instance_events
 from nova_lite.compute import resize_recovery
@@ -85,9 +86,11 @@ _POWER_TASKS.update({state: ('reboot', instance_obj.ACTIVE,
 
 class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
                      resize_recovery.ResizeRecovery,
-                     volume_tasks.VolumeTasks):
-    # 1.6: resize and cold migration; 1.7: volume attachments.
-    target = messaging.Target(version='1.7')
+                     volume_tasks.VolumeTasks,
+                     cross_cell_tasks.CrossCellTasks):
+    # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
+    # cross-cell resize steps.
+    target = messaging.Target(version='1.8')
 
     def __init__(self, host):
         self.host = host

@@ -23,6 +23,16 @@ API version history:
           finish_revert_resize(instance, migration) to the source.
     1.7 - attach_volume(instance, bdm), detach_volume(instance,
           volume_id, attachment_id) (casts).
+    1.8 - cross-cell resize, synchronous calls from the super conductor
+          (timeout [conductor] cross_cell_resize_timeout):
+          prep_snapshot_based_resize_at_dest(instance, migration,
+          new_flavor, request_spec), prep_snapshot_based_resize_at_source
+          (instance, migration, snapshot_id),
+          finish_snapshot_based_resize_at_dest(instance, migration,
+          snapshot_id), confirm_snapshot_based_resize_at_source(instance,
+          migration), revert_snapshot_based_resize_at_dest(instance,
+          migration), finish_revert_snapshot_based_resize_at_source(
+          instance, migration).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -48,10 +58,12 @@ REBUILD_SNAPSHOT_VERSION = '1.5'
 RESIZE_VERSION = '1.6'
 # The version that has attach_volume and detach_volume.
 VOLUME_ATTACH_VERSION = '1.7'
+# The version that has the cross-cell resize steps.
+CROSS_CELL_RESIZE_VERSION = '1.8'
 
 
 class ComputeAPI(object):
-    VERSION = '1.7'
+    VERSION = '1.8'
 
     def __init__(self):
         self._clients = {}
@@ -253,3 +265,64 @@ class ComputeAPI(object):
         mapping. Callers check can_send(..., VOLUME_ATTACH_VERSION)."""
         self._cast_1_7(context, instance, 'detach_volume',
                        volume_id=volume_id, attachment_id=attachment_id)
+
+    # Cross-cell resize (1.8): synchronous calls from the super conductor
+    # (its context targeted at the host's cell); callers check
+    # can_send(..., CROSS_CELL_RESIZE_VERSION) first.
+
+    def _call_1_8(self, context, host, method, **kwargs):
+        cctxt = self._client(context, host).prepare(
+            server=host, version=CROSS_CELL_RESIZE_VERSION,
+            timeout=CONF.conductor.cross_cell_resize_timeout)
+        return cctxt.call(context, method, **kwargs)
+
+    def prep_snapshot_based_resize_at_dest(self, context, host, instance,
+                                           migration, new_flavor,
+                                           request_spec):
+        """Destination: claim, migration context, new volume
+        attachments; returns the migration context."""
+        return self._call_1_8(context, host,
+                              'prep_snapshot_based_resize_at_dest',
+                              instance=instance, migration=migration,
+                              new_flavor=new_flavor,
+                              request_spec=request_spec)
+
+    def prep_snapshot_based_resize_at_source(self, context, host, instance,
+                                             migration, snapshot_id):
+        """Source: power off, snapshot (image-backed) into snapshot_id,
+        guest destroyed with its disks kept, placeholder attachments.
+        Returns whether a snapshot was uploaded."""
+        return self._call_1_8(context, host,
+                              'prep_snapshot_based_resize_at_source',
+                              instance=instance, migration=migration,
+                              snapshot_id=snapshot_id)
+
+    def finish_snapshot_based_resize_at_dest(self, context, host, instance,
+                                             migration, snapshot_id):
+        """Destination: spawn with the new flavor; VERIFY_RESIZE."""
+        return self._call_1_8(context, host,
+                              'finish_snapshot_based_resize_at_dest',
+                              instance=instance, migration=migration,
+                              snapshot_id=snapshot_id)
+
+    def confirm_snapshot_based_resize_at_source(self, context, host,
+                                                instance, migration):
+        """Source: drop the kept guest, its attachments and the
+        migration's allocation."""
+        return self._call_1_8(context, host,
+                              'confirm_snapshot_based_resize_at_source',
+                              instance=instance, migration=migration)
+
+    def revert_snapshot_based_resize_at_dest(self, context, host, instance,
+                                             migration):
+        """Destination: drop the new guest and its attachments."""
+        return self._call_1_8(context, host,
+                              'revert_snapshot_based_resize_at_dest',
+                              instance=instance, migration=migration)
+
+    def finish_revert_snapshot_based_resize_at_source(self, context, host,
+                                                      instance, migration):
+        """Source: the kept guest back with the old flavor."""
+        return self._call_1_8(
+            context, host, 'finish_revert_snapshot_based_resize_at_source',
+            instance=instance, migration=migration)

@@ -15,6 +15,15 @@ Confirm and revert act on the migration in status finished: its status
 moves (compare-and-swap) to confirming / reverting, so a confirm, a
 revert and the cell conductor's auto-confirm cannot all win; then a cast
 to the source (confirm) or the destination (revert).
+
+Cross-cell: when policy compute:servers:resize:cross_cell allows the
+caller (default nobody) and every nova-compute of every cell runs
+service version 11 or later (and the super conductors speak
+compute_task 1.3), the move is cast with allow_cross_cell: the
+scheduler may pick a host of another cell; otherwise the move stays in
+the cell, without error. Confirm, revert and a delete in VERIFY_RESIZE
+of a cross-cell move (migration.cross_cell_move) go to the super
+conductor (conductor.tasks.cross_cell_finish).
 """
 from nova_lite.compute import flavors as compute_flavors
 from nova_lite.compute import instance_events
@@ -28,11 +37,18 @@ from nova_lite.objects import embedded_flavor
 from nova_lite.objects import instance as inst_obj
 from nova_lite.objects import instance_action as actions
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects import service_version
+from nova_lite.policies import server_resize as resize_policies
+from nova_lite import policy
 
 # vm_states a resize or migration starts from (with no task), as Nova.
 MOVE_VM_STATES = (inst_obj.ACTIVE, inst_obj.STOPPED)
 # compute_task RPC version of migrate_server.
 MIGRATE_SERVER_VERSION = '1.2'
+# compute_task RPC version with cross-cell moves; the service version
+# every nova-compute must run for one.
+CROSS_CELL_VERSION = '1.3'
+CROSS_CELL_SERVICE_VERSION = 11
 
 _conductor = None
 
@@ -98,6 +114,23 @@ def _check_target_host(instance, host):
         raise exception.MigrateHostNotFound(host=host)
 
 
+def _allow_cross_cell(context, instance):
+    """The gate of a cross-cell move (see the module doc)."""
+    if not policy.authorize(context, resize_policies.CROSS_CELL,
+                            {'project_id': instance.project_id,
+                             'user_id': instance.user_id}, fatal=False):
+        return False
+    if not _compute_task().can_send(CROSS_CELL_VERSION):
+        return False
+    try:
+        mins = service_version.get_minimum_version_all_cells(
+            context, [constants.COMPUTE_BINARY])
+    except exception.CellsNotResponding:
+        return False
+    return mins.get(constants.COMPUTE_BINARY, 0) >= \
+        CROSS_CELL_SERVICE_VERSION
+
+
 def _start_move(context, instance, action, flavor, host=None):
     instance.task_state = inst_obj.RESIZE_PREP
     instance.progress = 0
@@ -108,7 +141,11 @@ def _start_move(context, instance, action, flavor, host=None):
             action=action, instance_uuid=instance.uuid, attr='task_state',
             state=exc.kwargs.get('actual'))
     instance_events.record_action(instance._context, instance, action)
-    _compute_task().migrate_server(context, instance, flavor, host=host)
+    if _allow_cross_cell(context, instance):
+        _compute_task().migrate_server(context, instance, flavor, host=host,
+                                       allow_cross_cell=True)
+    else:
+        _compute_task().migrate_server(context, instance, flavor, host=host)
 
 
 def resize(context, instance, flavor_id):
@@ -163,6 +200,10 @@ def confirm_resize(context, instance):
                      'confirmResize')
     instance_events.record_action(instance._context, instance,
                                   actions.CONFIRM_RESIZE)
+    if migration.cross_cell_move:
+        _compute_task().confirm_snapshot_based_resize(
+            context, instance, migration)
+        return
     server_actions._compute().confirm_resize(
         instance._context, migration.source_compute, instance, migration)
 
@@ -197,6 +238,10 @@ def revert_resize(context, instance):
             pass
     instance_events.record_action(instance._context, instance,
                                   actions.REVERT_RESIZE)
+    if migration.cross_cell_move:
+        _compute_task().revert_snapshot_based_resize(
+            context, instance, migration)
+        return
     server_actions._compute().revert_resize(
         instance._context, migration.dest_compute, instance, migration)
 
@@ -221,6 +266,12 @@ def confirm_on_delete(context, instance):
     except (exception.MigrationNotFound,
             exception.MigrationStatusConflict):
         return False
+    if migration.cross_cell_move:
+        if instance.vm_state != inst_obj.RESIZED:
+            return False
+        _compute_task().confirm_snapshot_based_resize(
+            context, instance, migration)
+        return True
     server_actions._compute().confirm_resize(
         instance._context, migration.source_compute, instance, migration)
     return True

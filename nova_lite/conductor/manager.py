@@ -15,6 +15,9 @@ from nova_lite.compute import instance_events
 from nova_lite.conductor import build
 from nova_lite.conductor import resize_confirm
 from nova_lite.conductor import rpcapi
+from nova_lite.conductor.tasks import cross_cell_finish
+from nova_lite.conductor.tasks import cross_cell_migrate
+from nova_lite.conductor.tasks import cross_cell_recovery
 from nova_lite.conductor.tasks import migrate
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
@@ -104,10 +107,18 @@ class ConductorManager(object):
 class ComputeTaskManager(object):
     """The compute_task endpoint of a super conductor."""
     target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
-                              version='1.2')
+                              version='1.3')
 
     def __init__(self):
         self.builder = build.Builder()
+
+    def init_host(self, context, service_ref):
+        """Finish or roll back the cross-cell moves a stop of a super
+        conductor interrupted (conductor.tasks.cross_cell_recovery)."""
+        try:
+            cross_cell_recovery.recover(context)
+        except Exception:
+            LOG.exception('Recovering interrupted cross-cell moves failed')
 
     def ping(self, context, arg):
         return {'service': 'compute_task', 'arg': arg}
@@ -121,10 +132,12 @@ class ComputeTaskManager(object):
             context, instance_uuids, request_spec, requested_networks,
             admin_password)
 
-    def migrate_server(self, context, instance, flavor, host=None):
+    def migrate_server(self, context, instance, flavor, host=None,
+                       allow_cross_cell=False):
         """1.2: resize instance to flavor (an EmbeddedFlavor; its own
         for a cold migration) or migrate it, to host if given, within
-        its cell (conductor.tasks.migrate). The instance is in
+        its cell (conductor.tasks.migrate); 1.3: allow_cross_cell, to
+        another cell if the scheduler picks one. The instance is in
         task_state resize_prep; a failure puts it back as it was and
         is recorded as event conductor_migrate_server of its action."""
         mapping = objects.InstanceMapping.get_by_instance_uuid(
@@ -137,10 +150,42 @@ class ComputeTaskManager(object):
                         cctxt, 'conductor_migrate_server', CONF.host,
                         instance.uuid):
                     migrate.migrate_server(cctxt, instance, flavor,
-                                           cell.uuid, host)
+                                           cell.uuid, host,
+                                           allow_cross_cell)
+            except cross_cell_migrate.SimulatedCrash as crash:
+                LOG.warning('Simulated crash at %s (test hook)', crash)
             except Exception:
                 LOG.warning('Move of %s did not start', instance.uuid,
                             exc_info=True)
+
+    def _cross_cell(self, context, instance, migration, step):
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            context, instance.uuid)
+        with nova_context.target_cell(context,
+                                      mapping.cell_mapping) as cctxt:
+            instance._context = cctxt
+            migration._context = cctxt
+            try:
+                step(cctxt, instance, migration)
+            except cross_cell_migrate.SimulatedCrash as crash:
+                LOG.warning('Simulated crash at %s (test hook)', crash)
+            except Exception:
+                LOG.warning('%s of %s failed', step.__name__,
+                            instance.uuid, exc_info=True)
+
+    def confirm_snapshot_based_resize(self, context, instance, migration):
+        """1.3: confirm a cross-cell resize (the target cell's instance
+        and migration, migration confirming): conductor.tasks.
+        cross_cell_finish.confirm."""
+        self._cross_cell(context, instance, migration,
+                         cross_cell_finish.confirm)
+
+    def revert_snapshot_based_resize(self, context, instance, migration):
+        """1.3: revert a cross-cell resize (the target cell's instance
+        in resize_reverting, migration reverting): conductor.tasks.
+        cross_cell_finish.revert."""
+        self._cross_cell(context, instance, migration,
+                         cross_cell_finish.revert)
 
 
 def endpoints(super_conductor):

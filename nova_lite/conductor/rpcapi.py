@@ -13,6 +13,13 @@ only (those holding the API database):
           requested_networks, admin_password) (cast).
     1.2 - migrate_server(instance, flavor, host) (cast): resize or cold
           migration within the instance's cell.
+    1.3 - migrate_server(..., allow_cross_cell) (sent as 1.3 only when
+          True: the scheduler may pick a host of another cell, the
+          super conductor then runs the cross-cell chain);
+          confirm_snapshot_based_resize(instance, migration) (cast, or
+          call with do_cast=False) and
+          revert_snapshot_based_resize(instance, migration) (cast): the
+          confirm and revert of a cross-cell move.
 
 Caps: [upgrade_levels] conductor and compute_task, re-derived on each
 call from the minimum service versions, which SIGHUP makes the process
@@ -66,7 +73,7 @@ class ConductorAPI(object):
 
 class ComputeTaskAPI(object):
     """Calls a super conductor's compute_task endpoint (API transport)."""
-    VERSION = '1.2'
+    VERSION = '1.3'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -95,7 +102,28 @@ class ComputeTaskAPI(object):
         serves version."""
         return self.client.can_send_version(version)
 
-    def migrate_server(self, context, instance, flavor, host=None):
+    def migrate_server(self, context, instance, flavor, host=None,
+                       allow_cross_cell=False):
+        if allow_cross_cell:
+            cctxt = self.client.prepare(version='1.3')
+            cctxt.cast(context, 'migrate_server', instance=instance,
+                       flavor=flavor, host=host, allow_cross_cell=True)
+            return
         cctxt = self.client.prepare(version='1.2')
         cctxt.cast(context, 'migrate_server', instance=instance,
                    flavor=flavor, host=host)
+
+    def confirm_snapshot_based_resize(self, context, instance, migration,
+                                      do_cast=True):
+        """1.3: confirm a cross-cell resize (instance and migration of
+        the target cell)."""
+        cctxt = self.client.prepare(version='1.3')
+        send = cctxt.cast if do_cast else cctxt.call
+        return send(context, 'confirm_snapshot_based_resize',
+                    instance=instance, migration=migration)
+
+    def revert_snapshot_based_resize(self, context, instance, migration):
+        """1.3: revert a cross-cell resize (cast)."""
+        cctxt = self.client.prepare(version='1.3')
+        cctxt.cast(context, 'revert_snapshot_based_resize',
+                   instance=instance, migration=migration)

@@ -4,6 +4,7 @@ from oslo_config import cfg
 
 from nova_lite.conf import api
 from nova_lite.conf import compute
+from nova_lite.conf import conductor
 from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
@@ -15,8 +16,9 @@ from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
 
-MODULES = (default, api, compute, database, fake_driver, local_services,
-           notifications, scheduler, upgrade_levels, workarounds)
+MODULES = (default, api, compute, conductor, database, fake_driver,
+           local_services, notifications, scheduler, upgrade_levels,
+           workarounds)
 
 
 def register_all(conf=CONF):

@@ -93,6 +93,11 @@ class NetworkAPI(object):
         """Ports (Neutron-shaped dicts) matching every filter given."""
         raise NotImplementedError()
 
+    def bind_ports_to_host(self, context, instance_uuid, host):
+        """Bind the instance's ports to host (a move to host, or back
+        on a revert). Idempotent."""
+        raise NotImplementedError()
+
 
 class API(NetworkAPI):
     """NetworkAPI on the local-services database."""
@@ -128,6 +133,9 @@ class API(NetworkAPI):
                   port_ids=None, project_id=None):
         return store.get_ports(context, device_id, network_id, port_ids,
                                project_id)
+
+    def bind_ports_to_host(self, context, instance_uuid, host):
+        store.bind_to_host(context, instance_uuid, host)
 
     # --- networks and ports (what Neutron's API would offer) ---------------
 

@@ -362,3 +362,11 @@ def create_network(context, spec):
         id=spec['subnet_id'], network_id=spec['id'], cidr=spec['cidr'],
         gateway_ip=spec['gateway_ip'], ip_version=4, created_at=now))
     return _network_rows(session, [NETWORKS.c.id == spec['id']])[spec['id']]
+
+
+@ls_db.writer
+def bind_to_host(context, instance_uuid, host):
+    """Bind every port of the instance to host (a move); how many."""
+    return context.session.execute(PORTS.update().where(
+        PORTS.c.device_id == instance_uuid).values(
+        binding_host=host, updated_at=timeutils.utcnow())).rowcount

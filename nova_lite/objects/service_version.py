@@ -177,6 +177,34 @@ SERVICE_VERSION_HISTORY = {
                     'server with block_device_mapping rows; RequestSpec '
                     '1.1 (is_bfv: no root DISK_GB claimed for a '
                     'volume-backed server)'},
+    11: {'compute_rpc': '1.8', 'conductor_rpc': '1.1',
+         'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
+         'compute_task_rpc': '1.3',
+         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                     'EmbeddedFlavor': '1.0', 'Instance': '1.0',
+                     'InstanceList': '1.0', 'BuildRequest': '1.0',
+                     'BuildRequestList': '1.0', 'RequestSpec': '1.2',
+                     'InstanceAction': '1.0', 'InstanceActionList': '1.0',
+                     'InstanceActionEvent': '1.0',
+                     'InstanceActionEventList': '1.0',
+                     'Migration': '1.0', 'MigrationList': '1.0',
+                     'BlockDeviceMapping': '1.0',
+                     'BlockDeviceMappingList': '1.0'},
+         'enables': 'cross-cell resize and cold migration: compute RPC '
+                    '1.8 (prep_snapshot_based_resize_at_dest, '
+                    'prep_snapshot_based_resize_at_source, '
+                    'finish_snapshot_based_resize_at_dest, '
+                    'confirm_snapshot_based_resize_at_source, '
+                    'revert_snapshot_based_resize_at_dest, '
+                    'finish_revert_snapshot_based_resize_at_source, '
+                    'synchronous calls from the super conductor), '
+                    'compute_task RPC 1.3 (migrate_server with '
+                    'allow_cross_cell, confirm_snapshot_based_resize, '
+                    'revert_snapshot_based_resize); RequestSpec 1.2. The '
+                    'API lets a resize leave its cell only while every '
+                    'nova-compute in every cell is at 11 or later (and '
+                    'policy compute:servers:resize:cross_cell allows)'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -9,6 +9,9 @@ from nova_lite.policies import servers
 RESIZE = servers.SERVERS % 'resize'
 CONFIRM_RESIZE = servers.SERVERS % 'confirm_resize'
 REVERT_RESIZE = servers.SERVERS % 'revert_resize'
+# Who may resize or migrate a server into another cell (default nobody:
+# such a move stays in the server's cell, without error).
+CROSS_CELL = 'compute:servers:resize:cross_cell'
 MIGRATE = 'os_compute_api:os-migrate-server:migrate'
 MIGRATE_HOST = 'os_compute_api:os-migrate-server:migrate:host'
 
@@ -30,6 +33,12 @@ rules = [
     servers._rule(MIGRATE_HOST, base.ADMIN,
                   'Cold migrate a server to a host named in the request '
                   '(microversion 2.56).', [('POST', _ACTION % 'migrate')]),
+    servers._rule(CROSS_CELL, '!',
+                  'Let a resize or cold migration move the server to '
+                  'another cell (the scheduler may pick a host of any '
+                  'cell). Default: nobody.',
+                  [('POST', _ACTION % 'resize'),
+                   ('POST', _ACTION % 'migrate')]),
 ]
 
 

@@ -319,6 +319,14 @@ class FakeDriver(object):
             self._guests[instance_uuid] = guest
             self._persist()
 
+    @_hooked
+    def check_resize_claim(self, instance_uuid, vcpus, memory_mb, disk_gb):
+        """Destination of a cross-cell resize: whether this host can take
+        the guest with those sizes (what placement does not model, as
+        Nova's resize claim checks NUMA and PCI). Always, in simulation,
+        unless a test hook makes it fail."""
+        return True
+
     def has_resize_copy(self, instance_uuid):
         """Whether the source's set-aside guest of instance_uuid is
         here."""

@@ -1,8 +1,10 @@
-"""The super conductor's resize and cold migration orchestration (same
-cell): migrate_server.
+"""The super conductor's resize and cold migration orchestration:
+migrate_server.
 
     CreateMigrationTask -> UpdateRequestSpecTask -> ScheduleMoveTask
-        -> CastPrepResizeTask
+        -> CastPrepResizeTask (a host of the instance's cell), or
+           cross_cell_migrate.CrossCellMigrationTask (a host of
+           another cell, when the API allowed a cross-cell move)
 
 run as one CompositeTask: a failure anywhere rolls back the steps done,
 newest first (the source allocation back to the instance and the
@@ -16,6 +18,7 @@ from oslo_utils import uuidutils
 
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor.tasks import base
+from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite import objects
@@ -71,7 +74,9 @@ class UpdateRequestSpecTask(base.TaskBase):
     scheduler may go: the instance's cell only (cross-cell moves are not
     done here), not the source host unless [DEFAULT]
     allow_resize_to_same_host (a resize; never a migration), the host an
-    administrator named.
+    administrator named. A cross-cell move (allow_cross_cell) lets
+    the scheduler take hosts of every cell (requested_destination:
+    cell_uuid None, allow_cross_cell_move, source_cell_uuid).
 
     On entry: the instance's request spec (API DB).
     On exit: self.spec, saved with the new flavor; the spec's
@@ -80,8 +85,9 @@ class UpdateRequestSpecTask(base.TaskBase):
     """
 
     def __init__(self, context, instance, new_flavor, cell_uuid, host,
-                 resize):
+                 resize, allow_cross_cell=False):
         super().__init__(context)
+        self.allow_cross_cell = allow_cross_cell
         self.instance = instance
         self.new_flavor = new_flavor
         self.cell_uuid = cell_uuid
@@ -96,8 +102,14 @@ class UpdateRequestSpecTask(base.TaskBase):
         same_host = self.resize and CONF.allow_resize_to_same_host
         spec.flavor = self.new_flavor
         spec.ignore_hosts = [] if same_host else [self.instance.host]
-        spec.requested_destination = {'cell_uuid': self.cell_uuid,
-                                      'host': self.host}
+        if self.allow_cross_cell:
+            spec.requested_destination = {
+                'cell_uuid': None, 'host': self.host,
+                'allow_cross_cell_move': True,
+                'source_cell_uuid': self.cell_uuid}
+        else:
+            spec.requested_destination = {'cell_uuid': self.cell_uuid,
+                                          'host': self.host}
         spec.save()
         self.spec = spec
         return spec
@@ -125,13 +137,16 @@ class ScheduleMoveTask(base.TaskBase):
         self.migration_task = migration_task
         self.spec_task = spec_task
         self.claimed = False
+        self.selections = []
 
     def _execute(self):
         migration = self.migration_task.migration
         selections = scheduler_rpcapi.SchedulerAPI().select_destinations(
             self.context, self.spec_task.spec, [self.instance.uuid],
-            return_alternates=False, migration_uuid=migration.uuid)
+            return_alternates=self.spec_task.allow_cross_cell,
+            migration_uuid=migration.uuid)
         self.claimed = True
+        self.selections = selections[0]
         dest = selections[0][0]
         migration.dest_compute = dest['host']
         migration.dest_node = dest['nodename']
@@ -180,20 +195,55 @@ class CastPrepResizeTask(base.TaskBase):
                         self.new_flavor, self.spec_task.spec)
 
 
-def migrate_server(cctxt, instance, new_flavor, cell_uuid, host=None):
+class DispatchMoveTask(base.TaskBase):
+    """Hand the move on: CastPrepResizeTask for a destination in the
+    instance's cell, the cross-cell chain for one in another cell.
+
+    On entry: the destination claimed (ScheduleMoveTask).
+    On exit: what the task run says; its failure rolled it back.
+    """
+
+    def __init__(self, context, instance, migration_task, spec_task,
+                 schedule_task, new_flavor, cell_uuid):
+        super().__init__(context)
+        self.args = (instance, migration_task, spec_task, new_flavor)
+        self.schedule_task = schedule_task
+        self.cell_uuid = cell_uuid
+
+    def _execute(self):
+        instance, migration_task, spec_task, new_flavor = self.args
+        dest = self.schedule_task.selections[0]
+        if dest.get('cell_uuid') in (None, self.cell_uuid):
+            return CastPrepResizeTask(self.context, instance, migration_task,
+                                      spec_task, new_flavor).execute()
+        ctxt = self.context
+        move = cross_cell_migrate.Move(
+            ctxt, instance, migration_task.migration, new_flavor,
+            spec_task.spec, self.schedule_task.selections,
+            objects.CellMapping.get_by_uuid(ctxt, self.cell_uuid),
+            objects.CellMapping.get_by_uuid(ctxt, dest['cell_uuid']))
+        return cross_cell_migrate.CrossCellMigrationTask(move).execute()
+
+
+def migrate_server(cctxt, instance, new_flavor, cell_uuid, host=None,
+                   allow_cross_cell=False):
     """Run the move of instance (context targeted at its cell, task
     resize_prep) to new_flavor (its own flavor for a cold migration),
-    to host if an administrator named one. On failure the server is
-    back as it was (task None) and the error is raised."""
+    to host if an administrator named one; to another cell when
+    allow_cross_cell and the scheduler picks a host there. On failure
+    the server is back as it was (task None) and the error is
+    raised."""
     resize = new_flavor.flavorid != instance.flavor.flavorid
     migration_task = CreateMigrationTask(cctxt, instance, new_flavor)
     spec_task = UpdateRequestSpecTask(cctxt, instance, new_flavor,
-                                      cell_uuid, host, resize)
+                                      cell_uuid, host, resize,
+                                      allow_cross_cell)
+    schedule_task = ScheduleMoveTask(cctxt, instance, migration_task,
+                                     spec_task)
     task = base.CompositeTask(cctxt, [
-        migration_task, spec_task,
-        ScheduleMoveTask(cctxt, instance, migration_task, spec_task),
-        CastPrepResizeTask(cctxt, instance, migration_task, spec_task,
-                           new_flavor)])
+        migration_task, spec_task, schedule_task,
+        DispatchMoveTask(cctxt, instance, migration_task, spec_task,
+                         schedule_task, new_flavor, cell_uuid)])
     try:
         task.execute()
     except Exception as exc:

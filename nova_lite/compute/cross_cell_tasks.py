@@ -1,0 +1,326 @@
+"""The compute manager's side of a cross-cell resize (compute RPC 1.8), a
+mixin of ComputeManager (host, driver, per-instance locks, volume_api,
+network_api, _save_quietly).
+
+The super conductor orchestrates (nova_lite.conductor.tasks.
+cross_cell_migrate): each method here is one synchronous call of it,
+serialised per instance on this host, recorded as an event of the
+user's action in this host's cell, and emitting the notifications a
+same-cell resize emits from the same step. The instance passed is the
+copy in this host's cell (the target cell's hidden copy at the
+destination, the source copy at the source).
+
+  dest    prep_snapshot_based_resize_at_dest     resize_prep: claim
+          checked, old/new flavor and migration context recorded, new
+          (reserved) volume attachments in the target copy's mappings
+  source  prep_snapshot_based_resize_at_source   resize_migrating ->
+          resize_migrated: guest powered off, root disk snapshot
+          uploaded (image-backed), guest destroyed with its disks kept,
+          placeholder volume attachments
+  dest    finish_snapshot_based_resize_at_dest   resize_finish -> None,
+          VERIFY_RESIZE: ports bound here, volumes connected, guest
+          spawned from the snapshot (or its volumes), snapshot deleted
+  source  confirm_snapshot_based_resize_at_source  the kept guest, its
+          placeholder attachments and the migration's allocation gone
+  dest    revert_snapshot_based_resize_at_dest   the new guest and its
+          attachments gone
+  source  finish_revert_snapshot_based_resize_at_source  ports bound
+          back, volumes connected, the kept guest running again with
+          the old flavor, the server as before the move
+
+A failure inside a step undoes that step here and raises (the conductor
+rolls back the steps done before).
+"""
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.compute import block_devices
+from nova_lite.compute import instance_events
+from nova_lite.compute import resize_tasks
+from nova_lite.conf import CONF
+from nova_lite import exception
+from nova_lite.image import api as image_api
+from nova_lite.notifications import instance as notify
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+
+LOG = logging.getLogger(__name__)
+
+
+def _disk(flavor, volume_backed):
+    return (0 if volume_backed else flavor.root_gb) + flavor.ephemeral_gb
+
+
+class CrossCellTasks(object):
+    """The 1.8 methods of ComputeManager."""
+
+    def _volume_backed(self, bdms):
+        root = bdms.root_bdm()
+        return bool(root is not None and root.is_volume)
+
+    def _bind_ports(self, context, instance, host):
+        self.network_api.bind_ports_to_host(context, instance.uuid, host)
+        instance.network_info = self.network_api.get_instance_nw_info(
+            context, instance.uuid)
+
+    # --- destination: prep ---------------------------------------------
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def prep_snapshot_based_resize_at_dest(self, context, instance,
+                                           migration, new_flavor,
+                                           request_spec=None):
+        """On entry the target cell's hidden copy in resize_prep. On
+        exit it carries old/new flavor and the migration context (also
+        returned), its volume mappings hold new reserved attachments."""
+        with self._locks(instance.uuid):
+            notify.notify_about_instance_exists(context, instance,
+                                                self.host)
+            notify.notify_about_resize_prep(context, instance, self.host,
+                                            new_flavor, notify.START)
+            bdms = self._bdms(context, instance)
+            self.driver.check_resize_claim(
+                instance.uuid, new_flavor.vcpus, new_flavor.memory_mb,
+                _disk(new_flavor, self._volume_backed(bdms)))
+            made = []
+            try:
+                for bdm in bdms.volumes():
+                    bdm.attachment_id = self.volume_api.attachment_create(
+                        context, bdm.volume_id, instance.uuid)['id']
+                    bdm.connection_info = None
+                    bdm.save()
+                    made.append(bdm)
+                migration.dest_host = CONF.my_ip
+                migration.save()
+                instance.old_flavor = instance.flavor
+                instance.new_flavor = new_flavor
+                instance.migration_context = resize_tasks.migration_context(
+                    migration, instance.vm_state)
+                instance.progress = 0
+                instance.save(expected_task_state=[instance_obj.RESIZE_PREP])
+            except Exception:
+                block_devices.release(context, made)
+                raise
+            notify.notify_about_resize_prep(context, instance, self.host,
+                                            new_flavor, notify.END)
+            return instance.migration_context
+
+    # --- source: prep ----------------------------------------------------
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def prep_snapshot_based_resize_at_source(self, context, instance,
+                                             migration, snapshot_id=None):
+        """On entry resize_prep, migration pre-migrating. On exit
+        resize_migrated, migration post-migrating, the guest destroyed
+        here with its disks kept (and a snapshot of an image-backed
+        root disk uploaded into snapshot_id), the volume mappings
+        holding placeholder (reserved) attachments. Returns whether a
+        snapshot was uploaded. A failure restores the guest and its
+        volumes here (task state left to the conductor)."""
+        with self._locks(instance.uuid):
+            self._save_migration(migration, migration_obj.MIGRATING,
+                                 [migration_obj.PRE_MIGRATING])
+            instance.task_state = instance_obj.RESIZE_MIGRATING
+            instance.save(expected_task_state=[instance_obj.RESIZE_PREP])
+            with notify.action(context, instance, self.host, 'resize'):
+                bdms = self._bdms(context, instance)
+                uploaded = False
+                try:
+                    if self.driver.get_power_state(instance.uuid) not in (
+                            None, 'shutdown'):
+                        self.driver.power_off(instance.uuid)
+                    if snapshot_id and not self._volume_backed(bdms):
+                        disk = self.driver.snapshot(instance.uuid)
+                        image_api.API().update(
+                            context, snapshot_id, status='active',
+                            size=disk['size'], checksum=disk['checksum'])
+                        uploaded = True
+                    self.driver.migrate_disk_and_power_off(
+                        instance.uuid, migration.dest_compute)
+                    for bdm in bdms.volumes():
+                        self.driver.detach_volume(instance.uuid,
+                                                  bdm.device_name)
+                        old = bdm.attachment_id
+                        bdm.attachment_id = self.volume_api.attachment_create(
+                            context, bdm.volume_id, instance.uuid)['id']
+                        bdm.connection_info = None
+                        bdm.save()
+                        if old:
+                            block_devices.release(
+                                context, [{'attachment_id': old}])
+                except Exception as exc:
+                    LOG.warning('Cross-cell resize of %s failed on its '
+                                'source %s: %s', instance.uuid, self.host,
+                                exc)
+                    self._restore_here(context, instance, bdms)
+                    raise
+            self._save_migration(migration, migration_obj.POST_MIGRATING,
+                                 [migration_obj.MIGRATING])
+            instance.power_state = instance_obj.SHUTDOWN
+            instance.task_state = instance_obj.RESIZE_MIGRATED
+            instance.save(expected_task_state=[
+                instance_obj.RESIZE_MIGRATING])
+            return uploaded
+
+    def _restore_here(self, context, instance, bdms):
+        """Undo a failed prep at the source: the guest back as it was,
+        its volumes connected again."""
+        power_on = resize_tasks._old_vm_state(instance) != \
+            instance_obj.STOPPED
+        flavor = instance.old_flavor or instance.flavor
+        try:
+            if self.driver.has_resize_copy(instance.uuid):
+                self.driver.finish_revert_migration(
+                    instance.uuid, flavor.vcpus, flavor.memory_mb,
+                    _disk(flavor, self._volume_backed(bdms)),
+                    power_on=power_on)
+            elif power_on and self.driver.get_power_state(
+                    instance.uuid) == 'shutdown':
+                self.driver.power_on(instance.uuid)
+            for bdm in bdms.volumes():
+                if not bdm.connection_info:
+                    info = self._connect(context, instance, bdm)
+                    self.driver.attach_volume(instance.uuid, info,
+                                              bdm.device_name)
+                    self.volume_api.attachment_complete(context,
+                                                        bdm.attachment_id)
+        except Exception:
+            LOG.exception('Could not restore %s on %s', instance.uuid,
+                          self.host)
+
+    # --- destination: finish -------------------------------------------
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def finish_snapshot_based_resize_at_dest(self, context, instance,
+                                             migration, snapshot_id=None):
+        """On entry resize_migrated (the hidden target copy). On exit
+        the guest runs here (shut off if it was stopped) with the new
+        flavor, task None, vm_state resized, migration finished, the
+        snapshot deleted. A failure drops what it made here and
+        raises."""
+        with self._locks(instance.uuid):
+            instance.task_state = instance_obj.RESIZE_FINISH
+            instance.save(expected_task_state=[
+                instance_obj.RESIZE_MIGRATED])
+            new = instance.new_flavor
+            power_on = resize_tasks._old_vm_state(instance) != \
+                instance_obj.STOPPED
+            with notify.action(context, instance, self.host,
+                               'resize_finish'):
+                bdms = self._bdms(context, instance)
+                volume_backed = self._volume_backed(bdms)
+                try:
+                    self._bind_ports(context, instance, self.host)
+                    infos = [(bdm, self._connect(context, instance, bdm))
+                             for bdm in bdms.volumes()]
+                    self.driver.finish_migration(
+                        instance.uuid, new.vcpus, new.memory_mb,
+                        _disk(new, volume_backed),
+                        image_ref=(None if volume_backed
+                                   else snapshot_id or instance.image_ref),
+                        power_on=power_on)
+                    for bdm, info in infos:
+                        self.driver.attach_volume(instance.uuid, info,
+                                                  bdm.device_name)
+                        self.volume_api.attachment_complete(
+                            context, bdm.attachment_id)
+                except Exception:
+                    self._drop_guest_here(context, instance, bdms)
+                    self.network_api.bind_ports_to_host(
+                        context, instance.uuid, migration.source_compute)
+                    raise
+                if snapshot_id:
+                    _delete_image(context, snapshot_id)
+                self._save_migration(migration, migration_obj.FINISHED,
+                                     [migration_obj.POST_MIGRATING])
+                resize_tasks.set_flavor(instance, new)
+                instance.host = self.host
+                instance.node = migration.dest_node
+                instance.vm_state = instance_obj.RESIZED
+                instance.power_state = (instance_obj.RUNNING if power_on
+                                        else instance_obj.SHUTDOWN)
+                instance.task_state = None
+                instance.launched_at = timeutils.utcnow()
+                instance.save(expected_task_state=[
+                    instance_obj.RESIZE_FINISH])
+
+    def _drop_guest_here(self, context, instance, bdms):
+        try:
+            self.driver.destroy(instance.uuid)
+        except Exception:
+            LOG.exception('Could not destroy %s on %s', instance.uuid,
+                          self.host)
+        for bdm in bdms.volumes():
+            self.driver.detach_volume(instance.uuid, bdm.device_name)
+
+    # --- confirm and revert --------------------------------------------
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def confirm_snapshot_based_resize_at_source(self, context, instance,
+                                                migration):
+        """The source copy: the kept guest and the placeholder
+        attachments go, and the migration's (source) allocation."""
+        with self._locks(instance.uuid), notify.action(
+                context, instance, self.host, 'resize_confirm'):
+            self.driver.confirm_migration(instance.uuid)
+            self.driver.destroy(instance.uuid, with_resize_copy=True)
+            bdms = self._bdms(context, instance)
+            for bdm in bdms.volumes():
+                block_devices.release(context, [bdm])
+            self._placement_of(context).remove_allocations(context,
+                                                           migration.uuid)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def revert_snapshot_based_resize_at_dest(self, context, instance,
+                                             migration):
+        """The target copy: the guest here and its volume attachments
+        go (the source's placeholders keep the volumes reserved)."""
+        with self._locks(instance.uuid):
+            notify.notify_about_instance_action(
+                context, instance, self.host, 'resize_revert', notify.START)
+            bdms = self._bdms(context, instance)
+            self._drop_guest_here(context, instance, bdms)
+            for bdm in bdms.volumes():
+                block_devices.release(context, [bdm])
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def finish_revert_snapshot_based_resize_at_source(self, context,
+                                                      instance, migration):
+        """The source copy (visible again, resize_reverting, or any step
+        of a failed move): ports bound here, volumes connected, the kept
+        guest running again (shut off if it was stopped) with the old
+        flavor, the server as before the move (task None)."""
+        with self._locks(instance.uuid):
+            old = instance.old_flavor or instance.flavor
+            bdms = self._bdms(context, instance)
+            power_on = resize_tasks._old_vm_state(instance) != \
+                instance_obj.STOPPED
+            self._bind_ports(context, instance, self.host)
+            if self.driver.has_resize_copy(instance.uuid):
+                self.driver.finish_revert_migration(
+                    instance.uuid, old.vcpus, old.memory_mb,
+                    _disk(old, self._volume_backed(bdms)),
+                    power_on=power_on)
+            for bdm in bdms.volumes():
+                if not bdm.connection_info:
+                    info = self._connect(context, instance, bdm)
+                    self.driver.attach_volume(instance.uuid, info,
+                                              bdm.device_name)
+                    self.volume_api.attachment_complete(context,
+                                                        bdm.attachment_id)
+            resize_tasks._as_before(instance, migration, old)
+            instance.task_state = None
+            try:
+                instance.save(expected_task_state=list(
+                    instance_obj.RESIZE_TASK_STATES))
+            except resize_tasks._MOVED_ON as exc:
+                LOG.info('Instance %s moved on during its revert: %s',
+                         instance.uuid, exc)
+            notify.notify_about_instance_action(
+                context, instance, self.host, 'resize_revert', notify.END)
+
+
+def _delete_image(context, image_id):
+    try:
+        image_api.API().delete(context.elevated(), image_id)
+    except exception.ImageNotFound:
+        pass

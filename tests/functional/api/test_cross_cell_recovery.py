@@ -1,0 +1,101 @@
+"""A super conductor stopped between two steps of a cross-cell resize,
+confirm or revert (simulated: the step boundary's test hook raises, so
+nothing after it runs and no rollback either), then started again (its
+compute_task endpoint's init_host): each move is completed or rolled
+back, leaving one visible copy of the server, its mapping in that
+copy's cell and allocations matching it."""
+import pytest
+
+from nova_lite.conductor import manager as conductor_manager
+from nova_lite.conductor.tasks import cross_cell_migrate
+from tests.functional.api.cross_cell_helpers import HOST
+from tests.functional.api.cross_cell_helpers import xplane  # noqa: F401
+from tests.functional.api.resize_helpers import guests
+from tests.functional.api.resize_helpers import held
+from tests.functional.api.resize_helpers import migration_of
+from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.conftest import wait_for
+
+SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
+MEDIUM = {'VCPU': 2, 'MEMORY_MB': 1024, 'DISK_GB': 2}
+
+# step -> (what is interrupted, how the server ends after the restart)
+STEPS = [
+    ('target_db_setup', 'resize', 'source'),
+    ('prep_resize_at_dest', 'resize', 'source'),
+    ('prep_resize_at_source', 'resize', 'source'),
+    ('finish_resize_at_dest', 'resize', 'source'),
+    ('mapping_swap', 'resize', 'verify'),
+    ('confirm_at_source', 'confirmResize', 'target'),
+    ('confirm_delete_source', 'confirmResize', 'target'),
+    ('confirm_finish', 'confirmResize', 'target'),
+    ('revert_sync_to_source', 'revertResize', 'source'),
+    ('revert_mapping_swap', 'revertResize', 'source'),
+    ('revert_at_dest', 'revertResize', 'source'),
+    ('revert_delete_target', 'revertResize', 'source'),
+    ('revert_finish_at_source', 'revertResize', 'source'),
+]
+
+
+def _crash_at(monkeypatch, step, trigger):
+    before = len(cross_cell_migrate.CRASHES)
+    monkeypatch.setenv(cross_cell_migrate.RAISE_ENV, step)
+    try:
+        trigger()
+        wait_for(lambda: len(cross_cell_migrate.CRASHES) > before,
+                 timeout=30, message='crash at %s' % step)
+    finally:
+        monkeypatch.delenv(cross_cell_migrate.RAISE_ENV)
+
+
+@pytest.mark.parametrize('step,interrupted,ends', STEPS)
+def test_a_restart_completes_or_rolls_back(xplane, monkeypatch,  # noqa
+                                           step, interrupted, ends):
+    xp = xplane
+    uuid = xp.boot(cell='cell1')
+    source = xp.host(uuid)
+    others = [h for h in xp._computes() if not h.startswith('cell2-')]
+    if interrupted == 'resize':
+        xp._set_enabled(others, False)
+        try:
+            _crash_at(monkeypatch, step, lambda: xp.act(
+                uuid, {'resize': {'flavorRef': 'medium'}}))
+        finally:
+            xp._set_enabled(others, True)
+    else:
+        xp.resize_into(uuid, 'cell2')
+        status = 204 if interrupted == 'confirmResize' else 202
+        _crash_at(monkeypatch, step, lambda: xp.act(
+            uuid, {interrupted: None}, status=status))
+    migration = migration_of(uuid)
+    # The super conductor starts again.
+    conductor_manager.ComputeTaskManager().init_host(xp.ctxt, None)
+    expected = {'source': 'ACTIVE', 'target': 'ACTIVE',
+                'verify': 'VERIFY_RESIZE'}[ends]
+    server = xp.wait_status(uuid, expected)
+    host = server[HOST]
+    cell = host.split('-')[0]
+    assert cell == ('cell1' if ends == 'source' else 'cell2')
+    assert xp.copies(uuid) in ({cell: False},
+                               {cell: False, 'cell1': True})
+    assert xp.mapped_cell(uuid) == cell
+    if ends == 'source':
+        assert host == source
+        assert held(uuid) == {source: SMALL}
+        assert held(migration['uuid']) == {}
+        assert guests(xp.plane, source) == [uuid]
+    elif ends == 'target':
+        assert held(uuid) == {host: MEDIUM}
+        assert held(migration['uuid']) == {}
+        assert guests(xp.plane, source) == []
+        assert xp.copies(uuid) == {cell: False}
+    else:
+        assert held(uuid) == {host: MEDIUM}
+        assert held(migration['uuid']) == {source: SMALL}
+        xp.act(uuid, {'confirmResize': None}, status=204)
+        xp.wait_status(uuid, 'ACTIVE')
+    for h in xp.hosts_of('cell1') + xp.hosts_of('cell2'):
+        assert [g for g in guests(xp.plane, h) if g.startswith(uuid)] in (
+            [], [uuid])
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)

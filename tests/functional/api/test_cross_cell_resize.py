@@ -1,0 +1,309 @@
+"""Cross-cell resize through the REST API on one running two-cell plane
+(policy compute:servers:resize:cross_cell opened): an image-backed and a
+volume-backed server resized into the other cell keep their UUID,
+addresses and volumes; VERIFY_RESIZE with the mapping in the target
+cell and exactly one visible copy; confirm; revert (also when the
+source host filled up meanwhile); delete in VERIFY_RESIZE; the gate
+closed (policy '!', an old compute recorded); actions continuous."""
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from nova_lite.conf import CONF
+from nova_lite import context as nova_context
+from nova_lite.db.main import api as main_db
+from nova_lite.db.main import models
+from nova_lite.network import api as network_api
+from nova_lite import objects
+from nova_lite.objects import service_version
+from tests.functional.api.cross_cell_helpers import HOST
+from tests.functional.api.cross_cell_helpers import xplane  # noqa: F401
+from tests.functional.api.resize_helpers import guests
+from tests.functional.api.resize_helpers import held
+from tests.functional.api.resize_helpers import migration_of
+from tests.functional.api.resize_helpers import wait_migration
+from tests.functional.api.test_servers_boot import _server
+from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.api.test_volumes import _image_to_volume
+from tests.functional.api.test_volumes import Volumes
+from tests.functional.conftest import wait_for
+from tests.functional.notification_fixtures import Collector
+
+SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
+MEDIUM = {'VCPU': 2, 'MEMORY_MB': 1024, 'DISK_GB': 2}
+
+
+def _addresses(server):
+    return sorted(a['addr'] for net in server['addresses'].values()
+                  for a in net)
+
+
+def _actions(xp, uuid):
+    body = xp.api('GET', '/servers/%s/os-instance-actions' % uuid,
+                  version='2.21', token=ADMIN).json()
+    return sorted(a['action'] for a in body['instanceActions'])
+
+
+def _events(xp, uuid, action):
+    body = xp.api('GET', '/servers/%s/os-instance-actions' % uuid,
+                  version='2.21', token=ADMIN).json()
+    req = [a['request_id'] for a in body['instanceActions']
+           if a['action'] == action][0]
+    body = xp.api('GET', '/servers/%s/os-instance-actions/%s' % (uuid, req),
+                  version='2.21', token=ADMIN).json()
+    return sorted(e['event'] for e in body['instanceAction']['events'])
+
+
+def test_image_backed_resize_to_the_other_cell_and_confirm(
+        xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    before = xp.show(uuid)
+    source = before[HOST]
+    server = xp.resize_into(uuid, 'cell2')
+    dest = server[HOST]
+    assert dest.startswith('cell2-') and server['id'] == uuid
+    assert server['flavor']['original_name'] == 'medium'
+    assert _addresses(server) == _addresses(before) != []
+    assert xp.mapped_cell(uuid) == 'cell2'
+    assert xp.copies(uuid) == {'cell1': True, 'cell2': False}
+    migration = migration_of(uuid)
+    assert held(migration['uuid']) == {source: SMALL}
+    assert held(uuid) == {dest: MEDIUM}
+    assert guests(xp.plane, source) == [uuid + '_resize']
+    assert guests(xp.plane, dest) == [uuid]
+    # No snapshot image is left behind.
+    images = xp.api('GET', '/images', token=ADMIN).json()['images']
+    assert not [i for i in images if 'resize-snapshot' in i['name']]
+    assert _actions(xp, uuid) == ['create', 'resize']
+    events = _events(xp, uuid, 'resize')
+    for name in ('compute_prep_snapshot_based_resize_at_dest',
+                 'compute_prep_snapshot_based_resize_at_source',
+                 'compute_finish_snapshot_based_resize_at_dest',
+                 'conductor_migrate_server'):
+        assert name in events, events
+    xp.act(uuid, {'confirmResize': None}, status=204)
+    server = xp.wait_status(uuid, 'ACTIVE')
+    assert server[HOST] == dest
+    wait_for(lambda: xp.copies(uuid) == {'cell2': False}, timeout=30,
+             message='source copy gone')
+    assert wait_migration(uuid, 'confirmed')
+    assert held(migration['uuid']) == {}
+    assert held(uuid) == {dest: MEDIUM}
+    assert guests(xp.plane, source) == []
+    assert _actions(xp, uuid) == ['confirmResize', 'create', 'resize']
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_volume_backed_resize_keeps_its_volume_then_reverts(
+        xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell2', imageRef='', flavorRef='small',
+                   block_device_mapping_v2=[_image_to_volume()])
+    source = xp.host(uuid)
+    attached = xp.show(uuid, version='2.79')[
+        'os-extended-volumes:volumes_attached']
+    assert len(attached) == 1
+    server = xp.resize_into(uuid, 'cell1')
+    dest = server[HOST]
+    assert dest.startswith('cell1-')
+    assert xp.show(uuid, version='2.79')[
+        'os-extended-volumes:volumes_attached'] == attached
+    # A volume-backed server claims no root disk.
+    assert held(uuid) == {dest: {'VCPU': 2, 'MEMORY_MB': 1024}}
+    migration = migration_of(uuid)
+    # A volume attached in VERIFY_RESIZE stays attached after a revert.
+    volumes = Volumes(xp.plane.endpoint)
+    data = volumes.create(size=1, name='data')
+    path = '/servers/%s/os-volume_attachments' % uuid
+    response = xp.api('POST', path, {'volumeAttachment': {
+        'volumeId': data['id']}}, version='2.79')
+    assert response.status_code == 200, response.text
+    volumes.wait(data['id'], 'in-use')
+    xp.act(uuid, {'revertResize': None})
+    server = xp.wait_status(uuid, 'ACTIVE')
+    assert server[HOST] == source
+    assert server['flavor']['original_name'] == 'small'
+    assert xp.mapped_cell(uuid) == 'cell2'
+    assert sorted(a['volumeId'] for a in xp.api('GET', path).json()[
+        'volumeAttachments']) == sorted([attached[0]['id'], data['id']])
+    assert volumes.status(data['id']) == 'in-use'
+    assert [a['server_id'] for a in volumes.get(data['id']).json()[
+        'volume']['attachments']] == [uuid]
+    wait_for(lambda: xp.copies(uuid) == {'cell2': False}, timeout=30,
+             message='target copy gone')
+    assert wait_migration(uuid, 'reverted')
+    assert held(uuid) == {source: {'VCPU': 1, 'MEMORY_MB': 512}}
+    assert held(migration['uuid']) == {}
+    assert guests(xp.plane, source) == [uuid]
+    assert guests(xp.plane, dest) == []
+    assert _actions(xp, uuid) == ['attach_volume', 'create', 'resize',
+                                  'revertResize']
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def _free_disk(xp, host):
+    body = xp.api('GET', '/os-hypervisors/detail', token=ADMIN).json()
+    node = [h for h in body['hypervisors']
+            if h['hypervisor_hostname'] == host][0]
+    return node['local_gb'] - node['local_gb_used']
+
+
+def test_revert_succeeds_when_the_source_filled_up(xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell1')
+    source = xp.host(uuid)
+    dest = xp.resize_into(uuid, 'cell2')[HOST]
+    # Fill the source: what is left after the migration's hold.
+    free = _free_disk(xp, source)
+    assert xp.api('POST', '/flavors', {'flavor': {
+        'name': 'filler', 'id': 'filler', 'ram': 256, 'vcpus': 1,
+        'disk': free}}, token=ADMIN).status_code == 200
+    created = xp.api('POST', '/servers', _server(
+        'filler', flavorRef='filler', availability_zone='nova:%s' % source),
+        version='2.37', token=ADMIN)
+    assert created.status_code == 202, created.text
+    filler = created.json()['server']['id']
+    xp.wait_status(filler, 'ACTIVE')
+    assert xp.host(filler) == source and _free_disk(xp, source) == 0
+    xp.act(uuid, {'revertResize': None})
+    server = xp.wait_status(uuid, 'ACTIVE')
+    assert server[HOST] == source
+    assert held(uuid) == {source: SMALL}
+    assert guests(xp.plane, dest) == []
+    for server_id in (uuid, filler):
+        xp.api('DELETE', '/servers/%s' % server_id, token=ADMIN)
+        xp.gone(server_id)
+
+
+def test_delete_in_verify_resize_cleans_both_cells(xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell2', networks='auto')
+    source = xp.host(uuid)
+    dest = xp.resize_into(uuid, 'cell1')[HOST]
+    migration = migration_of(uuid)
+    assert xp.api('DELETE', '/servers/%s' % uuid,
+                  token=ADMIN).status_code == 204
+    xp.gone(uuid)
+    wait_for(lambda: xp.copies(uuid) == {} and held(uuid) == {} and
+             held(migration['uuid']) == {} and
+             guests(xp.plane, source) == [] and
+             guests(xp.plane, dest) == [], timeout=30,
+             message='nothing left of %s' % uuid)
+    assert network_api.API().get_ports(xp.ctxt, device_id=uuid) == []
+
+
+def _stays_in_cell(xp, uuid):
+    """A resize with the source cell's other compute the only host
+    there: it goes there (no error), not to the other cell."""
+    source = xp.host(uuid)
+    cell = source.split('-')[0]
+    server = xp.resize_into(uuid, cell)
+    assert server[HOST].startswith(cell + '-') and server[HOST] != source
+    assert migration_of(uuid)['cross_cell_move'] is False or \
+        not migration_of(uuid)['cross_cell_move']
+    xp.act(uuid, {'revertResize': None})
+    xp.wait_status(uuid, 'ACTIVE')
+
+
+def test_the_gate_keeps_a_resize_in_its_cell(xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell1')
+    # Policy closed (the default, '!').
+    xp.set_policy({})
+    try:
+        _stays_in_cell(xp, uuid)
+    finally:
+        xp.set_policy({'compute:servers:resize:cross_cell': '@'})
+    # A compute at service version 10 in some cell.
+    cell = [c for c in objects.CellMappingList.get_all(xp.ctxt)
+            if c.name == 'cell2'][0]
+    table = models.Service.__table__
+    with nova_context.target_cell(xp.ctxt, cell) as cctxt:
+        engine = main_db.get_engine(cctxt)
+    with engine.begin() as conn:
+        conn.execute(sa.insert(table).values(
+            host='cell2-old', binary='nova-compute', topic='compute',
+            report_count=0, disabled=True, version=10, deleted=0,
+            forced_down=False, created_at=timeutils.utcnow()))
+    service_version.reset_min_version_cache()
+    try:
+        _stays_in_cell(xp, uuid)
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sa.delete(table).where(table.c.host == 'cell2-old'))
+        service_version.reset_min_version_cache()
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_notifications_and_actions_follow_the_move(xplane):  # noqa: F811
+    xp = xplane
+    CONF.set_override('notify_on_state_change', 'vm_and_task_state',
+                      group='notifications')
+    notifications = Collector().start()
+    try:
+        uuid = xp.boot(cell='cell1')
+        source = xp.host(uuid)
+        dest = xp.resize_into(uuid, 'cell2')[HOST]
+        xp.act(uuid, {'revertResize': None})
+        xp.wait_status(uuid, 'ACTIVE')
+        notifications.wait_for(uuid, 'instance.resize_revert.end')
+    finally:
+        notifications.stop()
+        CONF.clear_override('notify_on_state_change',
+                            group='notifications')
+    names = [n['event_type'] for n in notifications.about(uuid)
+             if n['event_type'] != 'instance.update']
+    moved = names[names.index('instance.exists'):]
+    assert moved == [
+        'instance.exists', 'instance.resize_prep.start',
+        'instance.resize_prep.end', 'instance.resize.start',
+        'instance.resize.end', 'instance.resize_finish.start',
+        'instance.resize_finish.end', 'instance.resize_revert.start',
+        'instance.resize_revert.end']
+    publishers = {n['event_type']: n['publisher_id']
+                  for n in notifications.about(uuid)}
+    # Each from the cell (the host) where its step runs.
+    assert publishers['instance.resize_prep.start'] == \
+        'nova-compute:%s' % dest
+    assert publishers['instance.resize.start'] == \
+        'nova-compute:%s' % source
+    assert publishers['instance.resize_finish.end'] == \
+        'nova-compute:%s' % dest
+    assert publishers['instance.resize_revert.end'] == \
+        'nova-compute:%s' % source
+    states = [(u['payload']['nova_object.data']['state_update'][
+        'nova_object.data']['new_task_state'])
+        for u in notifications.about(uuid, 'instance.update')]
+    for task in ('resize_prep', 'resize_migrating', 'resize_migrated',
+                 'resize_finish', 'resize_reverting'):
+        assert task in states, states
+    # The actions stayed continuous across both moves.
+    assert _actions(xp, uuid) == ['create', 'resize', 'revertResize']
+    assert _events(xp, uuid, 'resize') == [
+        'compute_finish_snapshot_based_resize_at_dest',
+        'compute_prep_snapshot_based_resize_at_dest',
+        'compute_prep_snapshot_based_resize_at_source',
+        'conductor_migrate_server']
+    assert _events(xp, uuid, 'revertResize') == [
+        'compute_finish_revert_snapshot_based_resize_at_source',
+        'compute_revert_snapshot_based_resize_at_dest',
+        'conductor_revert_snapshot_based_resize']
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_a_stopped_server_moves_shut_off_and_stays_so(xplane):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell2')
+    xp.reach(uuid, 'stopped')
+    server = xp.resize_into(uuid, 'cell1')
+    assert server['OS-EXT-STS:power_state'] == 4
+    assert server[HOST].startswith('cell1-')
+    xp.act(uuid, {'confirmResize': None}, status=204)
+    server = xp.wait_status(uuid, 'SHUTOFF')
+    assert server['flavor']['original_name'] == 'medium'
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)

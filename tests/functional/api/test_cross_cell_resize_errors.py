@@ -1,0 +1,125 @@
+"""Cross-cell resize failures on one running two-cell plane: a failure
+at each step of the chain (a driver failure on a compute, or the
+conductor's test hook) leaves exactly one visible copy in the source
+cell, ACTIVE on its host, the allocations as before the move, no guest,
+snapshot image or port binding left at the destination, the migration
+in error and the failure in the action's events; a destination whose
+prep fails is replaced by an alternate of the same cell."""
+import pytest
+
+from nova_lite.conductor.tasks import cross_cell_migrate
+from nova_lite.conf import CONF
+from nova_lite.network import api as network_api
+from tests.functional.api.cross_cell_helpers import HOST
+from tests.functional.api.cross_cell_helpers import xplane  # noqa: F401
+from tests.functional.api.resize_helpers import guests
+from tests.functional.api.resize_helpers import held
+from tests.functional.api.resize_helpers import migration_of
+from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.conftest import wait_for
+
+SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
+MEDIUM = {'VCPU': 2, 'MEMORY_MB': 1024, 'DISK_GB': 2}
+
+
+@pytest.fixture
+def fake_hooks(xplane):  # noqa: F811
+    done = []
+
+    def set_hook(name, value):
+        CONF.set_override(name, value, group='fake_driver')
+        done.append(name)
+    yield set_hook
+    for name in done:
+        CONF.clear_override(name, group='fake_driver')
+
+
+def _snapshots(xp):
+    images = xp.api('GET', '/images', token=ADMIN).json()['images']
+    return [i for i in images if 'resize-snapshot' in i['name']]
+
+
+def _resize_fails(xp, uuid, target_cell):
+    source = xp.host(uuid)
+    others = [h for h in xp._computes()
+              if not h.startswith(target_cell + '-')]
+    xp._set_enabled(others, False)
+    try:
+        xp.act(uuid, {'resize': {'flavorRef': 'medium'}})
+        wait_for(lambda: (migration_of(uuid) or {}).get('status') ==
+                 'error', timeout=30, message='migration in error')
+        server = xp.wait_status(uuid, 'ACTIVE')
+    finally:
+        xp._set_enabled(others, True)
+    assert server[HOST] == source
+    assert server['flavor']['original_name'] == 'small'
+    source_cell = source.split('-')[0]
+    assert xp.copies(uuid) == {source_cell: False}
+    assert xp.mapped_cell(uuid) == source_cell
+    migration = migration_of(uuid)
+    assert held(uuid) == {source: SMALL}
+    assert held(migration['uuid']) == {}
+    assert guests(xp.plane, source) == [uuid]
+    for host in xp.hosts_of(target_cell):
+        assert guests(xp.plane, host) == []
+    assert _snapshots(xp) == []
+    for port in network_api.API().get_ports(xp.ctxt, device_id=uuid):
+        assert port['binding:host_id'] == source
+    return server
+
+
+STEPS = [
+    ('hook', 'target_db_setup'),
+    ('hook', 'prep_resize_at_dest'),
+    ('driver', 'check_resize_claim'),
+    ('hook', 'prep_resize_at_source'),
+    ('driver', 'snapshot'),
+    ('driver', 'migrate_disk_and_power_off'),
+    ('hook', 'finish_resize_at_dest'),
+    ('driver', 'finish_migration'),
+    ('hook', 'mapping_swap'),
+]
+
+
+@pytest.mark.parametrize('kind,step', STEPS)
+def test_a_failure_at_each_step_rolls_back(xplane, fake_hooks,  # noqa: F811
+                                           monkeypatch, kind, step):
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    if kind == 'hook':
+        monkeypatch.setenv(cross_cell_migrate.FAIL_ENV, step)
+    else:
+        fake_hooks('fail_methods', [step])
+    _resize_fails(xp, uuid, 'cell2')
+    monkeypatch.delenv(cross_cell_migrate.FAIL_ENV, raising=False)
+    fake_hooks('fail_methods', [])
+    # And it can be resized again.
+    server = xp.resize_into(uuid, 'cell2')
+    assert server[HOST].startswith('cell2-')
+    xp.act(uuid, {'confirmResize': None}, status=204)
+    xp.wait_status(uuid, 'ACTIVE')
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_prep_failing_at_the_destination_tries_an_alternate(
+        xplane, fake_hooks):  # noqa: F811
+    xp = xplane
+    uuid = xp.boot(cell='cell2')
+    first, second = xp.hosts_of('cell1')
+    # Whichever the scheduler picks first fails; the other one takes it.
+    fake_hooks('fail_methods', ['check_resize_claim@%s' % first])
+    server = xp.resize_into(uuid, 'cell1')
+    assert server[HOST] == second
+    assert held(uuid) == {second: MEDIUM}
+    assert guests(xp.plane, first) == []
+    xp.act(uuid, {'revertResize': None})
+    xp.wait_status(uuid, 'ACTIVE')
+    fake_hooks('fail_methods', ['check_resize_claim@%s' % second])
+    server = xp.resize_into(uuid, 'cell1')
+    assert server[HOST] == first
+    assert held(uuid) == {first: MEDIUM}
+    xp.act(uuid, {'revertResize': None})
+    xp.wait_status(uuid, 'ACTIVE')
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)

@@ -1,0 +1,93 @@
+"""objects.cross_cell (db/main/instance_copy.py) on two real cell
+databases: a copy carries the instance's related rows, actions and
+events, and the migration (hidden); copying again or syncing actions
+adds nothing twice and carries later events over; hard_delete leaves
+nothing. And the step-boundary test hooks of cross_cell_migrate."""
+from oslo_utils import uuidutils
+import pytest
+
+from nova_lite.conductor.tasks import cross_cell_migrate
+from nova_lite import context as nova_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import cross_cell
+from nova_lite.objects import instance_action
+
+
+def _ctx(env, name):
+    with nova_context.target_cell(env.ctxt, env.cells[name]) as cctxt:
+        return cctxt
+
+
+def _events(ctxt, uuid):
+    found = {}
+    for action in instance_action.InstanceActionList.get_by_instance_uuid(
+            ctxt, uuid):
+        found[action.action] = sorted(
+            e.event for e in instance_action.InstanceActionEventList
+            .get_by_action(ctxt, action.id))
+    return found
+
+
+def test_copy_sync_and_hard_delete(cells_env):
+    source, target = _ctx(cells_env, 'cell1'), _ctx(cells_env, 'cell2')
+    uuid = uuidutils.generate_uuid()
+    inst = objects.Instance(source, uuid=uuid, host='cell1-compute1',
+                            vm_state='active', metadata={'role': 'web'},
+                            system_metadata={}, tags=['blue'],
+                            network_info=[{'id': 'port'}], keypairs=[])
+    inst.create()
+    objects.BlockDeviceMapping(
+        source, uuid=uuidutils.generate_uuid(), instance_uuid=uuid,
+        source_type='volume', destination_type='volume', boot_index=0,
+        volume_id=uuidutils.generate_uuid(), device_name='/dev/vda'
+    ).create()
+    instance_action.InstanceAction.action_start(source, uuid, 'resize')
+    instance_action.InstanceActionEvent.event_start(source, uuid, 'one')
+    migration = objects.Migration(
+        source, uuid=uuidutils.generate_uuid(), instance_uuid=uuid,
+        status='pre-migrating', source_compute='cell1-compute1',
+        hidden=False, cross_cell_move=True)
+    migration.create()
+
+    for _ in range(2):     # a second copy replaces the first
+        cross_cell.copy_instance(source, target, uuid, migration.uuid)
+    copy = objects.Instance.get_by_uuid(target, uuid)
+    assert copy.hidden and copy.metadata == {'role': 'web'}
+    assert copy.tags == ['blue'] and copy.network_info == [{'id': 'port'}]
+    assert len(objects.BlockDeviceMappingList.get_by_instance_uuid(
+        target, uuid)) == 1
+    copied = objects.Migration.get_by_uuid(target, migration.uuid)
+    assert copied.hidden and copied.cross_cell_move
+    assert _events(target, uuid) == {'resize': ['one']}
+
+    instance_action.InstanceActionEvent.event_start(source, uuid, 'two')
+    for _ in range(2):
+        cross_cell.sync_actions(source, target, uuid)
+    assert _events(target, uuid) == {'resize': ['one', 'two']}
+
+    assert cross_cell.set_hidden(target, uuid, False, migration.uuid)
+    assert not objects.Instance.get_by_uuid(target, uuid).hidden
+    assert not objects.Migration.get_by_uuid(target, migration.uuid).hidden
+    assert cross_cell.migrations_in(target, ['pre-migrating']) == [
+        migration.uuid]
+
+    cross_cell.hard_delete(target, uuid)
+    assert not cross_cell.exists(target, uuid)
+    with pytest.raises(exception.MigrationNotFound):
+        objects.Migration.get_by_uuid(target, migration.uuid)
+    assert _events(target, uuid) == {}
+    assert cross_cell.exists(source, uuid)
+
+
+def test_step_boundary_hooks(monkeypatch):
+    cross_cell_migrate._step_boundary('mapping_swap')      # nothing
+    monkeypatch.setenv(cross_cell_migrate.FAIL_ENV, 'mapping_swap')
+    with pytest.raises(cross_cell_migrate.SimulatedStepFailure):
+        cross_cell_migrate._step_boundary('mapping_swap')
+    cross_cell_migrate._step_boundary('prep_resize_at_dest')
+    monkeypatch.delenv(cross_cell_migrate.FAIL_ENV)
+    monkeypatch.setenv(cross_cell_migrate.RAISE_ENV, 'mapping_swap')
+    with pytest.raises(cross_cell_migrate.SimulatedCrash):
+        cross_cell_migrate._step_boundary('mapping_swap')
+    assert not issubclass(cross_cell_migrate.SimulatedCrash, Exception)
