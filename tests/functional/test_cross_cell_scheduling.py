@@ -5,11 +5,14 @@ cross-cell move's request spec.
 The source cell's hosts are made fuller than the other cell's (a filler
 consumer's allocation) so that capacity alone would pick the other
 cell: the source cell still wins by default, the other cell with a
-negative multiplier, and alternates never leave the primary's cell."""
+negative multiplier, and alternates never leave the primary's cell.
+And the 2.56 target host check across cells."""
 from oslo_utils import uuidutils
 import pytest
 
+from nova_lite.compute import server_resize
 from nova_lite import context as nova_context
+from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import embedded_flavor
 from nova_lite.placement import allocations
@@ -127,3 +130,38 @@ def test_zero_multiplier_follows_capacity(cells, overrides):
         picked = _select(cells)
         assert picked[0][1] == 'cell2'
         assert {cell for _, cell in picked} == {'cell2'}
+
+
+def _instance_in(cells, cell_name, host):
+    """What the API holds of a server of cell_name on host: an Instance
+    whose context targets its cell."""
+    ctxt = nova_context.get_admin_context()
+    nova_context.set_target_cell(ctxt, cells.plane.cells[cell_name])
+    instance = objects.Instance(uuid=uuidutils.generate_uuid(), host=host)
+    instance._context = ctxt
+    return instance
+
+
+def test_2_56_target_host_across_cells(cells):
+    """server_resize._check_target_host: another cell's compute only
+    when a cross-cell move is allowed; an unknown host is the same 400
+    (MigrateHostNotFound) either way."""
+    src, dst = sorted(cells.nodes['cell1'])
+    other = sorted(cells.nodes['cell2'])[0]
+    instance = _instance_in(cells, 'cell1', src)
+    server_resize._check_target_host(instance, dst)
+    server_resize._check_target_host(instance, dst, allow_cross_cell=True)
+    with pytest.raises(exception.MigrateHostNotFound):
+        server_resize._check_target_host(instance, other)
+    server_resize._check_target_host(instance, other, allow_cross_cell=True)
+    for allow in (False, True):
+        with pytest.raises(exception.MigrateHostNotFound):
+            server_resize._check_target_host(instance, 'no-such-host',
+                                             allow_cross_cell=allow)
+        # A host that is no compute (the other cell's conductor).
+        with pytest.raises(exception.MigrateHostNotFound):
+            server_resize._check_target_host(
+                instance, 'cell2-conductor', allow_cross_cell=allow)
+        with pytest.raises(exception.CannotMigrateToSameHost):
+            server_resize._check_target_host(instance, src,
+                                             allow_cross_cell=allow)
