@@ -93,7 +93,7 @@ def list(context, filters, limit=None, marker=None):
         merged = heapq.merge(*pages, key=cell_rows.sort_values,
                              reverse=True)
         rows = [row for row in _unique(merged)]
-        kept = _drop_shadowed(context, cells, rows)
+        kept = _drop_shadowed(context, cells, rows, filters)
         dropped = len(rows) - len(kept)
         if (limit is None or len(kept) >= limit or not dropped
                 or not any(len(p) == fetch for p in pages)):
@@ -130,7 +130,7 @@ def _unique(rows):
             yield row
 
 
-def _drop_shadowed(context, cells, rows):
+def _drop_shadowed(context, cells, rows, filters):
     """rows without the cross-cell move copies that a newer listed copy
     of the same record shadows, wherever that copy is (before the
     marker too): while a move swaps which copy is hidden both are
@@ -142,7 +142,7 @@ def _drop_shadowed(context, cells, rows):
         return rows
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout,
-        cell_rows.listed_copies, moving)
+        cell_rows.listed_copies, moving, filters)
     newest = {}
     for cell in cells:
         result = results[cell.uuid]

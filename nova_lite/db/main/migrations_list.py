@@ -132,13 +132,15 @@ def marker_values(context, uuid):
 
 
 @main_db.reader
-def listed_copies(context, uuids):
-    """The sort values (created_at, id, uuid) of the listed (not hidden,
-    not deleted) records of uuids in this cell. One statement."""
-    return [tuple(row) for row in context.session.execute(
+def listed_copies(context, uuids, filters=None):
+    """The sort values (created_at, id, uuid) of the records of uuids in
+    this cell that a listing with filters shows (not hidden, not
+    deleted). One statement."""
+    query = _filtered(
         sa.select(*[MIGRATIONS.c[c] for c in SORT_COLUMNS]).where(
             MIGRATIONS.c.uuid.in_(uuids), MIGRATIONS.c.deleted == 0,
-            MIGRATIONS.c.hidden == sa.false()))]
+            MIGRATIONS.c.hidden == sa.false()), filters or {})
+    return [tuple(row) for row in context.session.execute(query)]
 
 
 @main_db.reader

@@ -178,7 +178,11 @@ def test_os_migrations_list_a_moving_record_once(app, move, state):
         body = get(app, '/os-migrations' + query, '2.80')['migrations']
         assert [m['uuid'] for m in body] == [move.uuid,
                                              move.live_src['uuid']]
-        assert _pages(app, 1, '2.80') == order
+    assert _pages(app, 1, '2.80') == order
+    # Filtered by the listed copy's status: still once.
+    body = get(app, '/os-migrations?status=post-migrating',
+               '2.80')['migrations']
+    assert [m['uuid'] for m in body] == [move.uuid]
 
 
 @pytest.mark.parametrize('state', list(STATES))
