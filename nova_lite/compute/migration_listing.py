@@ -15,7 +15,12 @@ Listing rules (GET /os-migrations):
   page. An unknown marker is a MarkerNotFound (400), as is one whose
   cell does not answer.
 - A ``hidden`` record (the other cell's copy of a cross-cell move) is
-  never listed.
+  never listed, and a record is listed once: while a move swaps which
+  copy is hidden both may be visible, and only the newest is listed
+  (on whatever page: a page with cross-cell records asks the cells
+  for their copies, one more statement per cell). A marker is either
+  copy's uuid (the same): the listed copy's sort values bound the next
+  page, which leaves that uuid out.
 - A cell that does not answer is left out, with a warning (as server
   lists do without down-cell support).
 - Statements per request do not depend on the number of records: one
@@ -50,14 +55,20 @@ def _cells(context):
 
 
 def _marker_values(context, cells, marker):
+    """The sort values of the marker's record: of its listed copy when
+    a cross-cell move left one in each cell (the hidden copy's only
+    when that is all there is)."""
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout,
         cell_rows.marker_values, marker)
-    for cell in cells:
-        values = results[cell.uuid]
-        if values is not None and not nova_context.is_cell_failure(values):
-            return values
-    raise exception.MarkerNotFound(marker=marker)
+    found = [results[cell.uuid] for cell in cells
+             if results[cell.uuid] is not None
+             and not nova_context.is_cell_failure(results[cell.uuid])]
+    if not found:
+        raise exception.MarkerNotFound(marker=marker)
+    listed = [values for values, hidden in found if not hidden]
+    return max(listed or [values for values, _ in found],
+               key=cell_rows.values_key)
 
 
 def list(context, filters, limit=None, marker=None):
@@ -76,6 +87,23 @@ def list(context, filters, limit=None, marker=None):
         after = _marker_values(context, cells, marker)
     if limit == 0:
         return []
+    fetch = limit
+    while True:
+        pages = _pages(context, cells, filters, fetch, after)
+        merged = heapq.merge(*pages, key=cell_rows.sort_values,
+                             reverse=True)
+        rows = [row for row in _unique(merged)]
+        kept = _drop_shadowed(context, cells, rows, filters)
+        dropped = len(rows) - len(kept)
+        if (limit is None or len(kept) >= limit or not dropped
+                or not any(len(p) == fetch for p in pages)):
+            return [cell_rows.decode(row)
+                    for row in itertools.islice(kept, limit)]
+        # Copies shadowed by a newer one cost rows of the page: read on.
+        fetch += dropped
+
+
+def _pages(context, cells, filters, limit, after):
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout, cell_rows.page,
         filters, limit, after)
@@ -88,9 +116,45 @@ def list(context, filters, limit=None, marker=None):
                         cell.identity, CONF.api.list_cell_timeout)
         else:
             pages.append(result)
-    merged = heapq.merge(*pages, key=cell_rows.sort_values, reverse=True)
-    return [cell_rows.decode(row)
-            for row in itertools.islice(merged, limit)]
+    return pages
+
+
+def _unique(rows):
+    """rows without a second copy of a record (same uuid) on the page:
+    the first (newest) copy is kept."""
+    seen = set()
+    for row in rows:
+        uuid = row[cell_rows.UUID_INDEX]
+        if uuid not in seen:
+            seen.add(uuid)
+            yield row
+
+
+def _drop_shadowed(context, cells, rows, filters):
+    """rows without the cross-cell move copies that a newer listed copy
+    of the same record shadows, wherever that copy is (before the
+    marker too): while a move swaps which copy is hidden both are
+    listed for a moment, and only the newest must be, on whatever page.
+    One statement per cell, only when the page has cross-cell records."""
+    moving = sorted({row[cell_rows.UUID_INDEX] for row in rows
+                     if row[cell_rows.CROSS_CELL_INDEX]})
+    if not moving:
+        return rows
+    results = nova_context.scatter_gather_cells(
+        context, cells, CONF.api.list_cell_timeout,
+        cell_rows.listed_copies, moving, filters)
+    newest = {}
+    for cell in cells:
+        result = results[cell.uuid]
+        if nova_context.is_cell_failure(result):
+            continue
+        for values in result:
+            key = cell_rows.values_key(values)
+            newest[values[2]] = max(newest.get(values[2], key), key)
+    return [row for row in rows
+            if not row[cell_rows.CROSS_CELL_INDEX]
+            or cell_rows.sort_values(row) >= newest.get(
+                row[cell_rows.UUID_INDEX], cell_rows.sort_values(row))]
 
 
 # --- one server -----------------------------------------------------------

@@ -43,8 +43,9 @@ class ResizeRecovery(object):
         _init_instance reverts a crashed migration); one past it
         (resize_migrated, resize_finish, resize_reverting) is sent back
         to the source by the destination (the source allocation was
-        held all along). A step whose cast is still queued finds the
-        task state changed and gives up. Returns whether it acted."""
+        held all along); a revert whose instance is already back on
+        this source is finished here. A step whose cast is still queued
+        finds the task state changed and gives up. Returns whether it acted."""
         ctx = instance.migration_context
         task = instance.task_state
         if not ctx or task not in instance_obj.RESIZE_TASK_STATES:
@@ -55,6 +56,12 @@ class ResizeRecovery(object):
             context, ctx['migration_uuid'])
         exc = RuntimeError('The move was interrupted by a restart of the '
                            'compute service on %s.' % self.host)
+        if (task == instance_obj.RESIZE_REVERTING
+                and migration.source_compute == self.host
+                and migration.dest_compute != self.host):
+            # Back on this source: only the end of the revert is left.
+            self._finish_revert_after_restart(context, instance, migration)
+            return True
         with self._locks(instance.uuid):
             if task in (instance_obj.RESIZE_PREP,
                         instance_obj.RESIZE_MIGRATING):
@@ -76,7 +83,10 @@ class ResizeRecovery(object):
         """After a restart: moves of this host whose instance lives on
         the other host -- a resize_prep this destination was preparing
         goes back (claims as before the move); a confirm this source
-        was running runs again (each step is idempotent)."""
+        was running runs again (each step is idempotent); a revert the
+        destination handed to this source is finished
+        (_recover_source_reverts)."""
+        self._recover_source_reverts(context)
         migrations = migration_obj.MigrationList.get_by_host_and_status(
             context, self.host, [migration_obj.PRE_MIGRATING,
                                  migration_obj.CONFIRMING])
@@ -110,3 +120,43 @@ class ResizeRecovery(object):
             except Exception:
                 LOG.exception('Could not recover migration %s of %s',
                               migration.uuid, instance.uuid)
+
+    def _recover_source_reverts(self, context):
+        """After a restart of this source: reverts (resize_reverting,
+        also a failed finish sent back) whose instance still names the
+        destination as its host, and whose destination has done its
+        part -- its guest and the instance's claim there dropped, so
+        the instance no longer holds an allocation while the migration
+        does (or the source's finish had already moved it back) -- are
+        finished here: finish_revert_resize was cast to this source
+        while it was down, or it died finishing. A revert whose
+        destination has not done its part is left to the destination
+        (its cast, or its own restart's recovery)."""
+        reverting = instance_obj.InstanceList.get_by_filters(
+            context, {'task_state': [instance_obj.RESIZE_REVERTING]})
+        for instance in reverting:
+            ctx = instance.migration_context or {}
+            if (ctx.get('source_compute') != self.host
+                    or ctx.get('dest_compute') == self.host
+                    or instance.host == self.host):
+                continue
+            try:
+                migration = migration_obj.Migration.get_by_uuid(
+                    context, ctx['migration_uuid'])
+                placement = self._placement_of(context)
+                held = [bool(placement.get_consumer(
+                    context, consumer).get('allocations'))
+                    for consumer in (instance.uuid, migration.uuid)]
+                if all(held):
+                    continue    # the destination still holds its claim
+                self._finish_revert_after_restart(context, instance,
+                                                  migration)
+            except Exception:
+                LOG.exception('Could not finish the revert of %s',
+                              instance.uuid)
+
+    def _finish_revert_after_restart(self, context, instance, migration):
+        LOG.warning('The revert of %s was interrupted by a restart of %s; '
+                    'finishing it', instance.uuid, self.host)
+        with self._locks(instance.uuid):
+            self._finish_revert(context, instance, migration)

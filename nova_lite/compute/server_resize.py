@@ -31,6 +31,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import server_actions
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import constants
+from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import embedded_flavor
@@ -103,15 +104,32 @@ def _new_flavor(context, instance, flavor_id):
     return embedded_flavor.EmbeddedFlavor.from_flavor(flavor)
 
 
-def _check_target_host(instance, host):
-    """An administrator's target host: a compute of the server's cell
-    (400 for an unknown one or the server's own host)."""
+def _check_target_host(instance, host, allow_cross_cell=False):
+    """An administrator's target host: a compute of the server's cell,
+    or (allow_cross_cell: a cross-cell move is allowed) of any cell, as
+    its host mapping in the API DB places it (400 for an unknown host or
+    the server's own)."""
     if host == instance.host:
         raise exception.CannotMigrateToSameHost()
-    services = [s for s in objects.ServiceList.get_by_host(
-        instance._context, host) if s.binary == constants.COMPUTE_BINARY]
-    if not services:
-        raise exception.MigrateHostNotFound(host=host)
+    if _has_compute(instance._context, host):
+        return
+    if allow_cross_cell:
+        try:
+            mapping = objects.HostMapping.get_by_host(instance._context,
+                                                      host)
+        except exception.HostMappingNotFound:
+            mapping = None
+        if mapping is not None:
+            with nova_context.target_cell(instance._context,
+                                          mapping.cell_mapping) as cctxt:
+                if _has_compute(cctxt, host):
+                    return
+    raise exception.MigrateHostNotFound(host=host)
+
+
+def _has_compute(cell_context, host):
+    return any(s.binary == constants.COMPUTE_BINARY
+               for s in objects.ServiceList.get_by_host(cell_context, host))
 
 
 def _allow_cross_cell(context, instance):

@@ -24,11 +24,28 @@ opts = [
                  help='Multiplier of the disk weigher.'),
 ]
 
+filter_group = cfg.OptGroup('filter_scheduler',
+                            title='Filter scheduler options')
+
+filter_opts = [
+    cfg.FloatOpt('cross_cell_move_weight_multiplier', default=1000000.0,
+                 help='Multiplier of the cross-cell weigher, which only '
+                      'weighs hosts during a move that may cross cells '
+                      '(a cross-cell resize): hosts in the cell the server '
+                      'lives in get this weight. A positive value prefers '
+                      'the source cell (the default, big enough to win '
+                      'over the other weighers); a negative value prefers '
+                      'the other cells, e.g. to drain servers off old '
+                      'hardware in an old cell; 0 has no preference.'),
+]
+
 
 def register_opts(conf):
     conf.register_group(group)
     conf.register_opts(opts, group=group)
+    conf.register_group(filter_group)
+    conf.register_opts(filter_opts, group=filter_group)
 
 
 def list_opts():
-    return {group.name: opts}
+    return {group.name: opts, filter_group.name: filter_opts}

@@ -126,13 +126,29 @@ class BuildRequestList(base.NovaLiteObject, base.ObjectListBase):
         return result
 
 
+def _same_cell_destination(dest):
+    """A 1.2 requested_destination as an older scheduler must read it:
+    a cross-cell one becomes its source cell only, so that scheduler
+    never moves a server across cells."""
+    source = dest.get('source_cell_uuid')
+    old = {k: v for k, v in dest.items()
+           if k not in ('allow_cross_cell_move', 'source_cell_uuid')}
+    if dest.get('allow_cross_cell_move') or not old.get('cell_uuid'):
+        old['cell_uuid'] = source or old.get('cell_uuid')
+    old.setdefault('host', None)
+    return old
+
+
 @base.NovaLiteObjectRegistry.register
 class RequestSpec(base.NovaLiteObject):
     """What a server asked the scheduler for; kept for its life (a
     resize asks again with a new flavor)."""
     # 1.0: initial
     # 1.1: is_bfv (a volume-backed server claims no root disk)
-    VERSION = '1.1'
+    # 1.2: requested_destination may carry allow_cross_cell_move and
+    #      source_cell_uuid (a cross-cell resize: any cell, the source
+    #      one preferred by the CrossCellWeigher)
+    VERSION = '1.2'
 
     fields = {
         'instance_uuid': fields.UUIDField(),
@@ -145,7 +161,9 @@ class RequestSpec(base.NovaLiteObject):
         'availability_zone': fields.StringField(nullable=True),
         # Hosts the scheduler must not pick (e.g. a resize's source).
         'ignore_hosts': fields.ListOfStringsField(default=[]),
-        # {'host': .., 'node': .., 'cell_uuid': ..} an admin asked for.
+        # {'host': .., 'node': .., 'cell_uuid': ..} an admin asked for;
+        # a cross-cell move (1.2): cell_uuid None, allow_cross_cell_move
+        # True and source_cell_uuid the cell the server lives in.
         'requested_destination': nl_fields.JsonField(nullable=True),
         'scheduler_hints': nl_fields.JsonField(nullable=True),
         # Boots from a volume: its root disk is no local DISK_GB.
@@ -154,7 +172,15 @@ class RequestSpec(base.NovaLiteObject):
 
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
-        if tuple(map(int, target_version.split('.'))) < (1, 1):
+        target = tuple(map(int, target_version.split('.')))
+        if target < (1, 2):
+            dest = primitive.get('requested_destination')
+            if isinstance(dest, dict) and (
+                    'allow_cross_cell_move' in dest
+                    or 'source_cell_uuid' in dest):
+                primitive['requested_destination'] = \
+                    _same_cell_destination(dest)
+        if target < (1, 1):
             primitive.pop('is_bfv', None)
 
     def to_json(self):

@@ -17,6 +17,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite.objects import service as service_obj
+from nova_lite.scheduler import weights
 
 CN = models.ComputeNode.__table__
 SVC = models.Service.__table__
@@ -91,12 +92,13 @@ def passes(state, spec):
 _WEIGHERS = {'ram': 'MEMORY_MB', 'cpu': 'VCPU', 'disk': 'DISK_GB'}
 
 
-def weigh(items, free=lambda item: item.free):
+def weigh(items, free=lambda item: item.free, spec=None):
     """items sorted best first: per weigher the free amount normalised
-    to 0..1 over the items, times its multiplier, summed; ties in
-    random order.
-    Weighers only use free capacity, so candidates are weighed before
-    their host states are read (see best_hosts)."""
+    to 0..1 over the items, times its multiplier, summed, plus the
+    CrossCellWeigher's weight of host states (items with a cell) when
+    spec is a cross-cell move; ties in random order.
+    The capacity weighers only use free capacity, so candidates are
+    weighed before their host states are read (see best_hosts)."""
     totals = [0.0] * len(items)
     for weigher in CONF.scheduler.weight_classes:
         rc = _WEIGHERS.get(weigher.strip())
@@ -110,6 +112,10 @@ def weigh(items, free=lambda item: item.free):
             continue
         for i, value in enumerate(values):
             totals[i] += multiplier * (value - lo) / (hi - lo)
+    cross_cell = weights.CrossCellWeigher(spec)
+    if cross_cell.active:
+        for i, item in enumerate(items):
+            totals[i] += cross_cell.weight(item)
     # Equal weights in random order: concurrent requests that read the
     # same free amounts then spread instead of all taking the first.
     order = list(range(len(items)))
@@ -118,14 +124,34 @@ def weigh(items, free=lambda item: item.free):
     return [items[i] for i in order]
 
 
+def _enough(passing, wanted, per_cell, cross_cell):
+    """Whether the hosts read so far (best first) settle the answer:
+    `wanted` of them, `per_cell` in the best one's cell and, for a
+    cross-cell move with a preference, the best one in the preferred
+    cells (hosts read later are worse by capacity, so they cannot beat
+    it; until then a later one from the preferred cells would)."""
+    if len(passing) < wanted or not passing:
+        return False
+    best = passing[0]
+    if cross_cell.active and not cross_cell.preferred(best):
+        return False
+    return sum(1 for s in passing
+               if s.cell_uuid == best.cell_uuid) >= per_cell
+
+
 def best_hosts(context, cells, candidates, spec, wanted, per_cell):
     """Host states that pass the filters, best first: at least `wanted`
     of them with `per_cell` in the best one's cell, unless the
     candidates run out first. Candidates are weighed first, then their
     host states read in that order, BATCH at first and twice as many
     each time more are needed: the cells are asked about the hosts
-    that are needed, not about every candidate."""
+    that are needed, not about every candidate.
+    A cross-cell move (weights.CrossCellWeigher) weighs the hosts read
+    again with their cells, and reads on until the best of them is in
+    the cells it prefers (or the candidates run out): with a negative
+    multiplier a first batch all in the source cell does not end it."""
     ranked = weigh(candidates, free=lambda c: c['free'])
+    cross_cell = weights.CrossCellWeigher(spec)
     passing, start, size = [], 0, BATCH
     while start < len(ranked):
         batch = ranked[start:start + size]
@@ -134,9 +160,8 @@ def best_hosts(context, cells, candidates, spec, wanted, per_cell):
         passing.extend(states[c['uuid']] for c in batch
                        if c['uuid'] in states
                        and passes(states[c['uuid']], spec))
-        if (len(passing) >= wanted
-                and sum(1 for s in passing
-                        if s.cell_uuid == passing[0].cell_uuid)
-                >= per_cell):
+        if cross_cell.active:
+            passing = weigh(passing, spec=spec)
+        if _enough(passing, wanted, per_cell, cross_cell):
             break
     return passing

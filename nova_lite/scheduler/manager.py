@@ -156,7 +156,7 @@ class SchedulerManager(object):
                 continue
             for rc, amount in resources.items():
                 state.free[rc] = state.free.get(rc, 0) - amount
-            hosts[:] = host_state.weigh(hosts)
+            hosts[:] = host_state.weigh(hosts, spec=spec)
             return state
         raise exception.NoValidHost(
             reason='There are not enough hosts available.')

@@ -25,10 +25,12 @@ def test_genconfig_writes_every_group(tmp_path):
                        'nova_lite-config-generator.conf', tmp_path)
     for section in ('[DEFAULT]', '[api]', '[api_database]', '[database]',
                     '[upgrade_levels]', '[workarounds]', '[fake_driver]',
-                    '[keystone_authtoken]', '[oslo_messaging_rabbit]'):
+                    '[keystone_authtoken]', '[oslo_messaging_rabbit]',
+                    '[filter_scheduler]'):
         assert section in sample, section
     for option in ('#transport_url', '#report_interval', '#my_ip',
-                   '#disable_compute_service_check_for_ffu'):
+                   '#disable_compute_service_check_for_ffu',
+                   '#cross_cell_move_weight_multiplier = 1000000.0'):
         assert option in sample, option
 
 

@@ -27,7 +27,7 @@ OBJECT_HASHES = {
     'InstanceActionEventList': '1.0-13d92fb953030cdbfee56481756e02be',
     'BuildRequest': '1.0-59164f524b74b2a199ef34d45452c260',
     'BuildRequestList': '1.0-71cf551b24c7fb1183d177e7db3fd11d',
-    'RequestSpec': '1.1-b7c47d0b3b0c390f173f2aa641f5fce7',
+    'RequestSpec': '1.2-b7c47d0b3b0c390f173f2aa641f5fce7',
     'BlockDeviceMapping': '1.0-eb9df737374cc76e9c45b3fda0707456',
     'BlockDeviceMappingList': '1.0-3499bdf306dc81a020d50ac7408ec8c7',
     'Flavor': '1.0-162fb2815973818e60710ea52174b1b6',

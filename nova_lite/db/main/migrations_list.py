@@ -7,8 +7,9 @@ as read (tuples in COLUMNS order): a listing merged across cells keeps
 a page of them and decodes only those (``decode``).
 
 Invariants: a ``hidden`` record (the other cell's copy of a cross-cell
-move) and a deleted one are never returned; every function is one
-statement whatever the number of rows.
+move) and a deleted one are never returned (a marker's sort values
+excepted); every function is one statement whatever the number of
+rows.
 """
 import datetime
 
@@ -28,6 +29,8 @@ COLUMNS = ('id', 'uuid', 'source_compute', 'dest_compute', 'source_node',
 # (unique across cells) breaking ties.
 SORT_COLUMNS = ('created_at', 'id', 'uuid')
 SORT_INDEXES = tuple(COLUMNS.index(c) for c in SORT_COLUMNS)
+UUID_INDEX = COLUMNS.index('uuid')
+CROSS_CELL_INDEX = COLUMNS.index('cross_cell_move')
 
 LIVE_MIGRATION = 'live-migration'
 # Statuses of a live migration that has not ended (as the Compute API
@@ -52,7 +55,13 @@ _NEVER = datetime.datetime.min
 def sort_values(row):
     """(created_at, id, uuid) of a row as read (a record without a
     creation time sorts as the oldest rather than breaking the merge)."""
-    created, row_id, uuid = (row[i] for i in SORT_INDEXES)
+    return values_key(tuple(row[i] for i in SORT_INDEXES))
+
+
+def values_key(values):
+    """sort_values of (created_at, id, uuid) as marker_values reads
+    them."""
+    created, row_id, uuid = values
     return (created or _NEVER, row_id, uuid or '')
 
 
@@ -99,11 +108,11 @@ def _after(values):
 def page(context, filters, limit=None, after=None):
     """Rows (as read) matching filters (see _filtered), newest first
     (created_at, id, uuid descending), at most limit (None: all),
-    after: the sort values of the record to start after. One
-    statement."""
+    after: the sort values of the record to start after (the marker:
+    no copy of it in this cell is returned either). One statement."""
     query = _filtered(_select(), filters or {})
     if after is not None:
-        query = query.where(_after(after))
+        query = query.where(_after(after), MIGRATIONS.c.uuid != after[2])
     query = query.order_by(*[MIGRATIONS.c[c].desc() for c in SORT_COLUMNS])
     if limit is not None:
         query = query.limit(limit)
@@ -112,13 +121,26 @@ def page(context, filters, limit=None, after=None):
 
 @main_db.reader
 def marker_values(context, uuid):
-    """The sort values (created_at, id, uuid) of the migration record
-    uuid (a hidden one too: any record may be a marker), or None. One
-    statement."""
+    """(sort values (created_at, id, uuid), hidden) of the migration
+    record uuid (a hidden one too: either copy of a cross-cell move's
+    record may be a marker), or None. One statement."""
     row = context.session.execute(
-        sa.select(*[MIGRATIONS.c[c] for c in SORT_COLUMNS]).where(
+        sa.select(*[MIGRATIONS.c[c] for c in SORT_COLUMNS],
+                  MIGRATIONS.c.hidden).where(
             MIGRATIONS.c.uuid == uuid, MIGRATIONS.c.deleted == 0)).first()
-    return None if row is None else tuple(row)
+    return None if row is None else (tuple(row[:3]), bool(row[3]))
+
+
+@main_db.reader
+def listed_copies(context, uuids, filters=None):
+    """The sort values (created_at, id, uuid) of the records of uuids in
+    this cell that a listing with filters shows (not hidden, not
+    deleted). One statement."""
+    query = _filtered(
+        sa.select(*[MIGRATIONS.c[c] for c in SORT_COLUMNS]).where(
+            MIGRATIONS.c.uuid.in_(uuids), MIGRATIONS.c.deleted == 0,
+            MIGRATIONS.c.hidden == sa.false()), filters or {})
+    return [tuple(row) for row in context.session.execute(query)]
 
 
 @main_db.reader

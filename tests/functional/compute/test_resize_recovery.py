@@ -4,6 +4,9 @@ are booted and resized through the REST API; the interrupted moves are
 the states a compute that died mid-step leaves (written here: a running
 plane cannot kill one of its computes halfway through a driver call;
 tests/real kills a process)."""
+import json
+import os
+
 import pytest
 
 from nova_lite import context as nova_context
@@ -36,7 +39,7 @@ def _restart(plane, host):
 
 
 def _interrupted_move(plane, uuid, task_state, status, on_host,
-                      prepared=True, vm_state='active'):
+                      prepared=True, vm_state='active', number=None):
     """What a compute that died in task_state leaves: the migration
     (in status) holding the source allocation, the instance the
     destination's, the instance on on_host with its migration context,
@@ -49,7 +52,7 @@ def _interrupted_move(plane, uuid, task_state, status, on_host,
             objects.Flavor.get_by_flavor_id(admin, 'medium'))
         migration = objects.Migration(
             cctxt, uuid='0f0f0f0f-0000-4000-8000-%012d' % (
-                len(task_state or '') * 10 + len(status)),
+                number or len(task_state or '') * 10 + len(status)),
             instance_uuid=uuid, source_compute=SOURCE,
             source_node=node[SOURCE].hypervisor_hostname,
             dest_compute=DEST, dest_node=node[DEST].hypervisor_hostname,
@@ -124,4 +127,63 @@ def test_restarts_put_interrupted_moves_back_on_their_source(api, plane):
     assert held(moves['confirming'].uuid) == {}
     assert migration_of(confirmed)['status'] == 'confirmed'
     assert guests(plane, SOURCE) == sorted(uuids[n] for n in names[:3])
+    assert guests(plane, DEST) == []
+
+
+def _guest(plane, host, uuid):
+    path = os.path.join(plane.state_dir, 'fake-hypervisor', '%s.json' % host)
+    with open(path) as f:
+        return json.load(f).get(uuid)
+
+
+def test_restarts_finish_interrupted_reverts(api, plane):
+    """Issue 16: a source restarted while a revert was being finished
+    finishes it (the instance still on the destination, or back on the
+    source); a revert whose destination has not dropped its claim yet
+    is left to the destination, whose own restart sends it back; a
+    destination restarted in resize_migrated sends it back too."""
+    names = ('dest-done', 'on-source', 'dest-pending', 'migrated')
+    uuids = {name: boot(api, name, token=ADMIN,
+                        availability_zone='nova:' + SOURCE)
+             for name in names}
+    moves = {}
+    for number, name in enumerate(names[:3], 1):
+        moves[name] = _interrupted_move(
+            plane, uuids[name], 'resize_reverting', 'reverting',
+            SOURCE if name == 'on-source' else DEST, vm_state='resized',
+            number=900 + number)
+    # The destination did its part of these two (guest and claim gone);
+    # not yet for dest-pending.
+    for name in ('dest-done', 'on-source'):
+        allocations.remove_allocations(nova_context.get_admin_context(),
+                                       uuids[name])
+    moves['migrated'] = _interrupted_move(
+        plane, uuids['migrated'], 'resize_migrated', 'post-migrating', DEST)
+    _restart(plane, SOURCE)
+    for name in ('dest-done', 'on-source'):
+        uuid = uuids[name]
+        server = wait_status(api, uuid, 'ACTIVE')
+        assert server['OS-EXT-SRV-ATTR:host'] == SOURCE
+        assert server['flavor']['original_name'] == 'small'
+        assert held(uuid) == {SOURCE: SMALL}
+        assert held(moves[name].uuid) == {}
+        assert migration_of(uuid)['status'] == 'reverted'
+        guest = _guest(plane, SOURCE, uuid)
+        assert (guest['memory_mb'], guest['power_state']) == (512, 'running')
+    # Left to the destination: both claims still held.
+    pending = uuids['dest-pending']
+    assert held(pending) == {DEST: MEDIUM}
+    assert held(moves['dest-pending'].uuid) == {SOURCE: SMALL}
+    _restart(plane, DEST)
+    for name in ('dest-pending', 'migrated'):
+        uuid = uuids[name]
+        server = wait_status(api, uuid, 'ACTIVE')
+        assert server['OS-EXT-SRV-ATTR:host'] == SOURCE
+        assert server['flavor']['original_name'] == 'small'
+        wait_for(lambda: held(uuid) == {SOURCE: SMALL}, timeout=30,
+                 message='source allocation back')
+        assert held(moves[name].uuid) == {}
+    assert migration_of(pending)['status'] == 'reverted'
+    assert migration_of(uuids['migrated'])['status'] == 'error'
+    assert guests(plane, SOURCE) == sorted(uuids.values())
     assert guests(plane, DEST) == []
