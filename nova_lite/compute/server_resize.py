@@ -149,7 +149,11 @@ def _allow_cross_cell(context, instance):
         CROSS_CELL_SERVICE_VERSION
 
 
-def _start_move(context, instance, action, flavor, host=None):
+def _start_move(context, instance, action, flavor, host=None,
+                cross_cell=None):
+    """cross_cell: the gate's answer when the caller has it already."""
+    if cross_cell is None:
+        cross_cell = _allow_cross_cell(context, instance)
     instance.task_state = inst_obj.RESIZE_PREP
     instance.progress = 0
     try:
@@ -159,7 +163,7 @@ def _start_move(context, instance, action, flavor, host=None):
             action=action, instance_uuid=instance.uuid, attr='task_state',
             state=exc.kwargs.get('actual'))
     instance_events.record_action(instance._context, instance, action)
-    if _allow_cross_cell(context, instance):
+    if cross_cell:
         _compute_task().migrate_server(context, instance, flavor, host=host,
                                        allow_cross_cell=True)
     else:
@@ -174,13 +178,15 @@ def resize(context, instance, flavor_id):
 
 
 def migrate(context, instance, host=None):
-    """Cold-migrate (same flavor) to another host of the server's cell,
-    host if an administrator named one: resize_prep ... VERIFY_RESIZE."""
+    """Cold-migrate (same flavor) to another host of the server's cell
+    (or of any cell when the cross-cell gate is open), host if an
+    administrator named one: resize_prep ... VERIFY_RESIZE."""
     _check_source(context, instance, 'migrate')
+    cross_cell = _allow_cross_cell(context, instance)
     if host is not None:
-        _check_target_host(instance, host)
+        _check_target_host(instance, host, allow_cross_cell=cross_cell)
     _start_move(context, instance, actions.MIGRATE, instance.flavor,
-                host=host)
+                host=host, cross_cell=cross_cell)
 
 
 def _finished_migration(instance):

@@ -10,6 +10,12 @@ What each consumer should hold (resources as the scheduler claims them:
   the destination, where the instance now lives;
 - an instance without a host (never scheduled, shelved offloaded, in
   cell0): nothing;
+- a **volume-backed** instance (its boot device a volume) holds no
+  DISK_GB for its root disk, as the scheduler claims it;
+- **cross-cell moves**: the copies of an instance or migration hidden in
+  one cell are not consumers of their own (the visible copy is checked),
+  a migration present in two cells is checked once (its visible copy),
+  and its source node may be in another cell than its instance;
 - the **migration** of an instance in VERIFY_RESIZE (status
   ``finished``): the instance's old flavor on the source node;
 - a migration that is over (confirmed, reverted, error, failed, ...):
@@ -45,6 +51,7 @@ from nova_lite.placement import resource_class
 INSTANCES = main_models.Instance.__table__
 EXTRA = main_models.InstanceExtra.__table__
 MIGRATIONS = main_models.Migration.__table__
+BDMS = main_models.BlockDeviceMapping.__table__
 NODES = main_models.ComputeNode.__table__
 
 # Migration statuses after which a migration holds nothing.
@@ -86,30 +93,38 @@ def _flavors(blob):
     return snapshot('cur'), snapshot('old')
 
 
-def _resources(flavor):
+def _resources(flavor, volume_backed=False):
     if flavor is None:
         return None
-    return {rc: amount for rc, amount in
-            objects.RequestSpec(flavor=flavor).resources().items() if amount}
+    spec = objects.RequestSpec(flavor=flavor, is_bfv=volume_backed)
+    return {rc: amount for rc, amount in spec.resources().items()
+            if amount}
 
 
 @main_db.reader
 def _read_cell(cctxt, consumers):
-    """Instances (with flavors), the migrations that matter (not over,
-    or holding allocations) and the compute nodes of one cell."""
+    """Visible instances (with flavors, and whether their root disk is a
+    volume), the migrations that matter (not over, or holding
+    allocations; hidden copies too, to tell a migration in two cells)
+    and the compute nodes of one cell."""
     session = cctxt.session
+    volume_root = sa.exists().where(
+        BDMS.c.instance_uuid == INSTANCES.c.uuid, BDMS.c.deleted == 0,
+        BDMS.c.boot_index == 0, BDMS.c.destination_type == 'volume')
     instances = [dict(row._mapping) for row in session.execute(
         sa.select(INSTANCES.c.uuid, INSTANCES.c.host, INSTANCES.c.node,
                   INSTANCES.c.vm_state, INSTANCES.c.task_state,
-                  EXTRA.c.flavor)
+                  EXTRA.c.flavor, volume_root.label('volume_backed'))
         .select_from(INSTANCES.outerjoin(EXTRA, sa.and_(
             EXTRA.c.instance_uuid == INSTANCES.c.uuid,
             EXTRA.c.deleted == 0)))
-        .where(INSTANCES.c.deleted == 0))]
+        .where(INSTANCES.c.deleted == 0,
+               INSTANCES.c.hidden == sa.false()))]
     columns = (MIGRATIONS.c.id, MIGRATIONS.c.uuid,
                MIGRATIONS.c.instance_uuid, MIGRATIONS.c.status,
                MIGRATIONS.c.source_compute, MIGRATIONS.c.source_node,
-               MIGRATIONS.c.dest_compute, MIGRATIONS.c.dest_node)
+               MIGRATIONS.c.dest_compute, MIGRATIONS.c.dest_node,
+               MIGRATIONS.c.hidden)
     migrations = {}
     wheres = [[MIGRATIONS.c.status.not_in(OVER)]] + [
         [MIGRATIONS.c.uuid.in_(part)]
@@ -175,7 +190,8 @@ class _Checker(object):
         verifying = finished[-1] if resized and finished else None
         for migration in migrations:
             if migration is verifying:
-                self.migration(migration, old_flavor, nodes)
+                self.migration(migration, old_flavor, nodes,
+                               bool(instance['volume_backed']))
             elif migration['status'] in OVER:
                 self.nothing(LEAKED_MIGRATION, migration,
                              'status %s' % migration['status'])
@@ -198,11 +214,12 @@ class _Checker(object):
                 'no compute node %s on host %s' % (instance['node'],
                                                    instance['host'])))
             return
-        self.expect(uuid, uuid, {node: _resources(flavor)},
+        self.expect(uuid, uuid, {node: _resources(
+                        flavor, bool(instance['volume_backed']))},
                     'flavor %s on %s' % (flavor and flavor.name,
                                          instance['host']))
 
-    def migration(self, migration, old_flavor, nodes):
+    def migration(self, migration, old_flavor, nodes, volume_backed):
         node = nodes.get((migration['source_compute'],
                           migration['source_node']))
         if node is None or old_flavor is None:
@@ -213,7 +230,7 @@ class _Checker(object):
                     migration['source_node'],)))
             return
         self.expect(migration['uuid'], migration['instance_uuid'],
-                    {node: _resources(old_flavor)},
+                    {node: _resources(old_flavor, volume_backed)},
                     'old flavor %s on source %s' % (
                         old_flavor.name, migration['source_compute']))
 
@@ -231,6 +248,25 @@ def _held(ctx):
     return held
 
 
+def _merged(cell_results):
+    """Every cell's answer as one: visible instances, each migration
+    once (the visible copy of one in two cells, else either), and the
+    nodes of every cell (a cross-cell move's source node is in the
+    other cell). Migration ids are only unique per cell: the order of a
+    cell's migrations is kept by numbering them anew."""
+    instances, nodes, by_uuid = [], {}, {}
+    order = 0
+    for cell_instances, cell_migrations, cell_nodes in cell_results:
+        instances.extend(cell_instances)
+        nodes.update(cell_nodes)
+        for migration in sorted(cell_migrations, key=lambda m: m['id']):
+            order += 1
+            kept = by_uuid.get(migration['uuid'])
+            if kept is None or (kept['hidden'] and not migration['hidden']):
+                by_uuid[migration['uuid']] = dict(migration, id=order)
+    return instances, list(by_uuid.values()), nodes
+
+
 def check(ctx):
     """Report of every allocation that disagrees with its consumer."""
     held = _held(ctx)
@@ -242,12 +278,10 @@ def check(ctx):
     if failed:
         raise audit.CellsUnreachable(cells=', '.join(sorted(failed)))
     checker = _Checker(held)
-    counts = {'cells': len(cells), 'instances': 0, 'migrations': 0}
-    for cell in cells:
-        instances, migrations, nodes = results[cell.uuid]
-        counts['instances'] += len(instances)
-        counts['migrations'] += len(migrations)
-        checker.cell(instances, migrations, nodes)
+    instances, migrations, nodes = _merged([results[c.uuid] for c in cells])
+    counts = {'cells': len(cells), 'instances': len(instances),
+              'migrations': len(migrations)}
+    checker.cell(instances, migrations, nodes)
     orphans = collections.OrderedDict()
     for orphan in audit.find(ctx).allocations:
         orphans.setdefault(orphan.consumer, {})[orphan.provider] = \

@@ -21,17 +21,18 @@ BIG_RES = {'VCPU': 2, 'MEMORY_MB': 512, 'DISK_GB': 3}   # swap rounds up
 
 
 def _instance(uuid='i1', host='h1', vm_state='active', task_state=None,
-              cur=SMALL, old=None):
+              cur=SMALL, old=None, volume_backed=False):
     return {'uuid': uuid, 'host': host, 'node': host, 'vm_state': vm_state,
-            'task_state': task_state, 'flavor': jsonutils.dumps({
+            'task_state': task_state, 'volume_backed': volume_backed,
+            'flavor': jsonutils.dumps({
                 'cur': cur.obj_to_primitive(),
                 'old': old and old.obj_to_primitive(), 'new': None})}
 
 
-def _migration(status, uuid='m1', instance='i1', mid=1):
+def _migration(status, uuid='m1', instance='i1', mid=1, hidden=False):
     return {'id': mid, 'uuid': uuid, 'instance_uuid': instance,
             'status': status, 'source_compute': 'h1', 'source_node': 'h1',
-            'dest_compute': 'h2', 'dest_node': 'h2'}
+            'dest_compute': 'h2', 'dest_node': 'h2', 'hidden': hidden}
 
 
 def _problems(held, instances, migrations):
@@ -92,3 +93,34 @@ def test_instance_without_host_holds_nothing():
     assert _problems({}, [_instance(host=None)], [])[0] == []
     assert _problems({'i1': {SRC: SMALL_RES}}, [_instance(host=None)],
                      [])[0] == [('mismatch', 'i1')]
+
+
+def test_volume_backed_root_disk_is_not_claimed():
+    server = _instance(volume_backed=True)
+    no_disk = {rc: n for rc, n in SMALL_RES.items() if rc != 'DISK_GB'}
+    assert _problems({'i1': {SRC: no_disk}}, [server], [])[0] == []
+    assert _problems({'i1': {SRC: SMALL_RES}}, [server], [])[0] == [
+        ('mismatch', 'i1')]
+
+
+def test_a_cross_cell_move_is_checked_once_across_its_cells():
+    """VERIFY_RESIZE after a cross-cell resize: the instance visible in
+    the target cell (its source copy hidden: not read), the migration in
+    both cells (hidden in the source), the source node in the other
+    cell."""
+    resized = _instance(host='h2', vm_state='resized', cur=BIG, old=SMALL)
+    source_cell = ([], [_migration('finished', mid=7, hidden=True)],
+                   {('h1', 'h1'): SRC})
+    target_cell = ([resized], [_migration('finished', mid=1)],
+                   {('h2', 'h2'): DST})
+    instances, migrations, nodes = consistency._merged(
+        [source_cell, target_cell])
+    assert [m['hidden'] for m in migrations] == [False]
+    held = {'i1': {DST: BIG_RES}, 'm1': {SRC: SMALL_RES}}
+    checker = consistency._Checker(held)
+    checker.cell(instances, migrations, nodes)
+    assert checker.problems == []
+    checker = consistency._Checker(dict(held, m1={}))
+    checker.cell(instances, migrations, nodes)
+    assert [(p.kind, p.consumer) for p in checker.problems] == [
+        ('mismatch', 'm1')]

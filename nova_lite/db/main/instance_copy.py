@@ -3,13 +3,16 @@ cross-cell move: the super conductor holds both).
 
 read_instance() reads, in one transaction of the source cell, the
 instance row and every row keyed by its uuid (instance_extra, info
-cache, metadata, system metadata, faults, block device mappings, tags)
-and one migration; write_instance() inserts them, in one transaction of
-the target cell, with new ids. Actions and their events are merged
-rather than copied (read_actions / merge_actions): an action is the one
-of the same request id, an event the one of the same action, name and
-start time, so copying twice adds nothing and later events (and a
-finish time) are carried over.
+cache, metadata, system metadata, faults, block device mappings, tags),
+the migration being made and the instance's earlier migrations (its
+history, which os-migrations shows: it moves with the instance, so a
+copy left behind and hard-deleted later takes none of it along);
+write_instance() inserts them, in one transaction of the target cell,
+with new ids. Actions and their events are merged rather than copied
+(read_actions / merge_actions): an action is the one of the same
+request id, an event the one of the same action, name and start time,
+so copying twice adds nothing and later events (and a finish time) are
+carried over.
 """
 import sqlalchemy as sa
 
@@ -51,7 +54,14 @@ def read_instance(context, uuid, migration_uuid=None):
         data[name] = _rows(session, table, table.c.instance_uuid == uuid,
                            table.c.deleted == 0)
     data['migration'] = None
-    if migration_uuid is not None:
+    data['history'] = []
+    for row in _rows(session, MIGRATIONS, MIGRATIONS.c.instance_uuid == uuid,
+                     MIGRATIONS.c.deleted == 0):
+        if row['uuid'] == migration_uuid:
+            data['migration'] = row
+        else:
+            data['history'].append(row)
+    if migration_uuid is not None and data['migration'] is None:
         rows = _rows(session, MIGRATIONS, MIGRATIONS.c.uuid == migration_uuid)
         data['migration'] = rows[0] if rows else None
     return data
@@ -74,6 +84,10 @@ def write_instance(context, data, instance_values=None,
             session.execute(table.insert().values(**_no_id(row)))
     for row in data['tags']:
         session.execute(TAGS.insert().values(**row))
+    for row in data.get('history', ()):
+        session.execute(MIGRATIONS.delete().where(
+            MIGRATIONS.c.uuid == row['uuid']))
+        session.execute(MIGRATIONS.insert().values(**_no_id(row)))
     migration = data.get('migration')
     if migration is not None:
         session.execute(MIGRATIONS.delete().where(
