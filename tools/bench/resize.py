@@ -44,6 +44,14 @@ confirm_resize 0.16 s. Polling every 0.1 s instead of 0.01 s changes
 nothing. 50 concurrent resizes: POSTs 1.6 s, all 50 VERIFY_RESIZE after
 11.3 s (26 s at load 5-8), allocations consistent before and after
 confirming them (101 then 51 consumers).
+
+Across cells (--cross-cell --count 20 --concurrent 50, 2026-11-26, load
+0.7-2.9, the same all-in-one): resize to VERIFY_RESIZE p50 (p95)
+cross-cell 1.33 s (2.07) vs same-cell 0.86 s (1.14) = 1.55x; confirm
+0.32 s (0.60) vs 0.20 s (0.32) = 1.58x (target <= 2x). 50 concurrent
+cross-cell resizes: POSTs 0.8 s, all 50 VERIFY_RESIZE in the other cell
+after 9.2 s, one visible copy each, allocations consistent before and
+after confirming them (102 then 52 consumers).
 """
 import argparse
 import concurrent.futures
