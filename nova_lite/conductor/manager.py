@@ -123,6 +123,19 @@ class ComputeTaskManager(object):
     def ping(self, context, arg):
         return {'service': 'compute_task', 'arg': arg}
 
+    def periodic_tasks(self, context, raise_on_error=False):
+        """Auto-confirm of cross-cell resizes (a cell conductor cannot
+        reach their source cell): resize_confirm."""
+        try:
+            resize_confirm.confirm_old_cross_cell_resizes(
+                context, self.confirm_snapshot_based_resize)
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Confirming cross-cell resizes older than the '
+                          'window failed')
+        return CONF.periodic_interval
+
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
                                      admin_password=None):

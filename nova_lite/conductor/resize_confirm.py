@@ -8,12 +8,18 @@ migration's allocation through the placement RPC topic: no up-call to
 the API database. Each migration is claimed with a compare-and-swap
 (finished -> confirming), so several conductors of one cell (or a user
 confirming at the same moment) confirm it once.
+
+A cross-cell move (migration.cross_cell_move) is not the cell
+conductor's: its source host is in another cell, out of the cell
+transport's reach. The super conductor's periodic task confirms those
+(confirm_old_cross_cell_resizes), through the same confirm as a user's.
 """
 from oslo_log import log as logging
 
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
+from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite import exception
 from nova_lite import objects
@@ -50,7 +56,7 @@ def confirm_old_resizes(context):
             # nothing to confirm any more.
             _save(migration, migration_obj.ERROR)
             continue
-        if instance.task_state is not None:
+        if instance.task_state is not None or migration.cross_cell_move:
             continue
         if not _save(migration, migration_obj.CONFIRMING):
             continue
@@ -62,6 +68,46 @@ def confirm_old_resizes(context):
         rpc.confirm_resize(context, migration.source_compute, instance,
                            migration)
         confirmed.append(instance.uuid)
+    return confirmed
+
+
+def confirm_old_cross_cell_resizes(context, confirm):
+    """A super conductor's part: the cross-cell moves of every cell
+    finished longer than the window ago, each claimed (finished ->
+    confirming) then confirm(context, instance, migration) -- the
+    compute_task confirm_snapshot_based_resize. Returns the instance
+    uuids confirmed."""
+    window = CONF.resize_confirm_window
+    if window <= 0 or not api_db.available():
+        return []
+    confirmed = []
+    for cell in objects.CellMappingList.get_all(context):
+        if cell.is_cell0():
+            continue
+        with nova_context.target_cell(context, cell) as cctxt:
+            migrations = [m for m in objects.MigrationList
+                          .get_unconfirmed_by_age(cctxt, window,
+                                                  limit=BATCH)
+                          if m.cross_cell_move and not m.hidden]
+            if not migrations:
+                continue
+            instances = {i.uuid: i for i in
+                         objects.InstanceList.get_by_filters(
+                             cctxt, {'uuid': [m.instance_uuid
+                                              for m in migrations]})}
+            for migration in migrations:
+                instance = instances.get(migration.instance_uuid)
+                if (instance is None or instance.task_state is not None
+                        or instance.vm_state != instance_obj.RESIZED
+                        or not _save(migration, migration_obj.CONFIRMING)):
+                    continue
+                LOG.info('Automatically confirming the cross-cell %s of %s '
+                         '(finished more than %d seconds ago)',
+                         migration.migration_type, instance.uuid, window)
+                instance_events.record_action(
+                    cctxt, instance, instance_action.CONFIRM_RESIZE)
+                confirm(context, instance, migration)
+                confirmed.append(instance.uuid)
     return confirmed
 
 

@@ -5,6 +5,8 @@ addresses and volumes; VERIFY_RESIZE with the mapping in the target
 cell and exactly one visible copy; confirm; revert (also when the
 source host filled up meanwhile); delete in VERIFY_RESIZE; the gate
 closed (policy '!', an old compute recorded); actions continuous."""
+import time
+
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
@@ -305,5 +307,41 @@ def test_a_stopped_server_moves_shut_off_and_stays_so(xplane):  # noqa: F811
     xp.act(uuid, {'confirmResize': None}, status=204)
     server = xp.wait_status(uuid, 'SHUTOFF')
     assert server['flavor']['original_name'] == 'medium'
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_auto_confirm_of_a_cross_cell_resize_is_the_super_conductors(
+        xplane):  # noqa: F811
+    """[DEFAULT] resize_confirm_window: the target cell's conductor
+    leaves a cross-cell move alone (its source is out of its transport's
+    reach); the super conductor's periodic task confirms it."""
+    from nova_lite.conductor import manager as conductor_manager
+    from nova_lite.conductor import resize_confirm
+    xp = xplane
+    uuid = xp.boot(cell='cell1')
+    xp.resize_into(uuid, 'cell2')
+    migration = migration_of(uuid)
+    CONF.set_override('resize_confirm_window', 1)
+    try:
+        ctxt = nova_context.get_admin_context()
+        time.sleep(2.5)     # the window passes
+        cell2 = [c for c in objects.CellMappingList.get_all(ctxt)
+                 if c.name == 'cell2'][0]
+        with nova_context.target_cell(ctxt, cell2) as cctxt:
+            assert resize_confirm.confirm_old_resizes(cctxt) == []
+        assert migration_of(uuid)['status'] == 'finished'
+        tasks = conductor_manager.ComputeTaskManager()
+        assert resize_confirm.confirm_old_cross_cell_resizes(
+            ctxt, tasks.confirm_snapshot_based_resize) == [uuid]
+    finally:
+        CONF.clear_override('resize_confirm_window')
+    server = xp.wait_status(uuid, 'ACTIVE')
+    assert server[HOST].startswith('cell2-')
+    assert wait_migration(uuid, 'confirmed')
+    wait_for(lambda: xp.copies(uuid) == {'cell2': False}, timeout=30,
+             message='source copy gone')
+    assert held(migration['uuid']) == {}
+    assert _actions(xp, uuid) == ['confirmResize', 'create', 'resize']
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
