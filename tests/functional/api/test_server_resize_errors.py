@@ -94,9 +94,12 @@ def test_a_failure_before_the_guest_moves_puts_everything_back(
     assert action(api, uuid, {'resize': {'flavorRef': 'medium'}}
                   ).status_code == 202
     _failed_back_on_source(api, plane, uuid, source, 'error')
-    assert 'compute_resize_instance' in [
+    # The event's result is written once the failed step has put the
+    # server back (the step's wrapper records it as the error leaves).
+    wait_for(lambda: 'compute_resize_instance' in [
         e['event'] for e in _events(api, uuid, 'resize')
-        if e['result'] == 'Error']
+        if e['result'] == 'Error'], timeout=10,
+        message='compute_resize_instance recorded as Error')
     # The destination fails to start it: back to the source.
     conf.set_override('fail_methods', ['finish_migration'],
                       group='fake_driver')
