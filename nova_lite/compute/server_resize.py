@@ -149,19 +149,26 @@ def _allow_cross_cell(context, instance):
         CROSS_CELL_SERVICE_VERSION
 
 
-def _start_move(context, instance, action, flavor, host=None,
-                cross_cell=None):
-    """cross_cell: the gate's answer when the caller has it already."""
-    if cross_cell is None:
-        cross_cell = _allow_cross_cell(context, instance)
-    instance.task_state = inst_obj.RESIZE_PREP
-    instance.progress = 0
+def _begin(instance, task_state, action):
+    """Set task_state with a compare-and-swap on "no task": of two
+    racing requests (or a request and a delete) exactly one wins, the
+    other gets 409."""
+    instance.task_state = task_state
     try:
         instance.save(expected_task_state=[None])
     except exception.UnexpectedTaskStateError as exc:
         raise exception.InstanceInvalidState(
             action=action, instance_uuid=instance.uuid, attr='task_state',
             state=exc.kwargs.get('actual'))
+
+
+def _start_move(context, instance, action, flavor, host=None,
+                cross_cell=None):
+    """cross_cell: the gate's answer when the caller has it already."""
+    if cross_cell is None:
+        cross_cell = _allow_cross_cell(context, instance)
+    instance.progress = 0
+    _begin(instance, inst_obj.RESIZE_PREP, action)
     instance_events.record_action(instance._context, instance, action)
     if cross_cell:
         _compute_task().migrate_server(context, instance, flavor, host=host,
@@ -238,13 +245,7 @@ def revert_resize(context, instance):
     The request spec gets the old flavor back."""
     _check_resized(context, instance, 'revertResize')
     migration = _finished_migration(instance)
-    instance.task_state = inst_obj.RESIZE_REVERTING
-    try:
-        instance.save(expected_task_state=[None])
-    except exception.UnexpectedTaskStateError as exc:
-        raise exception.InstanceInvalidState(
-            action='revertResize', instance_uuid=instance.uuid,
-            attr='task_state', state=exc.kwargs.get('actual'))
+    _begin(instance, inst_obj.RESIZE_REVERTING, 'revertResize')
     try:
         _claim_migration(instance, migration, migration_obj.REVERTING,
                          'revertResize')
