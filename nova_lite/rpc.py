@@ -12,6 +12,7 @@ from oslo_messaging.rpc import server as rpc_server
 
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
+from nova_lite import inproc_transport
 
 LOG = logging.getLogger(__name__)
 
@@ -31,13 +32,20 @@ def set_entity_serializer(factory):
     _entity_serializer = factory
 
 
+def _driver_url(url):
+    """The URL oslo.messaging is given for url (default: [DEFAULT]
+    transport_url): fake:// ones go to our in-memory driver, which wakes
+    listeners on delivery (inproc_transport)."""
+    return inproc_transport.driver_url(url or CONF.transport_url) or None
+
+
 def get_transport(url=None):
     """The transport for url (default: [DEFAULT] transport_url)."""
     key = url or CONF.transport_url or ''
     transport = _TRANSPORTS.get(key)
     if transport is None:
         transport = messaging.get_rpc_transport(
-            CONF, url=url or None, allowed_remote_exmods=_EXMODS)
+            CONF, url=_driver_url(url), allowed_remote_exmods=_EXMODS)
         _TRANSPORTS[key] = transport
     return transport
 
@@ -82,7 +90,7 @@ def get_notification_transport(url=None):
     transport = _NOTIFICATION_TRANSPORTS.get(key)
     if transport is None:
         transport = messaging.get_notification_transport(
-            CONF, url=url or None, allowed_remote_exmods=_EXMODS)
+            CONF, url=_driver_url(url), allowed_remote_exmods=_EXMODS)
         _NOTIFICATION_TRANSPORTS[key] = transport
     return transport
 

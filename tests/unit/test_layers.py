@@ -19,6 +19,7 @@ LAYERS = [
     ('plumbing', ['nova_lite', 'nova_lite.conf', 'nova_lite.constants',
                   'nova_lite.exception', 'nova_lite.utils',
                   'nova_lite.policies', 'nova_lite.policy', 'nova_lite.rpc',
+                  'nova_lite.inproc_transport',
                   'nova_lite.baserpc', 'nova_lite.context']),
     ('data', ['nova_lite.db', 'nova_lite.virt', 'nova_lite.image',
               'nova_lite.network', 'nova_lite.volume']),

@@ -1,0 +1,145 @@
+"""The in-memory message transport of the all-in-one and the tests.
+
+oslo.messaging's ``fake`` driver, with one difference: a listener sleeps
+until a message is delivered to its exchange instead of polling every
+50 ms. With the fake driver every cast, call and object-indirection call
+in the all-in-one waited for the next 50 ms tick (a resize is a dozen of
+them); here delivery wakes the listener at once.
+
+nova_lite routes every ``fake://`` URL here (rpc.get_transport): the
+scheme ``nova-lite-inproc`` is this driver's entry point
+(``oslo.messaging.drivers`` in setup.cfg). Messages, queues, pools and
+replies behave exactly as the fake driver's (it is a subclass; see
+doc/private-apis.rst for the driver classes it builds on).
+"""
+import threading
+import time
+
+import oslo_messaging
+from oslo_messaging._drivers import base
+from oslo_messaging._drivers import impl_fake
+
+SCHEME = 'nova-lite-inproc'
+
+# A listener re-checks whether it was stopped at least this often (s).
+_MAX_WAIT = 1.0
+# ... and, with targets on several exchanges, the others this often.
+_SHARED_WAIT = 0.05
+
+
+class _Exchange(impl_fake.FakeExchange):
+    """A fake exchange that signals every delivery."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        # Shares the queues' lock: a listener checks its queues and starts
+        # waiting under one lock, so no delivery slips in between.
+        self.delivered = threading.Condition(self._queues_lock)
+
+    def deliver_message(self, *args, **kwargs):
+        with self.delivered:
+            super().deliver_message(*args, **kwargs)
+            self.delivered.notify_all()
+
+    def wake(self):
+        with self.delivered:
+            self.delivered.notify_all()
+
+
+class _ExchangeManager(impl_fake.FakeExchangeManager):
+    # Exchanges of this driver, by name (the fake driver keeps its own).
+    _exchanges_lock = threading.Lock()
+    _exchanges = {}
+
+    def get_exchange(self, name):
+        if name is None:
+            name = self._default_exchange
+        with self._exchanges_lock:
+            exchange = self._exchanges.get(name)
+            if exchange is None:
+                exchange = self._exchanges[name] = _Exchange(name)
+            return exchange
+
+
+class _Listener(impl_fake.FakeListener):
+    """Waits on its exchange's delivery signal between checks of its
+    queues. The targets of one nova_lite listener share one exchange;
+    should they not, deliveries to the others are seen within
+    _SHARED_WAIT, as with the fake driver."""
+
+    def __init__(self, exchange_manager, targets, pool=None):
+        super().__init__(exchange_manager, targets, pool)
+        exchanges = []
+        for target in targets:
+            exchange = exchange_manager.get_exchange(target.exchange)
+            if exchange not in exchanges:
+                exchanges.append(exchange)
+        self._exchanges = exchanges
+
+    def _next(self):
+        for target in self._targets:
+            exchange = self._exchange_manager.get_exchange(target.exchange)
+            ctxt, message, reply_q, requeue = exchange.poll(target,
+                                                            self._pool)
+            if message is not None:
+                return impl_fake.FakeIncomingMessage(ctxt, message, reply_q,
+                                                     requeue)
+        return None
+
+    @base.batch_poll_helper
+    def poll(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        signal = self._exchanges[0].delivered
+        longest = _MAX_WAIT if len(self._exchanges) == 1 else _SHARED_WAIT
+        with signal:
+            while not self._stopped.is_set():
+                message = self._next()
+                if message is not None:
+                    return message
+                wait = longest
+                if deadline is not None:
+                    wait = min(wait, deadline - time.monotonic())
+                    if wait <= 0:
+                        break
+                signal.wait(wait)
+        return None
+
+    def stop(self):
+        super().stop()
+        self._exchanges[0].wake()
+
+
+class Driver(impl_fake.FakeDriver):
+    """oslo.messaging's fake driver with listeners woken by delivery."""
+
+    def __init__(self, conf, url, default_exchange=None,
+                 allowed_remote_exmods=None):
+        super().__init__(conf, url, default_exchange, allowed_remote_exmods)
+        self._exchange_manager = _ExchangeManager(default_exchange)
+
+    def listen(self, target, batch_size, batch_timeout):
+        # The fake driver's targets: the server's own queue and the topic.
+        exchange = target.exchange or self._default_exchange
+        listener = _Listener(self._exchange_manager, [
+            oslo_messaging.Target(topic=target.topic, server=target.server,
+                                  exchange=exchange),
+            oslo_messaging.Target(topic=target.topic, exchange=exchange)])
+        return base.PollStyleListenerAdapter(listener, batch_size,
+                                             batch_timeout)
+
+    def listen_for_notifications(self, targets_and_priorities, pool,
+                                 batch_size, batch_timeout):
+        targets = [oslo_messaging.Target(topic='%s.%s' % (target.topic,
+                                                          priority),
+                                         exchange=target.exchange)
+                   for target, priority in targets_and_priorities]
+        listener = _Listener(self._exchange_manager, targets, pool)
+        return base.PollStyleListenerAdapter(listener, batch_size,
+                                             batch_timeout)
+
+
+def driver_url(url):
+    """url with the fake driver's scheme replaced by this driver's."""
+    if url and url.startswith('fake:'):
+        return SCHEME + url[len('fake'):]
+    return url
