@@ -36,7 +36,9 @@ class CreateMigrationTask(base.TaskBase):
     On entry: the instance in task_state resize_prep, on its source host.
     On exit: a Migration in status pre-migrating (self.migration), of
     type resize (new flavor) or migration (same flavor), uuid = the
-    placement consumer that will hold the source allocation.
+    placement consumer that will hold the source allocation; none when
+    the instance was deleted meanwhile (InstanceNotFound: the move ends
+    there, nothing to undo).
     Rollback: the migration goes to error.
     """
 

@@ -13,6 +13,7 @@ from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_lite.db.main import api as main_db
+from nova_lite.db.main import instance_lock
 from nova_lite.db.main import models
 from nova_lite import exception
 
@@ -51,8 +52,12 @@ def _get(session, where, missing):
 
 @main_db.writer
 def create(context, values):
-    """Insert a migration; returns it."""
+    """Insert a migration of a live instance; returns it. Holds the
+    instance row's write lock while it inserts, so a migration is never
+    recorded for an instance deleted before (InstanceNotFound) and a
+    delete coming after waits for it."""
     values = {k: v for k, v in values.items() if k in _WRITABLE}
+    instance_lock.lock_row(context.session, values['instance_uuid'])
     now = _now()
     new_id = context.session.execute(MIGRATIONS.insert().values(
         created_at=now, updated_at=now, deleted=0, **values)

@@ -6,6 +6,10 @@ at 2.56), same-host resize, delete in VERIFY_RESIZE and during a resize,
 auto-confirm."""
 import pytest
 
+from nova_lite.conductor import manager as conductor_manager
+from nova_lite import context as nova_context
+from nova_lite import objects
+from nova_lite.objects import embedded_flavor
 from tests.conftest import set_override
 from tests.functional.api.resize_helpers import action
 from tests.functional.api.resize_helpers import boot
@@ -236,3 +240,27 @@ def test_delete_racing_a_resize_leaves_nothing_behind(api, plane, conf):
              and guests(plane, source) == [] and guests(plane, dest) == [],
              timeout=30, message='nothing left')
     assert migration_of(uuid)['status'] == 'error'
+
+
+def test_a_move_that_arrives_after_the_delete_leaves_no_trace(api, plane):
+    """The super conductor's migrate_server for a server deleted after
+    the API sent it (the message waited in the queue): no migration
+    record, no allocation, the server stays deleted."""
+    uuid = boot(api)
+    admin = nova_context.get_admin_context()
+    mapping = objects.InstanceMapping.get_by_instance_uuid(admin, uuid)
+    with nova_context.target_cell(admin, mapping.cell_mapping) as cctxt:
+        instance = objects.Instance.get_by_uuid(cctxt, uuid)
+    instance.task_state = 'resize_prep'     # as the API left it
+    flavor = embedded_flavor.EmbeddedFlavor.from_flavor(
+        objects.Flavor.get_by_flavor_id(admin, 'medium'))
+    assert api('DELETE', '/servers/%s' % uuid).status_code == 204
+    wait_for(lambda: api('GET', '/servers/%s' % uuid).status_code == 404,
+             timeout=30, message='deleted')
+    conductor_manager.ComputeTaskManager().migrate_server(
+        admin, instance, flavor)
+    assert migration_of(uuid) is None
+    assert held(uuid) == {}
+    with nova_context.target_cell(admin, mapping.cell_mapping) as cctxt:
+        gone = objects.Instance.get_by_uuid(cctxt, uuid, read_deleted='yes')
+    assert gone.deleted and gone.task_state is None
