@@ -291,14 +291,17 @@ class ResizeTasks(object):
 
     def _finish_resize(self, context, instance, migration):
         """True when the move failed and must go back to the source."""
+        new = instance.new_flavor
         try:
+            # The server shows its new flavor from here on, as in Nova (a
+            # failure sends it back, where the old flavor is restored).
+            set_flavor(instance, new)
             instance.task_state = instance_obj.RESIZE_FINISH
             instance.save(expected_task_state=[
                 instance_obj.RESIZE_MIGRATED])
         except _MOVED_ON as exc:
             self._abandon(context, instance, migration, exc)
             return False
-        new = instance.new_flavor
         power_on = _old_vm_state(instance) != instance_obj.STOPPED
         with notify.action(context, instance, self.host, 'resize_finish'):
             try:
@@ -315,7 +318,6 @@ class ResizeTasks(object):
                                        migration_obj.ERROR)
             self._save_migration(migration, migration_obj.FINISHED,
                                  [migration_obj.POST_MIGRATING])
-            set_flavor(instance, new)
             instance.vm_state = instance_obj.RESIZED
             instance.power_state = (instance_obj.RUNNING if power_on
                                     else instance_obj.SHUTDOWN)

@@ -208,6 +208,14 @@ def test_bad_requests_and_refusing_states(api):
                   token=ADMIN).status_code == 409
 
 
+def _moved_hosts(notifications, uuid):
+    """(source, destination) of the first move, from its notifications."""
+    [start] = notifications.about(uuid, 'instance.resize.start')
+    [finish] = notifications.about(uuid, 'instance.resize_finish.start')
+    return (start['payload']['nova_object.data']['host'],
+            finish['payload']['nova_object.data']['host'])
+
+
 def test_notifications_and_instance_actions_of_a_move(api, notifications):
     uuid = boot(api)
     assert action(api, uuid, {'resize': {'flavorRef': 'medium'}}
@@ -225,6 +233,30 @@ def test_notifications_and_instance_actions_of_a_move(api, notifications):
         'instance.resize.end', 'instance.resize_finish.start',
         'instance.resize_finish.end', 'instance.resize_revert.start',
         'instance.resize_revert.end']
+    source, dest = _moved_hosts(notifications, uuid)
+    assert source != dest
+    # Each step's notifications come from the host it runs on and carry
+    # the flavor the server has at that moment.
+    for name, host, flavor in (
+            ('instance.resize_prep.start', dest, 'small'),
+            ('instance.resize_prep.end', dest, 'small'),
+            ('instance.resize.start', source, 'small'),
+            ('instance.resize.end', source, 'small'),
+            ('instance.resize_finish.start', dest, 'medium'),
+            ('instance.resize_finish.end', dest, 'medium'),
+            ('instance.resize_revert.start', dest, 'medium'),
+            ('instance.resize_revert.end', source, 'small')):
+        [sent] = notifications.about(uuid, name)
+        data = sent['payload']['nova_object.data']
+        assert sent['publisher_id'] == 'nova-compute:%s' % host, name
+        assert data['uuid'] == uuid
+        assert data['flavor']['nova_object.data']['name'] == flavor, name
+        assert data['task_state'] in (
+            'resize_prep', 'resize_migrating', 'resize_migrated',
+            'resize_finish', 'resize_reverting', None), name
+    [exists] = notifications.about(uuid, 'instance.exists')
+    assert exists['payload']['nova_object.data']['flavor'][
+        'nova_object.data']['name'] == 'small'
     [prep] = notifications.about(uuid, 'instance.resize_prep.start')
     data = prep['payload']['nova_object.data']
     assert prep['payload']['nova_object.name'] == \
