@@ -31,6 +31,7 @@ from nova_lite.conductor.tasks import base
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.image import api as image_api
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import cross_cell
@@ -107,6 +108,7 @@ class Move(object):
         self.target_instance = self.target_migration = None
         self.snapshot_id = None
         self.rpc = compute_rpcapi.ComputeAPI()
+        self.network = network_api.API()
 
     def save_both(self, **values):
         """Set values on both copies of the migration."""
@@ -158,12 +160,15 @@ class PrepResizeAtDestTask(base.TaskBase):
 
     On entry: the hidden target copy; the primary destination claimed
     for the instance. On exit: a destination took it (claim, migration
-    context, new volume attachments in the target copy's mappings);
-    both migrations name it; the source copy carries the migration
-    context and old/new flavor too. An alternate that is used first
-    gets the instance's claim (replacing the failed host's).
-    Rollback: the destination's attachments dropped, the source copy's
-    record of the move cleared.
+    context, new volume attachments in the target copy's mappings, an
+    INACTIVE binding to it of each of the instance's ports beside the
+    source's ACTIVE one); both migrations name it; the source copy
+    carries the migration context and old/new flavor too. An alternate
+    that is used first gets the instance's claim (replacing the failed
+    host's); a host that fails loses its bindings before the next is
+    tried.
+    Rollback: the destination's attachments and port bindings dropped,
+    the source copy's record of the move cleared.
     """
 
     def __init__(self, move):
@@ -197,6 +202,9 @@ class PrepResizeAtDestTask(base.TaskBase):
                     raise exception.ComputeTooOldForAction(
                         action='cross-cell resize',
                         instance_uuid=move.instance.uuid, host=sel['host'])
+                # The ports must bind there before the host is taken.
+                move.network.create_instance_bindings(
+                    move.context, move.instance.uuid, sel['host'])
                 ctx = move.rpc.prep_snapshot_based_resize_at_dest(
                     move.tctxt, sel['host'], move.target_instance,
                     move.target_migration, move.new_flavor, move.spec)
@@ -205,6 +213,7 @@ class PrepResizeAtDestTask(base.TaskBase):
                             'failed: %s', move.instance.uuid, sel['host'],
                             exc)
                 last = exc
+                self._drop_bindings(sel['host'])
                 continue
             self.host = sel['host']
             break
@@ -220,12 +229,24 @@ class PrepResizeAtDestTask(base.TaskBase):
         inst.new_flavor = move.new_flavor
         inst.save()
 
+    def _drop_bindings(self, host):
+        try:
+            self.move.network.delete_instance_bindings(
+                self.move.context, self.move.instance.uuid, host)
+        except Exception:
+            LOG.exception('Could not delete the port bindings of %s to %s',
+                          self.move.instance.uuid, host)
+
     def rollback(self, ex):
         move = self.move
         if self.host is not None:
-            move.rpc.revert_snapshot_based_resize_at_dest(
-                move.tctxt, self.host, move.target_instance,
-                move.target_migration)
+            try:
+                move.rpc.revert_snapshot_based_resize_at_dest(
+                    move.tctxt, self.host, move.target_instance,
+                    move.target_migration)
+            finally:
+                # Also when the destination does not answer.
+                self._drop_bindings(self.host)
 
 
 class PrepResizeAtSourceTask(base.TaskBase):

@@ -73,6 +73,11 @@ def test_image_backed_resize_to_the_other_cell_and_confirm(
     assert held(uuid) == {dest: MEDIUM}
     assert guests(xp.plane, source) == [uuid + '_resize']
     assert guests(xp.plane, dest) == [uuid]
+    # The ports are active at the destination, still bound (inactive)
+    # at the source until the confirm.
+    assert xp.bound(uuid) == sorted([(dest, 'ACTIVE'), (source, 'INACTIVE')])
+    assert {p['binding:host_id'] for p in network_api.API().get_ports(
+        xp.ctxt, device_id=uuid)} == {dest}
     # No snapshot image is left behind.
     images = xp.api('GET', '/images', token=ADMIN).json()['images']
     assert not [i for i in images if 'resize-snapshot' in i['name']]
@@ -92,7 +97,60 @@ def test_image_backed_resize_to_the_other_cell_and_confirm(
     assert held(migration['uuid']) == {}
     assert held(uuid) == {dest: MEDIUM}
     assert guests(xp.plane, source) == []
+    assert xp.bound(uuid) == [(dest, 'ACTIVE')]
     assert _actions(xp, uuid) == ['confirmResize', 'create', 'resize']
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+    assert network_api.API().get_ports(xp.ctxt, device_id=uuid) == []
+
+
+def _hold(method, host, seconds):
+    """[fake_driver] delay_methods: method sleeps on host."""
+    CONF.set_override('delay_methods', {'%s@%s' % (method, host): seconds},
+                      group='fake_driver')
+
+
+def _release():
+    CONF.clear_override('delay_methods', group='fake_driver')
+
+
+def test_port_bindings_at_each_stage_of_a_move_and_its_revert(
+        xplane):  # noqa: F811
+    """After prep at the destination the ports carry an INACTIVE
+    binding there beside the source's ACTIVE one; finish activates the
+    destination's; a revert deletes it and the source's is ACTIVE
+    again."""
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    source = xp.host(uuid)
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
+    # Hold the move in prep at the source (after prep at the
+    # destination): power_off of the source guest sleeps.
+    _hold('power_off', source, 8)
+    try:
+        others = xp.hosts_of('cell1')
+        xp._set_enabled(others, False)
+        try:
+            xp.act(uuid, {'resize': {'flavorRef': 'medium'}})
+            wait_for(lambda: (migration_of(uuid) or {}).get('status') in
+                     ('migrating', 'post-migrating', 'finished'),
+                     timeout=30, message='prep at the source')
+            during = xp.bound(uuid)
+        finally:
+            xp._set_enabled(others, True)
+        server = xp.wait_status(uuid, 'VERIFY_RESIZE')
+    finally:
+        _release()
+    dest = server[HOST]
+    assert during == sorted([(dest, 'INACTIVE'), (source, 'ACTIVE')]), \
+        during
+    assert xp.bound(uuid) == sorted([(dest, 'ACTIVE'), (source, 'INACTIVE')])
+    xp.act(uuid, {'revertResize': None})
+    xp.wait_status(uuid, 'ACTIVE')
+    assert wait_migration(uuid, 'reverted')
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
+    assert {p['binding:host_id'] for p in network_api.API().get_ports(
+        xp.ctxt, device_id=uuid)} == {source}
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
 

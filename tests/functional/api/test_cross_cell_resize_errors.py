@@ -65,6 +65,8 @@ def _resize_fails(xp, uuid, target_cell):
     assert _snapshots(xp) == []
     for port in network_api.API().get_ports(xp.ctxt, device_id=uuid):
         assert port['binding:host_id'] == source
+    # No binding to a destination left: the source's alone, ACTIVE.
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
     return server
 
 
@@ -105,7 +107,8 @@ def test_a_failure_at_each_step_rolls_back(xplane, fake_hooks,  # noqa: F811
 def test_prep_failing_at_the_destination_tries_an_alternate(
         xplane, fake_hooks):  # noqa: F811
     xp = xplane
-    uuid = xp.boot(cell='cell2')
+    uuid = xp.boot(cell='cell2', networks='auto')
+    source = xp.host(uuid)
     first, second = xp.hosts_of('cell1')
     # Whichever the scheduler picks first fails; the other one takes it.
     fake_hooks('fail_methods', ['check_resize_claim@%s' % first])
@@ -113,8 +116,12 @@ def test_prep_failing_at_the_destination_tries_an_alternate(
     assert server[HOST] == second
     assert held(uuid) == {second: MEDIUM}
     assert guests(xp.plane, first) == []
+    # The failed host's bindings went before the alternate was tried.
+    assert xp.bound(uuid) == sorted([(second, 'ACTIVE'),
+                                    (source, 'INACTIVE')])
     xp.act(uuid, {'revertResize': None})
     xp.wait_status(uuid, 'ACTIVE')
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
     fake_hooks('fail_methods', ['check_resize_claim@%s' % second])
     server = xp.resize_into(uuid, 'cell1')
     assert server[HOST] == first
