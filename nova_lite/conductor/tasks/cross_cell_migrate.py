@@ -20,6 +20,15 @@ source), post-migrating (guest gone from the source), finished
 (VERIFY_RESIZE, mapping in the target cell).
 
 Before each step _step_boundary(name) runs: a test hook (see there).
+
+A delete wins over the move: the API deletes the source copy (the
+server while the mapping is in the source cell) whatever step runs.
+Each step after the target copy's setup first checks that the source
+copy is still there and not being deleted (deleted_meanwhile), and so
+does the mapping swap after it has swapped; a deleted server makes the
+step raise InstanceNotFound, so the chain rolls back (target copy,
+destination guest, attachments and port bindings, snapshot) and the
+scheduling task drops the claims of the instance and the migration.
 """
 import os
 import signal
@@ -74,6 +83,25 @@ def _step_boundary(name):
         raise SimulatedCrash(name)
     if os.environ.get(FAIL_ENV) == name:
         raise SimulatedStepFailure('Simulated failure at step %s' % name)
+
+
+def deleted_meanwhile(cctxt, instance_uuid):
+    """Whether the server was deleted (or is being deleted) while its
+    move ran: the copy in cctxt's cell gone, or deleting."""
+    try:
+        instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
+    except exception.InstanceNotFound:
+        return True
+    return (instance.task_state == instance_obj.DELETING
+            or instance.vm_state == instance_obj.DELETED)
+
+
+def _check_not_deleted(move):
+    """InstanceNotFound when the server was deleted meanwhile."""
+    if deleted_meanwhile(move.sctxt, move.instance.uuid):
+        LOG.info('Instance %s was deleted during its cross-cell move; '
+                 'the move gives up', move.instance.uuid)
+        raise exception.InstanceNotFound(instance_id=move.instance.uuid)
 
 
 def snapshot_name(migration_uuid):
@@ -219,6 +247,7 @@ class PrepResizeAtDestTask(base.TaskBase):
             break
         if self.host is None:
             raise last or exception.NoValidHost(reason='no destination')
+        _check_not_deleted(move)
         move.target_instance = objects.Instance.get_by_uuid(
             move.tctxt, move.instance.uuid)
         move.target_migration = objects.Migration.get_by_uuid(
@@ -268,6 +297,7 @@ class PrepResizeAtSourceTask(base.TaskBase):
     def _execute(self):
         _step_boundary('prep_resize_at_source')
         move = self.move
+        _check_not_deleted(move)
         bdms = objects.BlockDeviceMappingList.get_by_instance_uuid(
             move.sctxt, move.instance.uuid)
         root = bdms.root_bdm()
@@ -301,7 +331,8 @@ class PrepResizeAtSourceTask(base.TaskBase):
     def rollback(self, ex):
         move = self.move
         self._drop_snapshot()
-        if self.done:
+        if self.done and not deleted_meanwhile(move.sctxt,
+                                               move.instance.uuid):
             instance = objects.Instance.get_by_uuid(move.sctxt,
                                                     move.instance.uuid)
             move.rpc.finish_revert_snapshot_based_resize_at_source(
@@ -328,6 +359,7 @@ class FinishResizeAtDestTask(base.TaskBase):
     def _execute(self):
         _step_boundary('finish_resize_at_dest')
         move = self.move
+        _check_not_deleted(move)
         cross_cell.sync_actions(move.sctxt, move.tctxt, move.instance.uuid)
         target = move.target_instance
         target.task_state = instance_obj.RESIZE_MIGRATED
@@ -368,12 +400,17 @@ class MappingSwapTask(base.TaskBase):
     def _execute(self):
         _step_boundary('mapping_swap')
         move = self.move
+        _check_not_deleted(move)
         uuid, muuid = move.instance.uuid, move.migration.uuid
         cross_cell.sync_actions(move.sctxt, move.tctxt, uuid)
         cross_cell.set_hidden(move.tctxt, uuid, False, muuid)
         mapping_obj.set_cell(move.context, [uuid],
                                           move.target_cell.uuid)
         cross_cell.set_hidden(move.sctxt, uuid, True, muuid)
+        # A delete that began on the source copy before the swap wins
+        # (rolled back, swap included); one after it finds the server
+        # in the target cell, in VERIFY_RESIZE.
+        _check_not_deleted(move)
         _save_status(move.migration, migration_obj.FINISHED)
 
     def rollback(self, ex):
