@@ -9,6 +9,7 @@ import pytest
 
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.volume import api as volume_api
 
 from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conf import CONF
@@ -19,6 +20,7 @@ from tests.functional.api.resize_helpers import guests
 from tests.functional.api.resize_helpers import held
 from tests.functional.api.resize_helpers import migration_of
 from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.api.test_volumes import _image_to_volume
 from tests.functional.conftest import wait_for
 
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
@@ -135,7 +137,7 @@ def test_prep_failing_at_the_destination_tries_an_alternate(
     xp.gone(uuid)
 
 
-# --- a delete in the middle of a move -----------------------------------------
+# --- a delete in the middle of a move ---------------------------------------
 
 def _bound_to(xp, uuid, host, status):
     try:
@@ -182,27 +184,52 @@ def _cleaned_up(xp, uuid, migration_uuid, port_ids):
 
 # (where the move is held, the driver method that holds it there (on
 # the target cell's hosts or the source), when the move is in it)
+def _in_prep_at_dest(xp, uuid, source):
+    return (xp.copies(uuid).get('cell2') is True and
+            len(xp.bound(uuid)) == 2)
+
+
+def _in_prep_at_source(xp, uuid, source):
+    return (migration_of(uuid) or {}).get('status') == 'migrating'
+
+
+def _in_finish_at_dest(xp, uuid, source):
+    return not _bound_to(xp, uuid, source, 'ACTIVE')
+
+
 HOLDS = [
-    ('prep_at_dest', 'check_resize_claim', 'target',
-     lambda xp, uuid, source: (xp.copies(uuid).get('cell2') is True and
-                               len(xp.bound(uuid)) == 2)),
-    ('prep_at_source', 'power_off', 'source',
-     lambda xp, uuid, source: (migration_of(uuid) or {}).get(
-         'status') == 'migrating'),
-    ('finish_at_dest', 'finish_migration', 'target',
-     lambda xp, uuid, source: not _bound_to(xp, uuid, source, 'ACTIVE')),
+    ('prep_at_dest', 'check_resize_claim', 'target', _in_prep_at_dest,
+     False),
+    ('prep_at_source', 'power_off', 'source', _in_prep_at_source, False),
+    ('finish_at_dest', 'finish_migration', 'target', _in_finish_at_dest,
+     False),
+    ('prep_at_dest-volume', 'check_resize_claim', 'target',
+     _in_prep_at_dest, True),
+    ('finish_at_dest-volume', 'finish_migration', 'target',
+     _in_finish_at_dest, True),
 ]
 
 
-@pytest.mark.parametrize('where,method,on,reached', HOLDS,
+@pytest.mark.parametrize('where,method,on,reached,volume_backed', HOLDS,
                          ids=[h[0] for h in HOLDS])
 def test_a_delete_in_the_middle_of_a_move_wins(
-        xplane, fake_hooks, where, method, on, reached):  # noqa: F811
+        xplane, fake_hooks, where, method, on, reached,  # noqa: F811
+        volume_backed):
     """DELETE /servers/{id} (as its user) while the cross-cell move is
     held in a step: the server goes as after any delete and the move,
-    finding it gone, leaves nothing behind in either cell."""
+    finding it gone, leaves nothing behind in either cell (a kept
+    volume of a volume-backed server ends available, unattached)."""
     xp = xplane
-    uuid = xp.boot(cell='cell1', networks='auto')
+    volume_id = None
+    if volume_backed:
+        uuid = xp.boot(cell='cell1', networks='auto', imageRef='',
+                       block_device_mapping_v2=[_image_to_volume(
+                           delete=False)])
+        [volume] = xp.show(uuid, version='2.79')[
+            'os-extended-volumes:volumes_attached']
+        volume_id = volume['id']
+    else:
+        uuid = xp.boot(cell='cell1', networks='auto')
     source = xp.host(uuid)
     port_ids = [p['id'] for p in network_api.API().get_ports(
         xp.ctxt, device_id=uuid)]
@@ -234,3 +261,9 @@ def test_a_delete_in_the_middle_of_a_move_wins(
         'error', 'failed'), timeout=60, message='move given up')
     _nothing_left(xp, uuid, migration['uuid'], port_ids)
     fake_hooks('delay_methods', {})
+    if volume_id:
+        volumes = volume_api.API()
+        wait_for(lambda: volumes.get(xp.ctxt, volume_id)['status'] ==
+                 'available', timeout=30, message='volume available')
+        assert volumes.get(xp.ctxt, volume_id)['attachments'] == []
+        volumes.delete(xp.ctxt, volume_id)

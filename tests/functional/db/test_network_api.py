@@ -220,7 +220,7 @@ def test_addresses_render_like_the_compute_api(api, user):
         'private': [{'addr': '10.0.0.2', 'version': 4}]}
 
 
-# --- port bindings (binding-extended) -----------------------------------------
+# --- port bindings (binding-extended) ---------------------------------------
 
 class _GenericBindings(network_api.NetworkAPI):
     """The port-level methods of API under NetworkAPI's own
