@@ -8,6 +8,7 @@ closed (policy '!', an old compute recorded); actions continuous."""
 import time
 
 from oslo_utils import timeutils
+import requests
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
@@ -104,6 +105,16 @@ def test_image_backed_resize_to_the_other_cell_and_confirm(
     assert network_api.API().get_ports(xp.ctxt, device_id=uuid) == []
 
 
+def _shown_hosts(xp, uuid):
+    """binding:host_id of the server's ports as the read-only Neutron
+    API at /networking shows them."""
+    resp = requests.get(
+        xp.plane.endpoint + '/networking/v2.0/ports?device_id=' + uuid,
+        headers={'X-Auth-Token': ADMIN}, timeout=30)
+    assert resp.status_code == 200, resp.text
+    return {p['binding:host_id'] for p in resp.json()['ports']}
+
+
 def _hold(method, host, seconds):
     """[fake_driver] delay_methods: method sleeps on host."""
     CONF.set_override('delay_methods', {'%s@%s' % (method, host): seconds},
@@ -136,6 +147,7 @@ def test_port_bindings_at_each_stage_of_a_move_and_its_revert(
                      ('migrating', 'post-migrating', 'finished'),
                      timeout=30, message='prep at the source')
             during = xp.bound(uuid)
+            shown_during = _shown_hosts(xp, uuid)
         finally:
             xp._set_enabled(others, True)
         server = xp.wait_status(uuid, 'VERIFY_RESIZE')
@@ -144,13 +156,15 @@ def test_port_bindings_at_each_stage_of_a_move_and_its_revert(
     dest = server[HOST]
     assert during == sorted([(dest, 'INACTIVE'), (source, 'ACTIVE')]), \
         during
+    # The ACTIVE binding's host is the one the port shows.
+    assert shown_during == {source}
     assert xp.bound(uuid) == sorted([(dest, 'ACTIVE'), (source, 'INACTIVE')])
+    assert _shown_hosts(xp, uuid) == {dest}
     xp.act(uuid, {'revertResize': None})
     xp.wait_status(uuid, 'ACTIVE')
     assert wait_migration(uuid, 'reverted')
     assert xp.bound(uuid) == [(source, 'ACTIVE')]
-    assert {p['binding:host_id'] for p in network_api.API().get_ports(
-        xp.ctxt, device_id=uuid)} == {source}
+    assert _shown_hosts(xp, uuid) == {source}
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
 
