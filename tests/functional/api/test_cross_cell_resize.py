@@ -255,7 +255,10 @@ def test_delete_in_verify_resize_cleans_both_cells(xplane):  # noqa: F811
     xp = xplane
     uuid = xp.boot(cell='cell2', networks='auto')
     source = xp.host(uuid)
+    port_ids = [p['id'] for p in network_api.API().get_ports(
+        xp.ctxt, device_id=uuid)]
     dest = xp.resize_into(uuid, 'cell1')[HOST]
+    assert len(xp.binding_rows(port_ids)) == 2 * len(port_ids) > 0
     migration = migration_of(uuid)
     assert xp.api('DELETE', '/servers/%s' % uuid,
                   token=ADMIN).status_code == 204
@@ -266,6 +269,7 @@ def test_delete_in_verify_resize_cleans_both_cells(xplane):  # noqa: F811
              guests(xp.plane, dest) == [], timeout=30,
              message='nothing left of %s' % uuid)
     assert network_api.API().get_ports(xp.ctxt, device_id=uuid) == []
+    assert xp.binding_rows(port_ids) == []
 
 
 def _stays_in_cell(xp, uuid):

@@ -171,6 +171,7 @@ def _nothing_left(xp, uuid, migration_uuid, port_ids):
     for port_id in port_ids:
         with pytest.raises(exception.PortNotFound):
             net.get_bindings(xp.ctxt, port_id)
+    assert xp.binding_rows(port_ids) == []
     assert _snapshots(xp) == []
 
 
