@@ -88,12 +88,9 @@ def _step_boundary(name):
 def deleted_meanwhile(cctxt, instance_uuid):
     """Whether the server was deleted (or is being deleted) while its
     move ran: the copy in cctxt's cell gone, or deleting."""
-    try:
-        instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
-    except exception.InstanceNotFound:
-        return True
-    return (instance.task_state == instance_obj.DELETING
-            or instance.vm_state == instance_obj.DELETED)
+    states = cross_cell.states(cctxt, instance_uuid)
+    return (states is None or states[0] == instance_obj.DELETED
+            or states[1] == instance_obj.DELETING)
 
 
 def _check_not_deleted(move):
