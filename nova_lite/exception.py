@@ -299,6 +299,19 @@ class PortInUse(Conflict):
     msg_fmt = 'Port %(port_id)s is still in use.'
 
 
+class PortBindingNotFound(NotFound):
+    msg_fmt = 'Binding for port %(port_id)s on host %(host)s not found.'
+
+
+class PortBindingAlreadyExists(Conflict):
+    msg_fmt = 'Binding for port %(port_id)s on host %(host)s already exists.'
+
+
+class PortBindingAlreadyActive(Conflict):
+    msg_fmt = ('Binding for port %(port_id)s on host %(host)s is already '
+               'active.')
+
+
 class PortNotUsable(Invalid):
     msg_fmt = 'Port %(port_id)s not usable for instance %(instance)s.'
 

@@ -13,20 +13,28 @@ destination, the source copy at the source).
   dest    prep_snapshot_based_resize_at_dest     resize_prep: claim
           checked, old/new flavor and migration context recorded, new
           (reserved) volume attachments in the target copy's mappings
+          (the conductor made the ports' INACTIVE bindings to this host
+          before the call)
   source  prep_snapshot_based_resize_at_source   resize_migrating ->
           resize_migrated: guest powered off, root disk snapshot
           uploaded (image-backed), guest destroyed with its disks kept,
           placeholder volume attachments
   dest    finish_snapshot_based_resize_at_dest   resize_finish -> None,
-          VERIFY_RESIZE: ports bound here, volumes connected, guest
-          spawned from the snapshot (or its volumes), snapshot deleted
+          VERIFY_RESIZE: the ports' bindings here ACTIVE (the source's
+          INACTIVE), volumes connected, guest spawned from the snapshot
+          (or its volumes), snapshot deleted
   source  confirm_snapshot_based_resize_at_source  the kept guest, its
           placeholder attachments and the migration's allocation gone
   dest    revert_snapshot_based_resize_at_dest   the new guest and its
-          attachments gone
-  source  finish_revert_snapshot_based_resize_at_source  ports bound
-          back, volumes connected, the kept guest running again with
-          the old flavor, the server as before the move
+          attachments gone, the ports' bindings to the source ACTIVE
+          and those to this host deleted
+  source  finish_revert_snapshot_based_resize_at_source  the ports'
+          bindings here ACTIVE and the destination's deleted, volumes
+          connected, the kept guest running again with the old flavor,
+          the server as before the move
+
+The source's (INACTIVE) port bindings are deleted by the conductor's
+confirm. Every binding change is idempotent (a rerun finds it done).
 
 A failure inside a step undoes that step here and raises (the conductor
 rolls back the steps done before).
@@ -58,8 +66,14 @@ class CrossCellTasks(object):
         root = bdms.root_bdm()
         return bool(root is not None and root.is_volume)
 
-    def _bind_ports(self, context, instance, host):
-        self.network_api.bind_ports_to_host(context, instance.uuid, host)
+    def _bind_ports(self, context, instance, host, drop_host=None):
+        """The instance's ports ACTIVE on host (their bindings to
+        drop_host, if given, deleted); its network info refreshed."""
+        self.network_api.activate_instance_bindings(context, instance.uuid,
+                                                    host)
+        if drop_host and drop_host != host:
+            self.network_api.delete_instance_bindings(
+                context, instance.uuid, drop_host)
         instance.network_info = self.network_api.get_instance_nw_info(
             context, instance.uuid)
 
@@ -225,7 +239,9 @@ class CrossCellTasks(object):
                             context, bdm.attachment_id)
                 except Exception:
                     self._drop_guest_here(context, instance, bdms)
-                    self.network_api.bind_ports_to_host(
+                    # The source's bindings ACTIVE again; this host's
+                    # (INACTIVE) go with the prep's rollback.
+                    self.network_api.activate_instance_bindings(
                         context, instance.uuid, migration.source_compute)
                     raise
                 if snapshot_id:
@@ -273,7 +289,9 @@ class CrossCellTasks(object):
     def revert_snapshot_based_resize_at_dest(self, context, instance,
                                              migration):
         """The target copy: the guest here and its volume attachments
-        go (the source's placeholders keep the volumes reserved)."""
+        go (the source's placeholders keep the volumes reserved); the
+        ports' bindings to the source ACTIVE (again), those to this
+        host deleted."""
         with self._locks(instance.uuid):
             notify.notify_about_instance_action(
                 context, instance, self.host, 'resize_revert', notify.START)
@@ -281,20 +299,27 @@ class CrossCellTasks(object):
             self._drop_guest_here(context, instance, bdms)
             for bdm in bdms.volumes():
                 block_devices.release(context, [bdm])
+            if migration.source_compute:
+                self.network_api.activate_instance_bindings(
+                    context, instance.uuid, migration.source_compute)
+            self.network_api.delete_instance_bindings(
+                context, instance.uuid, self.host)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def finish_revert_snapshot_based_resize_at_source(self, context,
                                                       instance, migration):
         """The source copy (visible again, resize_reverting, or any step
-        of a failed move): ports bound here, volumes connected, the kept
-        guest running again (shut off if it was stopped) with the old
-        flavor, the server as before the move (task None)."""
+        of a failed move): the ports' bindings here ACTIVE and those to
+        the destination deleted, volumes connected, the kept guest
+        running again (shut off if it was stopped) with the old flavor,
+        the server as before the move (task None)."""
         with self._locks(instance.uuid):
             old = instance.old_flavor or instance.flavor
             bdms = self._bdms(context, instance)
             power_on = resize_tasks._old_vm_state(instance) != \
                 instance_obj.STOPPED
-            self._bind_ports(context, instance, self.host)
+            self._bind_ports(context, instance, self.host,
+                             drop_host=migration.dest_compute)
             if self.driver.has_resize_copy(instance.uuid):
                 self.driver.finish_revert_migration(
                     instance.uuid, old.vcpus, old.memory_mb,

@@ -29,6 +29,20 @@ Invariants:
   again returns the ports already bound to it (idempotent).
 - Deallocating deletes the ports made for the instance and unbinds the
   ports the user brought (preserve_on_delete); doing it twice is a no-op.
+
+Port bindings (Neutron's "binding-extended" multiple port bindings): a
+port has one binding per host it is bound to, at most one of them
+ACTIVE; the port's ``binding:host_id`` is the ACTIVE one's host. A move
+creates an INACTIVE binding for the destination (create_binding),
+activates it when the guest gets there (activate_binding: the source's
+becomes INACTIVE), and deletes the one it leaves (delete_binding). The
+port-level methods raise as Neutron answers (PortBindingAlreadyExists
+409, PortBindingAlreadyActive 409, PortBindingNotFound 404); the
+instance-level ones (*_instance_bindings) act on every port of an
+instance and are idempotent, so a step rerun after a crash finds its
+work done instead of failing. A binding is a dict {'host', 'status'
+('ACTIVE'/'INACTIVE'), 'vif_type', 'vnic_type', 'profile',
+'vif_details'}.
 """
 import ipaddress
 import random
@@ -94,9 +108,97 @@ class NetworkAPI(object):
         raise NotImplementedError()
 
     def bind_ports_to_host(self, context, instance_uuid, host):
-        """Bind the instance's ports to host (a move to host, or back
-        on a revert). Idempotent."""
+        """Bind the instance's ports to host alone (their one, ACTIVE,
+        binding). Idempotent."""
         raise NotImplementedError()
+
+    # --- port bindings (Neutron: /v2.0/ports/{id}/bindings) ---------------
+
+    def get_bindings(self, context, port_id):
+        """The port's bindings, by host. PortNotFound."""
+        raise NotImplementedError()
+
+    def create_binding(self, context, port_id, host, vnic_type=None,
+                       profile=None):
+        """A binding of the port to host, INACTIVE when the port has an
+        ACTIVE one (else ACTIVE); returns it. PortNotFound,
+        PortBindingAlreadyExists."""
+        raise NotImplementedError()
+
+    def activate_binding(self, context, port_id, host):
+        """The port's binding to host becomes its ACTIVE one (the one
+        active before becomes INACTIVE); returns it. PortNotFound,
+        PortBindingNotFound, PortBindingAlreadyActive."""
+        raise NotImplementedError()
+
+    def delete_binding(self, context, port_id, host):
+        """Delete the port's binding to host (when it was the ACTIVE
+        one, the port is left unbound). PortNotFound,
+        PortBindingNotFound."""
+        raise NotImplementedError()
+
+    # The instance-level forms, idempotent, written on the port-level
+    # ones (API does each in one transaction).
+
+    def _instance_port_ids(self, context, instance_uuid):
+        return [p['id'] for p in self.get_ports(context,
+                                                device_id=instance_uuid)]
+
+    def get_instance_bindings(self, context, instance_uuid):
+        """{port id: [bindings]} of the instance's ports."""
+        found = {}
+        for port_id in self._instance_port_ids(context, instance_uuid):
+            try:
+                found[port_id] = self.get_bindings(context, port_id)
+            except exception.PortNotFound:
+                pass
+        return found
+
+    def create_instance_bindings(self, context, instance_uuid, host,
+                                 profile=None):
+        """A binding to host of each of the instance's ports that has
+        none there (INACTIVE beside the ACTIVE one); {port id: its
+        binding to host}."""
+        made = {}
+        for port_id in self._instance_port_ids(context, instance_uuid):
+            try:
+                made[port_id] = self.create_binding(context, port_id, host,
+                                                    profile=profile)
+            except exception.PortBindingAlreadyExists:
+                made[port_id] = [b for b in self.get_bindings(
+                    context, port_id) if b['host'] == host][0]
+            except exception.PortNotFound:
+                pass
+        return made
+
+    def activate_instance_bindings(self, context, instance_uuid, host):
+        """Each of the instance's ports ACTIVE on host (a missing
+        binding there made first); how many changed."""
+        changed = 0
+        for port_id in self._instance_port_ids(context, instance_uuid):
+            try:
+                try:
+                    self.activate_binding(context, port_id, host)
+                except exception.PortBindingNotFound:
+                    self.create_binding(context, port_id, host)
+                    self.activate_binding(context, port_id, host)
+                changed += 1
+            except (exception.PortBindingAlreadyActive,
+                    exception.PortNotFound):
+                pass
+        return changed
+
+    def delete_instance_bindings(self, context, instance_uuid, host):
+        """Delete the bindings of the instance's ports to host; how many
+        went."""
+        gone = 0
+        for port_id in self._instance_port_ids(context, instance_uuid):
+            try:
+                self.delete_binding(context, port_id, host)
+                gone += 1
+            except (exception.PortBindingNotFound, exception.PortNotFound):
+                pass
+        return gone
 
 
 class API(NetworkAPI):
@@ -136,6 +238,37 @@ class API(NetworkAPI):
 
     def bind_ports_to_host(self, context, instance_uuid, host):
         store.bind_to_host(context, instance_uuid, host)
+
+    # --- port bindings -----------------------------------------------------
+
+    def get_bindings(self, context, port_id):
+        return store.get_bindings(context, port_id)
+
+    def create_binding(self, context, port_id, host, vnic_type=None,
+                       profile=None):
+        return store.create_binding(context, port_id, host, vnic_type,
+                                    profile)
+
+    def activate_binding(self, context, port_id, host):
+        return store.activate_binding(context, port_id, host)
+
+    def delete_binding(self, context, port_id, host):
+        store.delete_binding(context, port_id, host)
+
+    def get_instance_bindings(self, context, instance_uuid):
+        return store.instance_bindings(context, instance_uuid)
+
+    def create_instance_bindings(self, context, instance_uuid, host,
+                                 profile=None):
+        return store.create_instance_bindings(context, instance_uuid, host,
+                                              profile)
+
+    def activate_instance_bindings(self, context, instance_uuid, host):
+        return store.activate_instance_bindings(context, instance_uuid,
+                                                host)
+
+    def delete_instance_bindings(self, context, instance_uuid, host):
+        return store.delete_instance_bindings(context, instance_uuid, host)
 
     # --- networks and ports (what Neutron's API would offer) ---------------
 

@@ -43,6 +43,12 @@ def exists(context, instance_uuid):
     return db.exists(context, instance_uuid)
 
 
+def states(context, instance_uuid):
+    """(vm_state, task_state) of the live instance in context's cell,
+    None when it is gone (one small read)."""
+    return db.states(context, instance_uuid)
+
+
 def migrations_in(context, statuses):
     """uuids of context's cell's cross-cell migrations in statuses."""
     return db.cross_cell_migrations(context, statuses)

@@ -4,9 +4,9 @@ instance (VERIFY_RESIZE) and of the migration (confirming or
 reverting, set by the API).
 
 Confirm: the source host cleans up (kept guest, placeholder volume
-attachments, the migration's source allocation), the source copy and
-its rows are hard-deleted, migration confirmed, vm_state from the
-power state.
+attachments, the migration's source allocation), the ports' (INACTIVE)
+bindings to the source host are deleted, the source copy and its rows
+are hard-deleted, migration confirmed, vm_state from the power state.
 
 Revert: the target's actions and events copied back, the source copy
 shown again, the mapping back to the source cell, the target copy
@@ -29,6 +29,7 @@ from nova_lite.conductor.tasks.cross_cell_migrate import _step_boundary
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import cross_cell
@@ -77,6 +78,9 @@ def _confirm(sctxt, tctxt, instance, migration):
             compute_rpcapi.ComputeAPI(
             ).confirm_snapshot_based_resize_at_source(
                 sctxt, migration.source_compute, src_inst, src_mig)
+        # Idempotent: a rerun finds them gone.
+        network_api.API().delete_instance_bindings(
+            sctxt, uuid, migration.source_compute)
         _step_boundary('confirm_delete_source')
         cross_cell.hard_delete(sctxt, uuid)
     except Exception as exc:

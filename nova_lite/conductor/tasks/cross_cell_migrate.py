@@ -20,6 +20,15 @@ source), post-migrating (guest gone from the source), finished
 (VERIFY_RESIZE, mapping in the target cell).
 
 Before each step _step_boundary(name) runs: a test hook (see there).
+
+A delete wins over the move: the API deletes the source copy (the
+server while the mapping is in the source cell) whatever step runs.
+Each step after the target copy's setup first checks that the source
+copy is still there and not being deleted (deleted_meanwhile), and so
+does the mapping swap after it has swapped; a deleted server makes the
+step raise InstanceNotFound, so the chain rolls back (target copy,
+destination guest, attachments and port bindings, snapshot) and the
+scheduling task drops the claims of the instance and the migration.
 """
 import os
 import signal
@@ -31,6 +40,7 @@ from nova_lite.conductor.tasks import base
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.image import api as image_api
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import cross_cell
@@ -75,6 +85,22 @@ def _step_boundary(name):
         raise SimulatedStepFailure('Simulated failure at step %s' % name)
 
 
+def deleted_meanwhile(cctxt, instance_uuid):
+    """Whether the server was deleted (or is being deleted) while its
+    move ran: the copy in cctxt's cell gone, or deleting."""
+    states = cross_cell.states(cctxt, instance_uuid)
+    return (states is None or states[0] == instance_obj.DELETED
+            or states[1] == instance_obj.DELETING)
+
+
+def _check_not_deleted(move):
+    """InstanceNotFound when the server was deleted meanwhile."""
+    if deleted_meanwhile(move.sctxt, move.instance.uuid):
+        LOG.info('Instance %s was deleted during its cross-cell move; '
+                 'the move gives up', move.instance.uuid)
+        raise exception.InstanceNotFound(instance_id=move.instance.uuid)
+
+
 def snapshot_name(migration_uuid):
     """The name of the temporary snapshot image of a move."""
     return 'resize-snapshot-%s' % migration_uuid
@@ -107,6 +133,7 @@ class Move(object):
         self.target_instance = self.target_migration = None
         self.snapshot_id = None
         self.rpc = compute_rpcapi.ComputeAPI()
+        self.network = network_api.API()
 
     def save_both(self, **values):
         """Set values on both copies of the migration."""
@@ -158,12 +185,15 @@ class PrepResizeAtDestTask(base.TaskBase):
 
     On entry: the hidden target copy; the primary destination claimed
     for the instance. On exit: a destination took it (claim, migration
-    context, new volume attachments in the target copy's mappings);
-    both migrations name it; the source copy carries the migration
-    context and old/new flavor too. An alternate that is used first
-    gets the instance's claim (replacing the failed host's).
-    Rollback: the destination's attachments dropped, the source copy's
-    record of the move cleared.
+    context, new volume attachments in the target copy's mappings, an
+    INACTIVE binding to it of each of the instance's ports beside the
+    source's ACTIVE one); both migrations name it; the source copy
+    carries the migration context and old/new flavor too. An alternate
+    that is used first gets the instance's claim (replacing the failed
+    host's); a host that fails loses its bindings before the next is
+    tried.
+    Rollback: the destination's attachments and port bindings dropped,
+    the source copy's record of the move cleared.
     """
 
     def __init__(self, move):
@@ -197,6 +227,9 @@ class PrepResizeAtDestTask(base.TaskBase):
                     raise exception.ComputeTooOldForAction(
                         action='cross-cell resize',
                         instance_uuid=move.instance.uuid, host=sel['host'])
+                # The ports must bind there before the host is taken.
+                move.network.create_instance_bindings(
+                    move.context, move.instance.uuid, sel['host'])
                 ctx = move.rpc.prep_snapshot_based_resize_at_dest(
                     move.tctxt, sel['host'], move.target_instance,
                     move.target_migration, move.new_flavor, move.spec)
@@ -205,11 +238,13 @@ class PrepResizeAtDestTask(base.TaskBase):
                             'failed: %s', move.instance.uuid, sel['host'],
                             exc)
                 last = exc
+                self._drop_bindings(sel['host'])
                 continue
             self.host = sel['host']
             break
         if self.host is None:
             raise last or exception.NoValidHost(reason='no destination')
+        _check_not_deleted(move)
         move.target_instance = objects.Instance.get_by_uuid(
             move.tctxt, move.instance.uuid)
         move.target_migration = objects.Migration.get_by_uuid(
@@ -220,12 +255,24 @@ class PrepResizeAtDestTask(base.TaskBase):
         inst.new_flavor = move.new_flavor
         inst.save()
 
+    def _drop_bindings(self, host):
+        try:
+            self.move.network.delete_instance_bindings(
+                self.move.context, self.move.instance.uuid, host)
+        except Exception:
+            LOG.exception('Could not delete the port bindings of %s to %s',
+                          self.move.instance.uuid, host)
+
     def rollback(self, ex):
         move = self.move
         if self.host is not None:
-            move.rpc.revert_snapshot_based_resize_at_dest(
-                move.tctxt, self.host, move.target_instance,
-                move.target_migration)
+            try:
+                move.rpc.revert_snapshot_based_resize_at_dest(
+                    move.tctxt, self.host, move.target_instance,
+                    move.target_migration)
+            finally:
+                # Also when the destination does not answer.
+                self._drop_bindings(self.host)
 
 
 class PrepResizeAtSourceTask(base.TaskBase):
@@ -247,6 +294,7 @@ class PrepResizeAtSourceTask(base.TaskBase):
     def _execute(self):
         _step_boundary('prep_resize_at_source')
         move = self.move
+        _check_not_deleted(move)
         bdms = objects.BlockDeviceMappingList.get_by_instance_uuid(
             move.sctxt, move.instance.uuid)
         root = bdms.root_bdm()
@@ -280,7 +328,8 @@ class PrepResizeAtSourceTask(base.TaskBase):
     def rollback(self, ex):
         move = self.move
         self._drop_snapshot()
-        if self.done:
+        if self.done and not deleted_meanwhile(move.sctxt,
+                                               move.instance.uuid):
             instance = objects.Instance.get_by_uuid(move.sctxt,
                                                     move.instance.uuid)
             move.rpc.finish_revert_snapshot_based_resize_at_source(
@@ -307,6 +356,7 @@ class FinishResizeAtDestTask(base.TaskBase):
     def _execute(self):
         _step_boundary('finish_resize_at_dest')
         move = self.move
+        _check_not_deleted(move)
         cross_cell.sync_actions(move.sctxt, move.tctxt, move.instance.uuid)
         target = move.target_instance
         target.task_state = instance_obj.RESIZE_MIGRATED
@@ -347,12 +397,17 @@ class MappingSwapTask(base.TaskBase):
     def _execute(self):
         _step_boundary('mapping_swap')
         move = self.move
+        _check_not_deleted(move)
         uuid, muuid = move.instance.uuid, move.migration.uuid
         cross_cell.sync_actions(move.sctxt, move.tctxt, uuid)
         cross_cell.set_hidden(move.tctxt, uuid, False, muuid)
         mapping_obj.set_cell(move.context, [uuid],
                                           move.target_cell.uuid)
         cross_cell.set_hidden(move.sctxt, uuid, True, muuid)
+        # A delete that began on the source copy before the swap wins
+        # (rolled back, swap included); one after it finds the server
+        # in the target cell, in VERIFY_RESIZE.
+        _check_not_deleted(move)
         _save_status(move.migration, migration_obj.FINISHED)
 
     def rollback(self, ex):

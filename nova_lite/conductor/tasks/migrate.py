@@ -117,9 +117,15 @@ class UpdateRequestSpecTask(base.TaskBase):
         return spec
 
     def rollback(self, ex):
-        if self.original is not None:
-            self.original._context = self.context
-            self.original.save()
+        if self.original is None:
+            return
+        try:
+            objects.RequestSpec.get_by_instance_uuid(
+                self.context, self.instance.uuid)
+        except exception.RequestSpecNotFound:
+            return   # the server was deleted meanwhile: its spec went
+        self.original._context = self.context
+        self.original.save()
 
 
 class ScheduleMoveTask(base.TaskBase):
@@ -159,6 +165,14 @@ class ScheduleMoveTask(base.TaskBase):
         if not self.claimed:
             return
         placement = compute_inventory.placement_for(self.context)
+        if cross_cell_migrate.deleted_meanwhile(self.context,
+                                                self.instance.uuid):
+            # The delete freed the instance's claims (or is freeing
+            # them); the migration's must not come back to it.
+            placement.remove_allocations(
+                self.context, self.migration_task.migration.uuid)
+            placement.remove_allocations(self.context, self.instance.uuid)
+            return
         moved = placement.move_allocations(
             self.context, self.migration_task.migration.uuid,
             self.instance.uuid)

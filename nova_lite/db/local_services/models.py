@@ -1,5 +1,5 @@
-"""Local-services database models (images, networks, subnets, ports,
-volumes and their attachments).
+"""Local-services database models (images, networks, subnets, ports and
+their bindings, volumes and their attachments).
 History lives in migrations/local_services; never edit there.
 
 Ids are UUID strings chosen by the services (as Glance's and Neutron's
@@ -95,6 +95,28 @@ class Port(BASE, _Base):
     # its instance goes away.
     preserve_on_delete = sa.Column(sa.Boolean, nullable=False, default=False,
                                    server_default=sa.false())
+
+
+class PortBinding(BASE, _Base):
+    """A port's binding to one host (Neutron's binding-extended): a port
+    has at most one ACTIVE binding (its host is the port's binding_host)
+    and any number of INACTIVE ones (a move's destination, prepared
+    before the guest gets there)."""
+    __tablename__ = 'port_bindings'
+    __table_args__ = (
+        sa.Index('port_bindings_host_idx', 'host'),
+    )
+    port_id = sa.Column(sa.String(36), sa.ForeignKey('ports.id'),
+                        primary_key=True)
+    host = sa.Column(sa.String(255), primary_key=True)
+    # 'ACTIVE' or 'INACTIVE'
+    status = sa.Column(sa.String(16), nullable=False)
+    vif_type = sa.Column(sa.String(64), nullable=False)
+    vnic_type = sa.Column(sa.String(64), nullable=False)
+    # JSON objects: what the binding's requester asked for (profile) and
+    # what the host's plug needs (vif_details).
+    profile = sa.Column(sa.Text)
+    vif_details = sa.Column(sa.Text)
 
 
 class Volume(BASE, _Base):

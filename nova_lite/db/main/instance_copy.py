@@ -186,6 +186,16 @@ def exists(context, uuid):
 
 
 @main_db.reader
+def states(context, uuid):
+    """(vm_state, task_state) of the live instance row of uuid here, or
+    None when there is none."""
+    row = context.session.execute(sa.select(
+        INST.c.vm_state, INST.c.task_state).where(
+        INST.c.uuid == uuid, INST.c.deleted == 0)).first()
+    return None if row is None else (row.vm_state, row.task_state)
+
+
+@main_db.reader
 def cross_cell_migrations(context, statuses):
     """The uuids of this cell's cross-cell migrations in statuses."""
     return [r[0] for r in context.session.execute(

@@ -11,8 +11,11 @@ import sqlalchemy as sa
 
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
+from nova_lite.db.local_services import api as ls_db
+from nova_lite.db.local_services import models as ls_models
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import instances as inst_db
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite import policy
 from tests.functional.api.plane_fixtures import Running
@@ -98,6 +101,32 @@ class CrossCellPlane(Running):
             if row is not None:
                 found[cell.name] = bool(row[0])
         return found
+
+    def bindings(self, uuid):
+        """{port id: sorted [(host, status)]} of the server's ports'
+        bindings."""
+        return {port_id: sorted((b['host'], b['status']) for b in found)
+                for port_id, found in network_api.API()
+                .get_instance_bindings(self.ctxt, uuid).items()}
+
+    def binding_rows(self, port_ids):
+        """[(port id, host, status)] of the port_bindings rows of
+        port_ids (rows a deleted port would have left behind)."""
+        engine = ls_db.get_engine()
+        table = ls_models.PortBinding.__table__
+        with engine.connect() as conn:
+            return sorted(tuple(row) for row in conn.execute(sa.select(
+                table.c.port_id, table.c.host, table.c.status).where(
+                table.c.port_id.in_(list(port_ids)))))
+
+    def bound(self, uuid):
+        """The one list of (host, status) every port of the server has
+        (a server with ports; ports that differ fail)."""
+        per_port = self.bindings(uuid)
+        assert per_port, 'server %s has no port' % uuid
+        kinds = {tuple(b) for b in per_port.values()}
+        assert len(kinds) == 1, per_port
+        return list(kinds.pop())
 
     def mapped_cell(self, uuid):
         mapping = objects.InstanceMapping.get_by_instance_uuid(self.ctxt,

@@ -8,6 +8,7 @@ closed (policy '!', an old compute recorded); actions continuous."""
 import time
 
 from oslo_utils import timeutils
+import requests
 import sqlalchemy as sa
 
 from nova_lite.conf import CONF
@@ -73,6 +74,11 @@ def test_image_backed_resize_to_the_other_cell_and_confirm(
     assert held(uuid) == {dest: MEDIUM}
     assert guests(xp.plane, source) == [uuid + '_resize']
     assert guests(xp.plane, dest) == [uuid]
+    # The ports are active at the destination, still bound (inactive)
+    # at the source until the confirm.
+    assert xp.bound(uuid) == sorted([(dest, 'ACTIVE'), (source, 'INACTIVE')])
+    assert {p['binding:host_id'] for p in network_api.API().get_ports(
+        xp.ctxt, device_id=uuid)} == {dest}
     # No snapshot image is left behind.
     images = xp.api('GET', '/images', token=ADMIN).json()['images']
     assert not [i for i in images if 'resize-snapshot' in i['name']]
@@ -92,7 +98,73 @@ def test_image_backed_resize_to_the_other_cell_and_confirm(
     assert held(migration['uuid']) == {}
     assert held(uuid) == {dest: MEDIUM}
     assert guests(xp.plane, source) == []
+    assert xp.bound(uuid) == [(dest, 'ACTIVE')]
     assert _actions(xp, uuid) == ['confirmResize', 'create', 'resize']
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+    assert network_api.API().get_ports(xp.ctxt, device_id=uuid) == []
+
+
+def _shown_hosts(xp, uuid):
+    """binding:host_id of the server's ports as the read-only Neutron
+    API at /networking shows them."""
+    resp = requests.get(
+        xp.plane.endpoint + '/networking/v2.0/ports?device_id=' + uuid,
+        headers={'X-Auth-Token': ADMIN}, timeout=30)
+    assert resp.status_code == 200, resp.text
+    return {p['binding:host_id'] for p in resp.json()['ports']}
+
+
+def _hold(method, host, seconds):
+    """[fake_driver] delay_methods: method sleeps on host."""
+    CONF.set_override('delay_methods', {'%s@%s' % (method, host): seconds},
+                      group='fake_driver')
+
+
+def _release():
+    CONF.clear_override('delay_methods', group='fake_driver')
+
+
+def test_port_bindings_at_each_stage_of_a_move_and_its_revert(
+        xplane):  # noqa: F811
+    """After prep at the destination the ports carry an INACTIVE
+    binding there beside the source's ACTIVE one; finish activates the
+    destination's; a revert deletes it and the source's is ACTIVE
+    again."""
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    source = xp.host(uuid)
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
+    # Hold the move in prep at the source (after prep at the
+    # destination): power_off of the source guest sleeps.
+    _hold('power_off', source, 8)
+    try:
+        others = xp.hosts_of('cell1')
+        xp._set_enabled(others, False)
+        try:
+            xp.act(uuid, {'resize': {'flavorRef': 'medium'}})
+            wait_for(lambda: (migration_of(uuid) or {}).get('status') in
+                     ('migrating', 'post-migrating', 'finished'),
+                     timeout=30, message='prep at the source')
+            during = xp.bound(uuid)
+            shown_during = _shown_hosts(xp, uuid)
+        finally:
+            xp._set_enabled(others, True)
+        server = xp.wait_status(uuid, 'VERIFY_RESIZE')
+    finally:
+        _release()
+    dest = server[HOST]
+    assert during == sorted([(dest, 'INACTIVE'), (source, 'ACTIVE')]), \
+        during
+    # The ACTIVE binding's host is the one the port shows.
+    assert shown_during == {source}
+    assert xp.bound(uuid) == sorted([(dest, 'ACTIVE'), (source, 'INACTIVE')])
+    assert _shown_hosts(xp, uuid) == {dest}
+    xp.act(uuid, {'revertResize': None})
+    xp.wait_status(uuid, 'ACTIVE')
+    assert wait_migration(uuid, 'reverted')
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
+    assert _shown_hosts(xp, uuid) == {source}
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
 
@@ -183,7 +255,10 @@ def test_delete_in_verify_resize_cleans_both_cells(xplane):  # noqa: F811
     xp = xplane
     uuid = xp.boot(cell='cell2', networks='auto')
     source = xp.host(uuid)
+    port_ids = [p['id'] for p in network_api.API().get_ports(
+        xp.ctxt, device_id=uuid)]
     dest = xp.resize_into(uuid, 'cell1')[HOST]
+    assert len(xp.binding_rows(port_ids)) == 2 * len(port_ids) > 0
     migration = migration_of(uuid)
     assert xp.api('DELETE', '/servers/%s' % uuid,
                   token=ADMIN).status_code == 204
@@ -194,6 +269,7 @@ def test_delete_in_verify_resize_cleans_both_cells(xplane):  # noqa: F811
              guests(xp.plane, dest) == [], timeout=30,
              message='nothing left of %s' % uuid)
     assert network_api.API().get_ports(xp.ctxt, device_id=uuid) == []
+    assert xp.binding_rows(port_ids) == []
 
 
 def _stays_in_cell(xp, uuid):

@@ -7,6 +7,10 @@ in error and the failure in the action's events; a destination whose
 prep fails is replaced by an alternate of the same cell."""
 import pytest
 
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.volume import api as volume_api
+
 from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conf import CONF
 from nova_lite.network import api as network_api
@@ -16,6 +20,7 @@ from tests.functional.api.resize_helpers import guests
 from tests.functional.api.resize_helpers import held
 from tests.functional.api.resize_helpers import migration_of
 from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.api.test_volumes import _image_to_volume
 from tests.functional.conftest import wait_for
 
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
@@ -65,6 +70,8 @@ def _resize_fails(xp, uuid, target_cell):
     assert _snapshots(xp) == []
     for port in network_api.API().get_ports(xp.ctxt, device_id=uuid):
         assert port['binding:host_id'] == source
+    # No binding to a destination left: the source's alone, ACTIVE.
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
     return server
 
 
@@ -105,7 +112,8 @@ def test_a_failure_at_each_step_rolls_back(xplane, fake_hooks,  # noqa: F811
 def test_prep_failing_at_the_destination_tries_an_alternate(
         xplane, fake_hooks):  # noqa: F811
     xp = xplane
-    uuid = xp.boot(cell='cell2')
+    uuid = xp.boot(cell='cell2', networks='auto')
+    source = xp.host(uuid)
     first, second = xp.hosts_of('cell1')
     # Whichever the scheduler picks first fails; the other one takes it.
     fake_hooks('fail_methods', ['check_resize_claim@%s' % first])
@@ -113,8 +121,12 @@ def test_prep_failing_at_the_destination_tries_an_alternate(
     assert server[HOST] == second
     assert held(uuid) == {second: MEDIUM}
     assert guests(xp.plane, first) == []
+    # The failed host's bindings went before the alternate was tried.
+    assert xp.bound(uuid) == sorted([(second, 'ACTIVE'),
+                                    (source, 'INACTIVE')])
     xp.act(uuid, {'revertResize': None})
     xp.wait_status(uuid, 'ACTIVE')
+    assert xp.bound(uuid) == [(source, 'ACTIVE')]
     fake_hooks('fail_methods', ['check_resize_claim@%s' % second])
     server = xp.resize_into(uuid, 'cell1')
     assert server[HOST] == first
@@ -123,3 +135,136 @@ def test_prep_failing_at_the_destination_tries_an_alternate(
     xp.wait_status(uuid, 'ACTIVE')
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
+
+
+# --- a delete in the middle of a move ---------------------------------------
+
+def _bound_to(xp, uuid, host, status):
+    try:
+        return (host, status) in xp.bound(uuid)
+    except AssertionError:
+        return False
+
+
+def _nothing_left(xp, uuid, migration_uuid, port_ids):
+    """What a delete leaves, checked like a user and an operator
+    would: 404, no copy in any cell, the mapping queued for delete and
+    the request spec gone, no allocation, guest, port, binding or
+    snapshot image."""
+    assert xp.api('GET', '/servers/%s' % uuid,
+                  token=ADMIN).status_code == 404
+    listed = xp.api('GET', '/servers/detail?all_tenants=1',
+                    token=ADMIN).json()['servers']
+    assert uuid not in [s['id'] for s in listed]
+    assert xp.copies(uuid) == {}
+    mapping = objects.InstanceMapping.get_by_instance_uuid(xp.ctxt, uuid)
+    assert mapping.queued_for_delete
+    with pytest.raises(exception.RequestSpecNotFound):
+        objects.RequestSpec.get_by_instance_uuid(xp.ctxt, uuid)
+    assert held(uuid) == {}
+    assert held(migration_uuid) == {}
+    for host in xp._computes():
+        assert not [g for g in guests(xp.plane, host)
+                    if g.startswith(uuid)], host
+    net = network_api.API()
+    assert net.get_ports(xp.ctxt, device_id=uuid) == []
+    for port_id in port_ids:
+        with pytest.raises(exception.PortNotFound):
+            net.get_bindings(xp.ctxt, port_id)
+    assert xp.binding_rows(port_ids) == []
+    assert _snapshots(xp) == []
+
+
+def _cleaned_up(xp, uuid, migration_uuid, port_ids):
+    try:
+        _nothing_left(xp, uuid, migration_uuid, port_ids)
+        return True
+    except (AssertionError, pytest.fail.Exception):
+        return False
+
+
+# (where the move is held, the driver method that holds it there (on
+# the target cell's hosts or the source), when the move is in it)
+def _in_prep_at_dest(xp, uuid, source):
+    return (xp.copies(uuid).get('cell2') is True and
+            len(xp.bound(uuid)) == 2)
+
+
+def _in_prep_at_source(xp, uuid, source):
+    return (migration_of(uuid) or {}).get('status') == 'migrating'
+
+
+def _in_finish_at_dest(xp, uuid, source):
+    return not _bound_to(xp, uuid, source, 'ACTIVE')
+
+
+HOLDS = [
+    ('prep_at_dest', 'check_resize_claim', 'target', _in_prep_at_dest,
+     False),
+    ('prep_at_source', 'power_off', 'source', _in_prep_at_source, False),
+    ('finish_at_dest', 'finish_migration', 'target', _in_finish_at_dest,
+     False),
+    ('prep_at_dest-volume', 'check_resize_claim', 'target',
+     _in_prep_at_dest, True),
+    ('finish_at_dest-volume', 'finish_migration', 'target',
+     _in_finish_at_dest, True),
+]
+
+
+@pytest.mark.parametrize('where,method,on,reached,volume_backed', HOLDS,
+                         ids=[h[0] for h in HOLDS])
+def test_a_delete_in_the_middle_of_a_move_wins(
+        xplane, fake_hooks, where, method, on, reached,  # noqa: F811
+        volume_backed):
+    """DELETE /servers/{id} (as its user) while the cross-cell move is
+    held in a step: the server goes as after any delete and the move,
+    finding it gone, leaves nothing behind in either cell (a kept
+    volume of a volume-backed server ends available, unattached)."""
+    xp = xplane
+    volume_id = None
+    if volume_backed:
+        uuid = xp.boot(cell='cell1', networks='auto', imageRef='',
+                       block_device_mapping_v2=[_image_to_volume(
+                           delete=False)])
+        [volume] = xp.show(uuid, version='2.79')[
+            'os-extended-volumes:volumes_attached']
+        volume_id = volume['id']
+    else:
+        uuid = xp.boot(cell='cell1', networks='auto')
+    source = xp.host(uuid)
+    port_ids = [p['id'] for p in network_api.API().get_ports(
+        xp.ctxt, device_id=uuid)]
+    assert port_ids
+    hosts = xp.hosts_of('cell2') if on == 'target' else [source]
+    fake_hooks('delay_methods', {'%s@%s' % (method, h): 6 for h in hosts})
+    others = xp.hosts_of('cell1')
+    xp._set_enabled(others, False)
+    try:
+        xp.act(uuid, {'resize': {'flavorRef': 'medium'}})
+        wait_for(lambda: reached(xp, uuid, source), timeout=30,
+                 message='move held in %s' % where)
+    finally:
+        xp._set_enabled(others, True)
+    migration = migration_of(uuid)
+    assert migration['cross_cell_move']
+    assert xp.api('DELETE', '/servers/%s' % uuid).status_code == 204
+    xp.gone(uuid)
+    try:
+        wait_for(lambda: _cleaned_up(xp, uuid, migration['uuid'],
+                                     port_ids),
+                 timeout=60, message='nothing left of %s' % uuid)
+    except AssertionError:
+        # Say what is left.
+        _nothing_left(xp, uuid, migration["uuid"], port_ids)
+        raise
+    # And stays so once the held step is over and the move gave up.
+    wait_for(lambda: (migration_of(uuid) or {}).get('status') in (
+        'error', 'failed'), timeout=60, message='move given up')
+    _nothing_left(xp, uuid, migration['uuid'], port_ids)
+    fake_hooks('delay_methods', {})
+    if volume_id:
+        volumes = volume_api.API()
+        wait_for(lambda: volumes.get(xp.ctxt, volume_id)['status'] ==
+                 'available', timeout=30, message='volume available')
+        assert volumes.get(xp.ctxt, volume_id)['attachments'] == []
+        volumes.delete(xp.ctxt, volume_id)

@@ -218,3 +218,209 @@ def test_addresses_render_like_the_compute_api(api, user):
         'OS-EXT-IPS-MAC:mac_addr': mac}]}
     assert model.addresses(info, extended=False) == {
         'private': [{'addr': '10.0.0.2', 'version': 4}]}
+
+
+# --- port bindings (binding-extended) ---------------------------------------
+
+class _GenericBindings(network_api.NetworkAPI):
+    """The port-level methods of API under NetworkAPI's own
+    instance-level forms (what a Neutron client would inherit)."""
+
+    def __init__(self):
+        self._api = network_api.API()
+
+    def __getattr__(self, name):
+        return getattr(self._api, name)
+
+    def get_ports(self, *args, **kwargs):
+        return self._api.get_ports(*args, **kwargs)
+
+    def get_bindings(self, *args):
+        return self._api.get_bindings(*args)
+
+    def create_binding(self, *args, **kwargs):
+        return self._api.create_binding(*args, **kwargs)
+
+    def activate_binding(self, *args):
+        return self._api.activate_binding(*args)
+
+    def delete_binding(self, *args):
+        return self._api.delete_binding(*args)
+
+
+def _hosts(api, context, port_id):
+    return sorted((b['host'], b['status'])
+                  for b in api.get_bindings(context, port_id))
+
+
+def test_a_booted_port_has_one_active_binding(api, user):
+    inst = new_uuid()
+    info = api.allocate_for_instance(user, inst, 'p1', 'auto', 'host1')
+    port_id = info[0]['id']
+    [binding] = api.get_bindings(user, port_id)
+    assert binding == {'host': 'host1', 'status': 'ACTIVE',
+                       'vif_type': 'bridge', 'vnic_type': 'normal',
+                       'profile': {}, 'vif_details': {'bridge_name':
+                                                      'br-int'}}
+    api.deallocate_for_instance(user, inst)
+    with pytest.raises(exception.PortNotFound):
+        api.get_bindings(user, port_id)
+
+
+def test_binding_lifecycle_like_neutron(api, user):
+    inst = new_uuid()
+    port_id = api.allocate_for_instance(user, inst, 'p1', 'auto',
+                                        'src')[0]['id']
+    made = api.create_binding(user, port_id, 'dst',
+                              profile={'migrating_to': 'dst'})
+    assert (made['host'], made['status'], made['profile']) == (
+        'dst', 'INACTIVE', {'migrating_to': 'dst'})
+    assert _hosts(api, user, port_id) == [('dst', 'INACTIVE'),
+                                          ('src', 'ACTIVE')]
+    # The port shows the ACTIVE binding's host.
+    port = api.get_ports(user, port_ids=[port_id])[0]
+    assert port['binding:host_id'] == 'src'
+    with pytest.raises(exception.PortBindingAlreadyExists) as err:
+        api.create_binding(user, port_id, 'dst')
+    assert err.value.code == 409
+    active = api.activate_binding(user, port_id, 'dst')
+    assert (active['host'], active['status']) == ('dst', 'ACTIVE')
+    assert _hosts(api, user, port_id) == [('dst', 'ACTIVE'),
+                                          ('src', 'INACTIVE')]
+    assert api.get_ports(user, port_ids=[port_id])[0][
+        'binding:host_id'] == 'dst'
+    with pytest.raises(exception.PortBindingAlreadyActive) as err:
+        api.activate_binding(user, port_id, 'dst')
+    assert err.value.code == 409
+    api.delete_binding(user, port_id, 'src')
+    assert _hosts(api, user, port_id) == [('dst', 'ACTIVE')]
+    with pytest.raises(exception.PortBindingNotFound) as err:
+        api.delete_binding(user, port_id, 'src')
+    assert err.value.code == 404
+    with pytest.raises(exception.PortBindingNotFound):
+        api.activate_binding(user, port_id, 'src')
+    # Deleting the ACTIVE binding leaves the port unbound.
+    api.delete_binding(user, port_id, 'dst')
+    assert api.get_bindings(user, port_id) == []
+    assert api.get_ports(user, port_ids=[port_id])[0][
+        'binding:host_id'] == ''
+    # An unbound port's first binding is its ACTIVE one.
+    assert api.create_binding(user, port_id, 'h3')['status'] == 'ACTIVE'
+    assert api.get_ports(user, port_ids=[port_id])[0][
+        'binding:host_id'] == 'h3'
+    api.deallocate_for_instance(user, inst)
+    with pytest.raises(exception.PortNotFound):
+        api.create_binding(user, port_id, 'h4')
+
+
+@pytest.mark.parametrize('impl', ['local', 'generic'])
+def test_instance_bindings_of_a_move_are_idempotent(api, user, impl):
+    api_ = api if impl == 'local' else _GenericBindings()
+    inst = new_uuid()
+    ports = [vif['id'] for vif in api.allocate_for_instance(
+        user, inst, 'p1', [{'uuid': PRIVATE}, {'uuid': PRIVATE}], 'src')]
+
+    def state():
+        return {p: [(b['host'], b['status']) for b in bindings]
+                for p, bindings in api_.get_instance_bindings(
+                    user, inst).items()}
+
+    src_only = {p: [('src', 'ACTIVE')] for p in ports}
+    assert state() == src_only
+    # Prep at the destination, twice (a rerun).
+    for _ in range(2):
+        made = api_.create_instance_bindings(user, inst, 'dst')
+        assert sorted(made) == sorted(ports)
+        assert {b['status'] for b in made.values()} == {'INACTIVE'}
+        assert state() == {p: [('dst', 'INACTIVE'), ('src', 'ACTIVE')]
+                           for p in ports}
+    # Finish at the destination, twice.
+    assert api_.activate_instance_bindings(user, inst, 'dst') == 2
+    assert api_.activate_instance_bindings(user, inst, 'dst') == 0
+    assert state() == {p: [('dst', 'ACTIVE'), ('src', 'INACTIVE')]
+                       for p in ports}
+    # A revert: the source ACTIVE again, the destination's gone.
+    api_.activate_instance_bindings(user, inst, 'src')
+    assert api_.delete_instance_bindings(user, inst, 'dst') == 2
+    assert api_.delete_instance_bindings(user, inst, 'dst') == 0
+    assert state() == src_only
+    assert {p['binding:host_id'] for p in api.get_ports(
+        user, device_id=inst)} == {'src'}
+    # A confirm: the source's go, the destination's stays ACTIVE.
+    api_.create_instance_bindings(user, inst, 'dst')
+    api_.activate_instance_bindings(user, inst, 'dst')
+    assert api_.delete_instance_bindings(user, inst, 'src') == 2
+    assert api_.delete_instance_bindings(user, inst, 'src') == 0
+    assert state() == {p: [('dst', 'ACTIVE')] for p in ports}
+    # Activating where no binding was prepared makes one.
+    api_.activate_instance_bindings(user, inst, 'third')
+    assert state() == {p: [('dst', 'INACTIVE'), ('third', 'ACTIVE')]
+                       for p in ports}
+    api.deallocate_for_instance(user, inst)
+    assert api_.get_instance_bindings(user, inst) == {}
+    assert api_.create_instance_bindings(user, inst, 'dst') == {}
+    assert api_.delete_instance_bindings(user, inst, 'dst') == 0
+
+
+def test_a_port_bound_before_port_bindings_gets_its_active_row(
+        api, user, admin):
+    """A port with binding_host and no binding row (bound before the
+    0003 migration) shows and moves as if its ACTIVE row were there."""
+    import sqlalchemy as sa
+
+    from nova_lite.db.local_services import api as ls_db
+    from nova_lite.network import store
+
+    inst = new_uuid()
+    port_id = api.allocate_for_instance(user, inst, 'p1', 'auto',
+                                        'old')[0]['id']
+
+    @ls_db.writer
+    def forget_rows(context):
+        context.session.execute(store.BINDINGS.delete().where(
+            store.BINDINGS.c.port_id == port_id))
+
+    @ls_db.reader
+    def rows(context):
+        return sorted((r.host, r.status) for r in context.session.execute(
+            sa.select(store.BINDINGS).where(
+                store.BINDINGS.c.port_id == port_id)))
+
+    forget_rows(admin)
+    assert rows(admin) == []
+    assert _hosts(api, user, port_id) == [('old', 'ACTIVE')]
+    with pytest.raises(exception.PortBindingAlreadyActive):
+        api.activate_binding(user, port_id, 'old')
+    api.create_instance_bindings(user, inst, 'new')
+    assert rows(admin) == [('new', 'INACTIVE'), ('old', 'ACTIVE')]
+    api.deallocate_for_instance(user, inst)
+    assert rows(admin) == []
+
+
+def test_bind_ports_to_host_leaves_one_binding(api, user):
+    inst = new_uuid()
+    port_id = api.allocate_for_instance(user, inst, 'p1', 'auto',
+                                        'h1')[0]['id']
+    api.create_binding(user, port_id, 'h2')
+    api.bind_ports_to_host(user, inst, 'h3')
+    assert _hosts(api, user, port_id) == [('h3', 'ACTIVE')]
+    api.deallocate_for_instance(user, inst)
+
+
+def test_user_port_bindings_go_with_its_instance(api, user):
+    port = api.create_port(user, PRIVATE)
+    assert api.get_bindings(user, port['id']) == []
+    inst = new_uuid()
+    api.allocate_for_instance(user, inst, 'p1', [{'port': port['id']}],
+                              'h1')
+    api.create_instance_bindings(user, inst, 'h2')
+    api.deallocate_for_instance(user, inst)
+    assert api.get_bindings(user, port['id']) == []
+    assert api.get_ports(user, port_ids=[port['id']])[0][
+        'binding:host_id'] == ''
+    # Booted again elsewhere: one ACTIVE binding there.
+    inst2 = new_uuid()
+    api.allocate_for_instance(user, inst2, 'p1', [{'port': port['id']}],
+                              'h5')
+    assert _hosts(api, user, port['id']) == [('h5', 'ACTIVE')]
+    api.deallocate_for_instance(user, inst2)
