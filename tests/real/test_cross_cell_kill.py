@@ -21,9 +21,11 @@ and deleting it frees every allocation.
 Servers are booted in cell1 (cell2's computes disabled) and resized
 with cell1's computes disabled, so every resize goes to cell2.
 """
+import json
 import os
 import re
 import signal
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -121,6 +123,7 @@ def fleet(shared_deployment):
     resized to cell2 (VERIFY_RESIZE); cell1's computes disabled so that
     resizes go to cell2. Everything is put back afterwards."""
     dep = shared_deployment
+    start = time.monotonic()
     policy = os.path.join(dep.workdir, 'xcell-policy.yaml')
     with open(policy, 'w') as f:
         f.write(xcell.POLICY)
@@ -150,6 +153,8 @@ def fleet(shared_deployment):
             _act(dep, uuid, 'resize', {'flavorRef': 'xk.2'})
             server = _wait(dep, [uuid], 'VERIFY_RESIZE')[uuid]
             assert xcell._cell(server) == 'cell2', server
+        print('kill fleet: %d servers booted, %d resized to cell2 in %.1fs'
+              % (len(servers), len(moved), time.monotonic() - start))
         yield dep, servers
     finally:
         if dep.exit_status('conductor') is not None:
@@ -180,6 +185,35 @@ def _visible_copies(dep, uuid):
                            u=uuid):
             copies.setdefault(cell, []).append(host)
     return copies
+
+
+def _copies(dep, uuid):
+    """{cell: [hidden, ...]} of every copy (deleted = 0) of uuid."""
+    copies = {}
+    for cell in dep.cell_names():
+        for hidden, in _rows(dep, cell, 'SELECT hidden FROM instances '
+                             'WHERE uuid = :u AND deleted = 0', u=uuid):
+            copies.setdefault(cell, []).append(bool(hidden))
+    return copies
+
+
+def _guests(dep, uuid):
+    """{host: [guest name, ...]} of uuid's guests (a set-aside one too)
+    on the simulated hypervisors (their state files)."""
+    found = {}
+    for cell in dep.cell_names():
+        for i in range(1, dep.computes_per_cell + 1):
+            host = '%s-compute%d' % (cell, i)
+            path = os.path.join(dep.workdir, 'state', 'fake-hypervisor',
+                                '%s.json' % host)
+            try:
+                with open(path) as f:
+                    names = [g for g in json.load(f) if g.startswith(uuid)]
+            except FileNotFoundError:
+                names = []
+            if names:
+                found[host] = sorted(names)
+    return found
 
 
 def _mapped_cell(dep, uuid):
@@ -257,6 +291,17 @@ def _check_settled(dep, uuid, step):
     # its host.
     assert _visible_copies(dep, uuid) == {cell: [host]}
     assert _mapped_cell(dep, uuid) == [cell]
+    # Hidden copies: only the source's, while the resize awaits its
+    # confirmation.
+    assert _copies(dep, uuid) == (
+        {'cell2': [False], 'cell1': [True]} if ends == 'verify'
+        else {cell: [False]})
+    # One guest, on the host shown (VERIFY_RESIZE: the source's kept
+    # disks, no guest, at most).
+    guests = _guests(dep, uuid)
+    if ends == 'verify':
+        guests.pop(migration['source_compute'], None)
+    assert guests == {host: [uuid]}
     status, body = deployed.api(dep, 'GET', '/servers/detail?all_tenants=1',
                                 version='2.47')
     assert status == 200, body
@@ -300,8 +345,13 @@ def test_super_conductor_killed_at(fleet, step):
                            {'flavorRef': 'xk.2'})
     else:
         act = lambda: _act(dep, uuid, action)  # noqa: E731
+    start = time.monotonic()
     _killed_at(dep, step, act)
+    killed = time.monotonic()
     server, migration = _check_settled(dep, uuid, step)
+    print('killed at %s after %.1fs; restarted and settled (%s) in %.1fs'
+          % (step, killed - start, migration['status'],
+             time.monotonic() - killed))
     migrations = [migration['uuid']]
 
     # Still usable: a completed resize is confirmed; a rolled-back one
