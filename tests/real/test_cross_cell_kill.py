@@ -25,6 +25,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 
 import pytest
@@ -66,6 +67,8 @@ STEPS = {
 FINAL = {'source': ('ACTIVE', 'cell1'), 'verify': ('VERIFY_RESIZE', 'cell2'),
          'target': ('ACTIVE', 'cell2')}
 # The migration's status once the restart dealt with it.
+# uuid -> its migrations' uuids, of the servers the steps deleted
+DELETED = {}
 MIGRATION_ENDS = {'resize': ('error', 'finished'),
                   'confirmResize': ('confirmed',),
                   'revertResize': ('reverted',)}
@@ -162,6 +165,8 @@ def fleet(shared_deployment):
         _computes(dep, 'cell1', True)
         for uuid in servers.values():
             deployed.api(dep, 'DELETE', '/servers/%s' % uuid)
+        for flavor in FLAVORS:
+            deployed.api(dep, 'DELETE', '/flavors/%s' % flavor['id'])
         xcell._restart_api(dep)
 
 
@@ -248,17 +253,11 @@ def _snapshots_left(dep, migration_uuid):
                  n=cross_cell_migrate.snapshot_name(migration_uuid))
 
 
-def _killed_at(dep, step, act):
-    """Restart the super conductor with the kill hook at step, act(),
-    and wait until the process has died there (SIGKILL); start it again
-    without the hook."""
-    assert dep.terminate('conductor') == 0
-    log = os.path.join(dep.workdir, 'conductor.log')
-    marker = 'Killing myself at step %s ' % step
-    with open(log) as f:
-        before = f.read().count(marker)
-    dep.respawn('conductor', env={cross_cell_migrate.KILL_ENV: step})
-    act()
+def _wait_killed(dep, kill=None):
+    """The super conductor's exit status once it has exited (SIGKILLed
+    first when kill names its pid)."""
+    if kill is not None:
+        os.killpg(kill, signal.SIGKILL)
     died = []
 
     def dead():
@@ -266,9 +265,24 @@ def _killed_at(dep, step, act):
         if status is not None:
             died.append(status)
         return died
-    wait_for(dead, 90, interval=0.05, message='super conductor killed at %s'
-             % step)
-    assert died == [-signal.SIGKILL]
+    return wait_for(dead, 90, interval=0.05,
+                    message='super conductor exit')[0]
+
+
+def _killed_at(dep, step, act):
+    """Restart the super conductor with the kill hook at step, act(),
+    and wait until the process has died there (SIGKILL); start it again
+    without the hook."""
+    # The running one is idle (the last move settled): killed too, as
+    # it is faster than its graceful stop.
+    _wait_killed(dep, dep.procs['conductor'])
+    log = os.path.join(dep.workdir, 'conductor.log')
+    marker = 'Killing myself at step %s ' % step
+    with open(log) as f:
+        before = f.read().count(marker)
+    dep.respawn('conductor', env={cross_cell_migrate.KILL_ENV: step})
+    act()
+    assert _wait_killed(dep) == -signal.SIGKILL
     with open(log) as f:
         assert f.read().count(marker) == before + 1
     dep.respawn('conductor')
@@ -285,6 +299,23 @@ def _check_settled(dep, uuid, step):
         lambda: (lambda m: m if m['status'] in MIGRATION_ENDS[action]
                  else None)(_migration(dep, uuid)), 30, interval=0.2,
         message='migration of %s ended' % uuid)
+    # The checker (a process of its own) runs beside the checks below.
+    checker = subprocess.Popen(
+        [os.path.join(deployed.BIN, 'nova-lite-manage'), '--config-file',
+         os.path.join(dep.workdir, 'top.conf'), 'placement',
+         'check_allocations', '--json'],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        _check_copies(dep, uuid, step, server, migration)
+    finally:
+        out = checker.communicate(timeout=120)[0]
+    assert checker.returncode == 0, out[-3000:]
+    return server, migration
+
+
+def _check_copies(dep, uuid, step, server, migration):
+    action, ends = STEPS[step]
+    cell = FINAL[ends][1]
     host = server['OS-EXT-SRV-ATTR:host']
     assert xcell._cell(server) == cell, server
     # Exactly one visible copy, where the mapping points; the API shows
@@ -331,8 +362,6 @@ def _check_settled(dep, uuid, step):
         assert host == migration['dest_compute']
         assert server['flavor']['original_name'] == 'xk.2'
     assert _snapshots_left(dep, migration['uuid']) == []
-    xcell._check_allocations(dep)
-    return server, migration
 
 
 @pytest.mark.parametrize('step', list(STEPS))
@@ -349,9 +378,10 @@ def test_super_conductor_killed_at(fleet, step):
     _killed_at(dep, step, act)
     killed = time.monotonic()
     server, migration = _check_settled(dep, uuid, step)
-    print('killed at %s after %.1fs; restarted and settled (%s) in %.1fs'
-          % (step, killed - start, migration['status'],
-             time.monotonic() - killed))
+    settled = time.monotonic()
+    print('killed at %s after %.1fs; restarted, settled (%s) and checked '
+          'in %.1fs' % (step, killed - start, migration['status'],
+                        settled - killed))
     migrations = [migration['uuid']]
 
     # Still usable: a completed resize is confirmed; a rolled-back one
@@ -370,10 +400,26 @@ def test_super_conductor_killed_at(fleet, step):
         assert _held(dep, uuid) == {done['OS-EXT-SRV-ATTR:host']: BIG}
         assert _held(dep, migrations[-1]) == {}
 
+    # Deleted; test_deleted_servers_leave_nothing waits for them all.
     status, _ = deployed.api(dep, 'DELETE', '/servers/%s' % uuid)
     assert status == 204
-    wait_for(lambda: deployed.api(dep, 'GET', '/servers/%s' % uuid)[0]
-             == 404, 60, interval=0.2, message='%s deleted' % uuid)
-    wait_for(lambda: deployed._allocations(dep, [uuid] + migrations) == 0,
-             30, interval=0.2, message='allocations of %s freed' % uuid)
-    assert _visible_copies(dep, uuid) == {}
+    DELETED[uuid] = migrations
+
+
+def test_deleted_servers_leave_nothing(fleet):
+    """Every server the steps deleted is gone from the API and both
+    cells, with no allocation left for it or its migrations."""
+    dep, _ = fleet
+    assert DELETED
+
+    def gone():
+        return all(deployed.api(dep, 'GET', '/servers/%s' % uuid)[0] == 404
+                   for uuid in DELETED)
+    wait_for(gone, 60, interval=0.2, message='deleted servers gone')
+    consumers = list(DELETED) + [m for ms in DELETED.values() for m in ms]
+    wait_for(lambda: deployed._allocations(dep, consumers) == 0, 30,
+             interval=0.2, message='allocations freed')
+    for uuid in DELETED:
+        assert _visible_copies(dep, uuid) == {}
+        assert _guests(dep, uuid) == {}
+    xcell._check_allocations(dep)
