@@ -14,7 +14,9 @@ cell, GET /servers/{id} showing a host of that cell, the server once
 in GET /servers/detail, allocations held where the copy is (and,
 during VERIFY_RESIZE, the migration's at the source) with
 `nova-lite-manage placement check_allocations` consistent, no resize
-snapshot image left behind. Afterwards the server is still usable: a
+snapshot image left behind, a volume-backed server's root volume
+attached on its host through the attachment its mapping names.
+Afterwards the server is still usable: a
 completed resize can be confirmed, a rolled-back one resized again,
 and deleting it frees every allocation.
 
@@ -64,6 +66,9 @@ STEPS = {
     'revert_delete_target': ('revertResize', 'source'),
     'revert_finish_at_source': ('revertResize', 'source'),
 }
+# Every other step's server boots from a volume (image-backed
+# otherwise: a snapshot carries its disk across).
+VOLUME_BACKED = set(list(STEPS)[1::2])
 FINAL = {'source': ('ACTIVE', 'cell1'), 'verify': ('VERIFY_RESIZE', 'cell2'),
          'target': ('ACTIVE', 'cell2')}
 # The migration's status once the restart dealt with it.
@@ -91,10 +96,16 @@ def _computes(dep, cell, enabled):
     xcell._set_cell_computes(dep, cell, enabled)
 
 
-def _boot(dep, name):
-    status, body = deployed.api(dep, 'POST', '/servers', {'server': {
-        'name': name, 'flavorRef': 'xk.1', 'imageRef': deployed.IMAGE,
-        'networks': 'none'}}, version='2.47')
+def _boot(dep, name, volume):
+    server = {'name': name, 'flavorRef': 'xk.1', 'imageRef': deployed.IMAGE,
+              'networks': 'none'}
+    if volume:
+        server.update(imageRef='', block_device_mapping_v2=[{
+            'source_type': 'image', 'destination_type': 'volume',
+            'uuid': deployed.IMAGE, 'boot_index': 0, 'volume_size': 1,
+            'delete_on_termination': True}])
+    status, body = deployed.api(dep, 'POST', '/servers', {'server': server},
+                                version='2.67')
     assert status == 202, body
     return body['server']['id']
 
@@ -142,7 +153,9 @@ def fleet(shared_deployment):
             assert status in (200, 409), body
         _computes(dep, 'cell2', False)
         try:
-            servers = {step: _boot(dep, 'xk-%s' % step) for step in STEPS}
+            servers = {step: _boot(dep, 'xk-%s' % step,
+                                   step in VOLUME_BACKED)
+                       for step in STEPS}
             _wait(dep, servers.values(), 'ACTIVE')
         finally:
             _computes(dep, 'cell2', True)
@@ -236,8 +249,33 @@ def _held(dep, consumer):
             'JOIN resource_providers p ON p.id = a.resource_provider_id '
             'JOIN resource_classes c ON c.id = a.resource_class_id '
             'WHERE a.consumer_id = :u', u=consumer):
-        held.setdefault(name, {})[rc] = used
+        if used:
+            held.setdefault(name, {})[rc] = used
     return held
+
+
+def _flavor(name, step):
+    """What the flavor's server holds (no root disk from a volume)."""
+    held = dict(BIG if name == 'xk.2' else SMALL)
+    if step in VOLUME_BACKED:
+        del held['DISK_GB']
+    return held
+
+
+def _attachments(dep, uuid):
+    """[(volume, attachment, status, host)] of uuid's attachments."""
+    return sorted(tuple(r) for r in _rows(
+        dep, 'local_services', 'SELECT volume_id, id, attach_status, '
+        'attached_host FROM volume_attachments WHERE instance_uuid = :u',
+        u=uuid))
+
+
+def _volume_mappings(dep, cell, uuid):
+    """[(volume, attachment)] of uuid's mappings in cell's database."""
+    return sorted(tuple(r) for r in _rows(
+        dep, cell, 'SELECT volume_id, attachment_id FROM '
+        'block_device_mapping WHERE instance_uuid = :u AND deleted = 0 '
+        'AND volume_id IS NOT NULL', u=uuid))
 
 
 def _migration(dep, uuid):
@@ -342,12 +380,12 @@ def _check_copies(dep, uuid, step, server, migration):
     assert listed[0]['status'] == server['status']
     # Allocations: the instance's where it is, the migration's on the
     # source only while the resize waits for its confirmation.
-    flavor = BIG if server['flavor']['original_name'] == 'xk.2' else SMALL
-    assert _held(dep, uuid) == {host: flavor}
+    assert _held(dep, uuid) == {
+        host: _flavor(server['flavor']['original_name'], step)}
     if ends == 'verify':
         assert migration['status'] == 'finished'
         assert _held(dep, migration['uuid']) == {
-            migration['source_node']: SMALL}
+            migration['source_node']: _flavor('xk.1', step)}
     else:
         assert _held(dep, migration['uuid']) == {}
     if ends == 'source':
@@ -362,6 +400,20 @@ def _check_copies(dep, uuid, step, server, migration):
         assert host == migration['dest_compute']
         assert server['flavor']['original_name'] == 'xk.2'
     assert _snapshots_left(dep, migration['uuid']) == []
+    if step in VOLUME_BACKED:
+        # The root volume attached where the server is, through the
+        # attachment its mapping names (during VERIFY_RESIZE the source
+        # copy's placeholder attachment too).
+        attachments = _attachments(dep, uuid)
+        live = [a for a in attachments if a[2] == 'attached']
+        assert [a[3] for a in live] == [host], attachments
+        assert _volume_mappings(dep, cell, uuid) == [live[0][:2]]
+        if ends == 'verify':
+            assert len(attachments) == 2, attachments
+            assert _volume_mappings(dep, 'cell1', uuid) == [
+                a[:2] for a in attachments if a not in live]
+        else:
+            assert attachments == live
 
 
 @pytest.mark.parametrize('step', list(STEPS))
@@ -397,7 +449,8 @@ def test_super_conductor_killed_at(fleet, step):
         assert xcell._cell(done) == 'cell2'
         assert _visible_copies(dep, uuid) == {
             'cell2': [done['OS-EXT-SRV-ATTR:host']]}
-        assert _held(dep, uuid) == {done['OS-EXT-SRV-ATTR:host']: BIG}
+        assert _held(dep, uuid) == {
+            done['OS-EXT-SRV-ATTR:host']: _flavor('xk.2', step)}
         assert _held(dep, migrations[-1]) == {}
 
     # Deleted; test_deleted_servers_leave_nothing waits for them all.
@@ -422,4 +475,5 @@ def test_deleted_servers_leave_nothing(fleet):
     for uuid in DELETED:
         assert _visible_copies(dep, uuid) == {}
         assert _guests(dep, uuid) == {}
+        assert _attachments(dep, uuid) == []
     xcell._check_allocations(dep)
