@@ -72,11 +72,13 @@ VOLUME_BACKED = set(list(STEPS)[1::2])
 FINAL = {'source': ('ACTIVE', 'cell1'), 'verify': ('VERIFY_RESIZE', 'cell2'),
          'target': ('ACTIVE', 'cell2')}
 # The migration's status once the restart dealt with it.
-# uuid -> its migrations' uuids, of the servers the steps deleted
-DELETED = {}
 MIGRATION_ENDS = {'resize': ('error', 'finished'),
                   'confirmResize': ('confirmed',),
                   'revertResize': ('reverted',)}
+# uuid -> its migrations' uuids, of the servers the steps deleted
+DELETED = {}
+# Whether the running super conductor has the kill hook set.
+HOOKED = []
 
 
 def test_every_step_boundary_is_killed():
@@ -173,7 +175,13 @@ def fleet(shared_deployment):
               % (len(servers), len(moved), time.monotonic() - start))
         yield dep, servers
     finally:
-        if dep.exit_status('conductor') is not None:
+        # Never leave a super conductor with the hook behind.
+        if HOOKED:
+            if dep.exit_status('conductor') is None:
+                _wait_killed(dep, dep.procs['conductor'])
+            dep.respawn('conductor')
+            del HOOKED[:]
+        elif dep.exit_status('conductor') is not None:
             dep.respawn('conductor')
         _computes(dep, 'cell1', True)
         for uuid in servers.values():
@@ -282,7 +290,8 @@ def _migration(dep, uuid):
     status, body = deployed.api(dep, 'GET', '/os-migrations?instance_uuid='
                                 + uuid, version='2.59')
     assert status == 200, body
-    return max(body['migrations'], key=lambda m: m['id'])
+    # The newest (ids are per cell).
+    return max(body['migrations'], key=lambda m: (m['created_at'], m['id']))
 
 
 def _snapshots_left(dep, migration_uuid):
@@ -319,11 +328,13 @@ def _killed_at(dep, step, act):
     with open(log) as f:
         before = f.read().count(marker)
     dep.respawn('conductor', env={cross_cell_migrate.KILL_ENV: step})
+    HOOKED.append(step)
     act()
     assert _wait_killed(dep) == -signal.SIGKILL
     with open(log) as f:
         assert f.read().count(marker) == before + 1
     dep.respawn('conductor')
+    del HOOKED[:]
 
 
 def _check_settled(dep, uuid, step):
