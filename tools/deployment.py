@@ -127,6 +127,7 @@ class Deployment(object):
         self.api_ports = list(api_ports or [self.port] + [
             _free_port() for _ in range(apis - 1)])
         self.procs = {}
+        self._popens = {}
         # name -> [binary, config files]: how to start it again
         self.commands = {}
         self.state_file = os.path.join(self.workdir, 'deployment.json')
@@ -298,7 +299,9 @@ class Deployment(object):
               for cell in self.cell_names()])
         self.manage('db', 'sync')
 
-    def _spawn(self, name, binary, conf, *more_confs):
+    def _spawn(self, name, binary, conf, *more_confs, env=None):
+        """Start process ``name``; ``env``: variables set for it on top of
+        ours (test hooks), not remembered for a respawn."""
         log = open(os.path.join(self.workdir, '%s.out' % name), 'ab')
         # One log per process (API, super conductor and scheduler share
         # top.conf); .out catches what happens before logging is set up.
@@ -308,8 +311,13 @@ class Deployment(object):
         proc = subprocess.Popen(argv + ['--log-file', os.path.join(
                                     self.workdir, '%s.log' % name)],
                                 stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True,
+                                env=dict(os.environ, **env) if env else None)
         log.close()
+        # Held so that subprocess never reaps it behind our back (a
+        # dropped Popen is waited for by the next Popen made): its exit
+        # status stays ours to read (terminate, _reap).
+        self._popens[name] = proc
         self.procs[name] = proc.pid
         self.commands[name] = [binary, [conf] + list(more_confs)]
 
@@ -467,10 +475,16 @@ class Deployment(object):
         raise RuntimeError('%s (pid %d) did not stop within %ss; killed'
                            % (name, pid, timeout))
 
-    def respawn(self, name):
-        """Start process ``name`` again with the command it had."""
+    def exit_status(self, name):
+        """Process ``name``'s exit status once it has exited (negative:
+        killed by that signal), None while it runs."""
+        return _reap(self.procs[name])
+
+    def respawn(self, name, env=None):
+        """Start process ``name`` again with the command it had (and the
+        variables of ``env`` set, see _spawn)."""
         binary, confs = self.commands[name]
-        self._spawn(name, binary, *confs)
+        self._spawn(name, binary, *confs, env=env)
         self.save()
         return self.procs[name]
 

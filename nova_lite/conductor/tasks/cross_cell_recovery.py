@@ -9,7 +9,9 @@ mapping in that copy's cell and allocations matching it remain:
 
 - a forward move whose destination had not finished (the target copy
   of the migration not finished): rolled back -- the destination's
-  guest and attachments dropped, the target copy hard-deleted, the
+  guest and attachments dropped (its own only: a target copy made
+  before the destination's prep still names the source's
+  attachments), the target copy hard-deleted, the
   source copy visible and mapped, its guest restarted (or its task
   cleared), the migration's source allocation back to the instance,
   the snapshot image deleted, the migration in error, a fault;
@@ -128,6 +130,21 @@ def _recover_one(context, copies):
     return None
 
 
+def _forget_source_attachments(sctxt, tctxt, uuid):
+    """The target copy's volume mappings that still name the source's
+    attachments (copied by the target DB setup; the destination's prep
+    had not replaced them by its own yet) forget them, so that the
+    destination's cleanup deletes only attachments of its own, never
+    the ones the source keeps using."""
+    kept = {b.attachment_id for b in objects.BlockDeviceMappingList
+            .get_by_instance_uuid(sctxt, uuid) if b.attachment_id}
+    for bdm in objects.BlockDeviceMappingList.get_by_instance_uuid(
+            tctxt, uuid):
+        if bdm.attachment_id in kept:
+            bdm.attachment_id = None
+            bdm.save()
+
+
 def _roll_back(context, sctxt, tctxt, source, src_mig, tgt_mig):
     uuid, muuid = src_mig.instance_uuid, src_mig.uuid
     guest_set_aside = src_mig.status == migration_obj.POST_MIGRATING
@@ -137,6 +154,7 @@ def _roll_back(context, sctxt, tctxt, source, src_mig, tgt_mig):
     mapping_obj.set_cell(context, [uuid], source.uuid)
     if tctxt is not None and cross_cell.exists(tctxt, uuid):
         cross_cell.set_hidden(tctxt, uuid, True, muuid)
+        _forget_source_attachments(sctxt, tctxt, uuid)
         try:
             rpc.revert_snapshot_based_resize_at_dest(
                 tctxt, src_mig.dest_compute,

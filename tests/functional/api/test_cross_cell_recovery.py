@@ -14,6 +14,8 @@ from tests.functional.api.resize_helpers import guests
 from tests.functional.api.resize_helpers import held
 from tests.functional.api.resize_helpers import migration_of
 from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.api.test_volumes import _image_to_volume
+from tests.functional.api.test_volumes import Volumes
 from tests.functional.conftest import wait_for
 
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
@@ -97,5 +99,48 @@ def test_a_restart_completes_or_rolls_back(xplane, monkeypatch,  # noqa
     for h in xp.hosts_of('cell1') + xp.hosts_of('cell2'):
         assert [g for g in guests(xp.plane, h) if g.startswith(uuid)] in (
             [], [uuid])
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+@pytest.mark.parametrize('step', ['target_db_setup', 'prep_resize_at_dest',
+                                  'prep_resize_at_source'])
+def test_a_rolled_back_volume_backed_move_keeps_its_attachment(
+        xplane, monkeypatch, step):  # noqa: F811
+    """The target copy carries the source's attachment ids until the
+    destination's prep replaces them: rolling back a move stopped
+    before then must not delete the attachment the source still uses
+    (found by tests/real/test_cross_cell_kill.py)."""
+    xp = xplane
+    uuid = xp.boot(cell='cell1', imageRef='', flavorRef='small',
+                   block_device_mapping_v2=[_image_to_volume()])
+    source = xp.host(uuid)
+    volume_id = xp.show(uuid, version='2.79')[
+        'os-extended-volumes:volumes_attached'][0]['id']
+    volumes = Volumes(xp.plane.endpoint)
+
+    def attachments():
+        return [(a['server_id'], a['host_name'], a['attach_status'])
+                for a in volumes.get(volume_id).json()['volume'][
+                    'attachments']]
+    assert attachments() == [(uuid, source, 'attached')]
+    others = [h for h in xp._computes() if not h.startswith('cell2-')]
+    xp._set_enabled(others, False)
+    try:
+        _crash_at(monkeypatch, step, lambda: xp.act(
+            uuid, {'resize': {'flavorRef': 'medium'}}))
+    finally:
+        xp._set_enabled(others, True)
+    conductor_manager.ComputeTaskManager().init_host(xp.ctxt, None)
+    server = xp.wait_status(uuid, 'ACTIVE')
+    assert server[HOST] == source
+    assert xp.copies(uuid) == {'cell1': False}
+    assert attachments() == [(uuid, source, 'attached')]
+    assert volumes.status(volume_id) == 'in-use'
+    # Still movable: resized into cell2 and confirmed, with its volume.
+    dest = xp.resize_into(uuid, 'cell2')[HOST]
+    xp.act(uuid, {'confirmResize': None}, status=204)
+    xp.wait_status(uuid, 'ACTIVE')
+    assert attachments() == [(uuid, dest, 'attached')]
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
