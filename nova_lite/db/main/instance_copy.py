@@ -67,6 +67,7 @@ def read_instance(context, uuid, migration_uuid=None):
     return data
 
 
+@main_db.retry_on_deadlock
 @main_db.writer
 def write_instance(context, data, instance_values=None,
                    migration_values=None):
@@ -76,7 +77,8 @@ def write_instance(context, data, instance_values=None,
     earlier, abandoned one."""
     session = context.session
     uuid = data['instance']['uuid']
-    _delete_rows(session, uuid)
+    if _present(session, uuid):
+        _delete_rows(session, uuid)
     session.execute(INST.insert().values(
         **dict(_no_id(data['instance']), **(instance_values or {}))))
     for name, table in KEYED.items():
@@ -94,6 +96,13 @@ def write_instance(context, data, instance_values=None,
             MIGRATIONS.c.uuid == migration['uuid']))
         session.execute(MIGRATIONS.insert().values(
             **dict(_no_id(migration), **(migration_values or {}))))
+
+
+def _present(session, uuid):
+    """Whether the cell holds a row of the instance (its rows are written
+    and removed in one transaction, so the instance row says it)."""
+    return session.execute(sa.select(INST.c.id).where(
+        INST.c.uuid == uuid)).first() is not None
 
 
 def _delete_rows(session, uuid):
@@ -126,6 +135,7 @@ _EVENT_KEEP = ('finish_time', 'result', 'traceback', 'details', 'host',
                'updated_at')
 
 
+@main_db.retry_on_deadlock
 @main_db.writer
 def merge_actions(context, uuid, actions):
     """Make the instance's actions here carry actions (read_actions()
@@ -158,6 +168,7 @@ def merge_actions(context, uuid, actions):
                     **{k: event[k] for k in _EVENT_KEEP}))
 
 
+@main_db.retry_on_deadlock
 @main_db.writer
 def set_hidden(context, uuid, hidden, migration_uuid=None):
     """Hide or show the instance (and its migration) in this cell."""
@@ -171,6 +182,7 @@ def set_hidden(context, uuid, hidden, migration_uuid=None):
     return bool(count)
 
 
+@main_db.retry_on_deadlock
 @main_db.writer
 def hard_delete(context, uuid):
     """Remove the instance and every row keyed by its uuid here
