@@ -158,10 +158,33 @@ def _read_deleted_filter(read_deleted):
     return [INST.c.deleted == 0]
 
 
+# Statements run once or more per server action, built once with bound
+# parameters: building a statement and computing its cache key costs
+# SQLAlchemy several times what running the cached one does.
+_RECORD_BY_UUID = {}
+
+
+def _record_by_uuid(read_deleted):
+    stmt = _RECORD_BY_UUID.get(read_deleted)
+    if stmt is None:
+        stmt = _RECORD_BY_UUID[read_deleted] = select_page().where(
+            INST.c.uuid == sa.bindparam('uuid'),
+            *_read_deleted_filter(read_deleted))
+    return stmt
+
+
+_ROW_FOR_UPDATE = sa.select(*INST.columns).where(
+    INST.c.uuid == sa.bindparam('uuid'),
+    INST.c.deleted == 0).with_for_update()
+# Executed with {'row_id': id, column: value, ...}: the columns given
+# are the ones set.
+_UPDATE_ROW = INST.update().where(INST.c.id == sa.bindparam('row_id'))
+
+
 @main_db.reader
 def get_record(context, uuid, read_deleted='no', related=RELATED):
-    row = context.session.execute(select_page().where(
-        INST.c.uuid == uuid, *_read_deleted_filter(read_deleted))).first()
+    row = context.session.execute(_record_by_uuid(read_deleted),
+                                  {'uuid': uuid}).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     return attach_related(context.session, [decode(dict(row._mapping))],
@@ -274,8 +297,7 @@ def update(context, uuid, values, expected_task_state=UNSET,
     # The row under its write lock (SELECT ... FOR UPDATE; SQLite's
     # writer holds the database's), so the state check and the write
     # see the same row.
-    row = session.execute(sa.select(*INST.columns).where(
-        INST.c.uuid == uuid, INST.c.deleted == 0).with_for_update()).first()
+    row = session.execute(_ROW_FOR_UPDATE, {'uuid': uuid}).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     rec = dict(row._mapping)
@@ -283,8 +305,8 @@ def update(context, uuid, values, expected_task_state=UNSET,
     if previous is not None:
         previous.update(vm_state=rec['vm_state'],
                         task_state=rec['task_state'])
-    session.execute(INST.update().where(INST.c.id == rec['id']).values(
-        updated_at=now, **values))
+    session.execute(_UPDATE_ROW, dict(values, updated_at=now,
+                                      row_id=rec['id']))
     rec.update(values, updated_at=now)
     for name in ('deleted', 'locked', 'hidden'):
         rec[name] = bool(rec[name])
