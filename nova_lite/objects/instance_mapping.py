@@ -70,9 +70,9 @@ class InstanceMapping(base.NovaLiteObject):
         return obj
 
     @staticmethod
-    @api_db.reader
+    @api_db.connection_reader
     def _get_by_instance_uuid_from_db(context, instance_uuid):
-        row = context.session.execute(
+        row = context.connection.execute(
             _BY_INSTANCE_UUID, {'instance_uuid': instance_uuid}).first()
         if row is None:
             raise exception.InstanceMappingNotFound(uuid=instance_uuid)

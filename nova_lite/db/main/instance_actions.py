@@ -91,12 +91,12 @@ def _action_for_request(session, instance_uuid, request_id):
     return _row(row, ACTION_COLUMNS)
 
 
-@main_db.writer
+@main_db.connection_writer
 def action_start(context, values, want_result=True):
     """Insert an action (values: action, instance_uuid, request_id,
     user_id, project_id, start_time optional); returns it (None without
     want_result: one statement)."""
-    session = context.session
+    session = context.connection
     now = _now()
     values = dict(values, start_time=values.get('start_time') or now,
                   created_at=now, updated_at=now, deleted=0)
@@ -108,10 +108,10 @@ def action_start(context, values, want_result=True):
         ACTIONS.c.id == new_id)).first(), ACTION_COLUMNS)
 
 
-@main_db.writer
+@main_db.connection_writer
 def action_finish(context, instance_uuid, request_id, message=None):
     """Set the finish time (and message) of the request's action."""
-    session = context.session
+    session = context.connection
     action = _action_for_request(session, instance_uuid, request_id)
     now = _now()
     values = {'finish_time': now, 'updated_at': now}
@@ -138,12 +138,12 @@ def _action_id(session, instance_uuid, request_id):
     return action_id
 
 
-@main_db.writer
+@main_db.connection_writer
 def event_start(context, instance_uuid, request_id, event, host=None,
                 start_time=None, want_result=True):
     """Start an event of the request's action; returns it (None
     without want_result: three statements)."""
-    session = context.session
+    session = context.connection
     action_id = _action_id(session, instance_uuid, request_id)
     now = _now()
     new_id = session.execute(EVENTS.insert(), dict(
@@ -161,14 +161,14 @@ def _get_event(session, event_id):
             EVENTS.c.id == event_id)).first(), EVENT_COLUMNS)
 
 
-@main_db.writer
+@main_db.connection_writer
 def event_finish(context, instance_uuid, request_id, event, result,
                  traceback=None, details=None, host=None, want_result=True):
     """Finish the newest unfinished event named so of the request's
     action (starting it now if it never started); an 'Error' result
     marks the action's message 'Error'. Returns the event (None without
     want_result: three statements)."""
-    session = context.session
+    session = context.connection
     row = session.execute(_ACTION_AND_OPEN_EVENT, dict(
         _request(instance_uuid, request_id), event=event)).first()
     if row is None:

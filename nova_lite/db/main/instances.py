@@ -91,12 +91,14 @@ def records(result, raw=False, rows=None):
 
 def attach_related(session, records, related=RELATED):
     """Fill the related rows of records: one statement per kind (per
-    IN_CHUNK records), plain driver SQL (no per-uuid bind processing)."""
+    IN_CHUNK records), plain driver SQL (no per-uuid bind processing).
+    session: an ORM session or a Core connection."""
     if not records:
         return records
     by_uuid = {r['uuid']: r for r in records}
     uuids = list(by_uuid)
-    conn = session.connection()
+    conn = (session if isinstance(session, sa.engine.Connection)
+            else session.connection())
     sql = driver_sql.Sql(conn.dialect)
     # metadata, system metadata and tags in ONE statement (a UNION ALL,
     # kind first), per IN_CHUNK records.
@@ -181,14 +183,14 @@ _ROW_FOR_UPDATE = sa.select(*INST.columns).where(
 _UPDATE_ROW = INST.update().where(INST.c.id == sa.bindparam('row_id'))
 
 
-@main_db.reader
+@main_db.connection_reader
 def get_record(context, uuid, read_deleted='no', related=RELATED):
-    row = context.session.execute(_record_by_uuid(read_deleted),
-                                  {'uuid': uuid}).first()
+    row = context.connection.execute(_record_by_uuid(read_deleted),
+                                     {'uuid': uuid}).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    return attach_related(context.session, [decode(dict(row._mapping))],
-                          related)[0]
+    return attach_related(context.connection,
+                          [decode(dict(row._mapping))], related)[0]
 
 
 @main_db.reader
@@ -277,7 +279,7 @@ def _replace_kv(session, table, uuid, data, now):
                 table.c.deleted == 0).values(value=value, updated_at=now))
 
 
-@main_db.writer
+@main_db.connection_writer
 def update(context, uuid, values, expected_task_state=UNSET,
            expected_vm_state=UNSET, extra=None, network_info=UNSET,
            metadata=None, system_metadata=None, tags=None, previous=None):
@@ -292,7 +294,7 @@ def update(context, uuid, values, expected_task_state=UNSET,
     task_state the row had before this write. Returns the instances
     row as written (its columns only: the related rows are what the
     caller passed); two statements for a write of columns alone."""
-    session = context.session
+    session = context.connection
     now = _now()
     # The row under its write lock (SELECT ... FOR UPDATE; SQLite's
     # writer holds the database's), so the state check and the write
