@@ -178,8 +178,16 @@ class Cycler(object):
                          token)
         self.flavor = 0
         self.resize, self.confirm = [], []
+        self.cpu = 0.0   # the side's server CPU seconds in the cycles
 
     def __call__(self):
+        cpu = fc._cpu_seconds(self.side.proc.pid)
+        try:
+            self._cycle()
+        finally:
+            self.cpu += fc._cpu_seconds(self.side.proc.pid) - cpu
+
+    def _cycle(self):
         target = 1 - self.flavor
         start = time.perf_counter()
         _action(self.conn, self.uuid,
@@ -216,12 +224,15 @@ def sequential(sides, count, poll):
     results = {}
     for c in cyclers:
         r = results[c.side.name] = {'resize': _figures(c.resize),
-                                    'confirm': _figures(c.confirm)}
+                                    'confirm': _figures(c.confirm),
+                                    'cpu_ms': 1000 * c.cpu / count}
         print('%-9s %d resize+confirm cycles: resize to VERIFY_RESIZE p50 '
               '%.1f ms p95 %.1f ms; confirm to ACTIVE p50 %.1f ms p95 '
-              '%.1f ms' % (c.side.name, count, r['resize']['p50_ms'],
-                           r['resize']['p95_ms'], r['confirm']['p50_ms'],
-                           r['confirm']['p95_ms']), flush=True)
+              '%.1f ms; server CPU %.1f ms/cycle (polling included); '
+              'load %.1f' % (c.side.name, count, r['resize']['p50_ms'],
+                             r['resize']['p95_ms'], r['confirm']['p50_ms'],
+                             r['confirm']['p95_ms'], r['cpu_ms'],
+                             os.getloadavg()[0]), flush=True)
     if 'nova' in results and 'nova_lite' in results:
         lite, nova = results['nova_lite'], results['nova']
         for phase in ('resize', 'confirm'):
