@@ -38,8 +38,9 @@ side, p50 (p95), in seconds:
   1.3   0.148 (0.205) / 0.824 (1.168) / 0.18x  0.044 / 0.229 / 0.19x  (*)
 
 (*) 2026-11-27, after the in-process transport and the CPU cuts of the
-perf branch (same run before them: 0.202 / 0.811 = 0.25x, 0.054 /
-0.212 = 0.26x); server CPU per cycle 193 ms vs Nova 1111 ms. The 0.2x
+perf branch (the tree before them, the next run, load 1.7: 0.202 /
+0.811 = 0.25x, 0.054 / 0.212 = 0.26x, 265 ms CPU per cycle); server
+CPU per cycle 193 ms vs Nova 1111 ms. The 0.2x
 target is met at light load, by a thin margin. Below: 2026-11-25.
 
 Where one nova_lite resize went at load 2-4 on 2026-11-25
