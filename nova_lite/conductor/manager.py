@@ -7,6 +7,9 @@ the compute_task namespace (ComputeTaskManager), where orchestrations
 (conductor/tasks/) run. A cell conductor never serves compute_task: it
 must not reach the API database.
 """
+import copy
+import datetime
+
 from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_versionedobjects import base as ovo_base
@@ -27,6 +30,35 @@ from nova_lite.notifications import instance as _notify  # noqa: F401
 from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
+
+
+# Values that cannot change in place: kept as they are, not copied.
+_IMMUTABLE = (str, int, float, bool, type(None), datetime.datetime)
+
+
+def _snapshot(value):
+    """A copy of a field's value that the original can be compared with
+    after a method ran, costing little for what fields hold: scalars
+    are kept, dicts and lists copied item by item (ovo's coerced ones
+    would deep-copy the object they belong to with them), objects
+    cloned."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    if isinstance(value, ovo_base.VersionedObject):
+        return value.obj_clone()
+    if isinstance(value, dict):
+        return {k: _snapshot(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_snapshot(v) for v in value]
+    return copy.deepcopy(value)
+
+
+def _field_values(obj):
+    """{field: snapshot of its value} of obj's set fields: what an
+    object method may change, to compare with afterwards (obj_clone()
+    costs more than the save it would surround)."""
+    return {name: _snapshot(getattr(obj, name)) for name in obj.fields
+            if obj.obj_attr_is_set(name)}
 
 
 class ConductorManager(object):
@@ -79,16 +111,15 @@ class ConductorManager(object):
         return result
 
     def object_action(self, context, objinst, objmethod, args, kwargs):
-        oldobj = objinst.obj_clone()
+        before = _field_values(objinst)
         result = self._object_dispatch(objinst, objmethod, args, kwargs)
         updates = {}
         for name, field in objinst.fields.items():
             if not objinst.obj_attr_is_set(name):
                 continue
-            if (not oldobj.obj_attr_is_set(name)
-                    or getattr(oldobj, name) != getattr(objinst, name)):
-                updates[name] = field.to_primitive(objinst, name,
-                                                   getattr(objinst, name))
+            value = getattr(objinst, name)
+            if name not in before or before[name] != value:
+                updates[name] = field.to_primitive(objinst, name, value)
         updates['obj_what_changed'] = objinst.obj_what_changed()
         return updates, result
 

@@ -21,6 +21,7 @@ from oslo_versionedobjects import base as ovoo_base
 from oslo_versionedobjects import fields
 
 from nova_lite.conf import CONF
+from nova_lite.objects import base as objects_base
 from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ class NotificationObjectRegistry(ovoo_base.VersionedObjectRegistry):
         pass
 
 
-class NotificationObject(ovoo_base.VersionedObject):
+class NotificationObject(objects_base.FastFieldsMixin,
+                         ovoo_base.VersionedObject):
     OBJ_SERIAL_NAMESPACE = 'nova_object'
     OBJ_PROJECT_NAMESPACE = 'nova'
 

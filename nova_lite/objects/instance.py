@@ -218,7 +218,12 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         # of it (made from part of a record) reads the whole record.
         if all(self.obj_attr_is_set(name) for name in _RELATED_FIELDS):
             for name in _ROW_FIELDS:
-                setattr(self, name, rec[name])
+                # Only what differs: a coercing setattr per field costs
+                # more than the comparison.
+                value = rec[name]
+                if not self.obj_attr_is_set(name) or \
+                        getattr(self, name) != value:
+                    setattr(self, name, value)
             self.obj_reset_changes(recursive=True)
         else:
             self._from_record(self._context, self,

@@ -1,5 +1,5 @@
 from oslo_versionedobjects import fields
-from sqlalchemy import orm
+import sqlalchemy as sa
 
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
@@ -14,6 +14,32 @@ def _to_dict(row):
             'queued_for_delete': bool(row.queued_for_delete),
             'cell_mapping': (cell_mapping._to_dict(row.cell_mapping)
                              if row.cell_mapping else None)}
+
+
+_MAPPINGS = api_models.InstanceMapping.__table__
+_CELLS = api_models.CellMapping.__table__
+_MAPPING_KEYS = ('id', 'instance_uuid', 'project_id', 'user_id',
+                 'queued_for_delete')
+_CELL_KEYS = ('id', 'uuid', 'name', 'transport_url', 'database_connection',
+              'disabled', 'created_at', 'updated_at')
+# Every request about one server reads its mapping: one core statement
+# built once (the ORM query with a joined load cost more than the rest
+# of the lookup).
+_BY_INSTANCE_UUID = sa.select(
+    *[_MAPPINGS.c[k] for k in _MAPPING_KEYS],
+    *[_CELLS.c[k].label('cell_' + k) for k in _CELL_KEYS]).select_from(
+        _MAPPINGS.outerjoin(_CELLS, _CELLS.c.id == _MAPPINGS.c.cell_id)
+).where(_MAPPINGS.c.instance_uuid == sa.bindparam('instance_uuid'))
+
+
+def _joined_to_dict(row):
+    mapping = row._mapping
+    rec = {k: mapping[k] for k in _MAPPING_KEYS}
+    rec['queued_for_delete'] = bool(rec['queued_for_delete'])
+    rec['cell_mapping'] = (
+        None if mapping['cell_id'] is None else
+        {k: mapping['cell_' + k] for k in _CELL_KEYS})
+    return rec
 
 
 @base.NovaLiteObjectRegistry.register
@@ -44,15 +70,13 @@ class InstanceMapping(base.NovaLiteObject):
         return obj
 
     @staticmethod
-    @api_db.reader
+    @api_db.connection_reader
     def _get_by_instance_uuid_from_db(context, instance_uuid):
-        row = (context.session.query(api_models.InstanceMapping)
-               .options(orm.joinedload(
-                   api_models.InstanceMapping.cell_mapping))
-               .filter_by(instance_uuid=instance_uuid).first())
+        row = context.connection.execute(
+            _BY_INSTANCE_UUID, {'instance_uuid': instance_uuid}).first()
         if row is None:
             raise exception.InstanceMappingNotFound(uuid=instance_uuid)
-        return _to_dict(row)
+        return _joined_to_dict(row)
 
     @base.remotable_classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):

@@ -53,25 +53,54 @@ def _newest_of_request(query, instance_uuid, request_id):
             .order_by(ACTIONS.c.id.desc()).limit(1))
 
 
+# The statements every server action runs (start, events, finish),
+# built once with bound parameters: building a statement and its cache
+# key costs SQLAlchemy several times what running the cached one does.
+_REQUEST = {'instance_uuid': sa.bindparam('instance_uuid'),
+            'request_id': sa.bindparam('request_id')}
+_ACTION_OF_REQUEST = _newest_of_request(_select_actions(), **_REQUEST)
+_ACTION_ID_OF_REQUEST = _newest_of_request(sa.select(ACTIONS.c.id),
+                                           **_REQUEST)
+# The request's newest action and its newest unfinished event of a name
+# (None when it has none), in one statement.
+_ACTION_AND_OPEN_EVENT = _newest_of_request(
+    sa.select(ACTIONS.c.id, EVENTS.c.id).select_from(ACTIONS.outerjoin(
+        EVENTS, sa.and_(EVENTS.c.action_id == ACTIONS.c.id,
+                        EVENTS.c.event == sa.bindparam('event'),
+                        EVENTS.c.finish_time.is_(None),
+                        EVENTS.c.deleted == 0))),
+    **_REQUEST).order_by(EVENTS.c.id.desc())
+# Executed with {'action_id': .., column: value, ...} (and event_id):
+# the columns given are the ones set.
+_UPDATE_ACTION = ACTIONS.update().where(
+    ACTIONS.c.id == sa.bindparam('action_id'))
+_UPDATE_EVENT = EVENTS.update().where(
+    EVENTS.c.id == sa.bindparam('event_id'))
+
+
+def _request(instance_uuid, request_id):
+    return {'instance_uuid': instance_uuid, 'request_id': request_id}
+
+
 def _action_for_request(session, instance_uuid, request_id):
-    row = session.execute(_newest_of_request(
-        _select_actions(), instance_uuid, request_id)).first()
+    row = session.execute(_ACTION_OF_REQUEST,
+                          _request(instance_uuid, request_id)).first()
     if row is None:
         raise exception.InstanceActionNotFound(request_id=request_id,
                                                instance_uuid=instance_uuid)
     return _row(row, ACTION_COLUMNS)
 
 
-@main_db.writer
+@main_db.connection_writer
 def action_start(context, values, want_result=True):
     """Insert an action (values: action, instance_uuid, request_id,
     user_id, project_id, start_time optional); returns it (None without
     want_result: one statement)."""
-    session = context.session
+    session = context.connection
     now = _now()
     values = dict(values, start_time=values.get('start_time') or now,
                   created_at=now, updated_at=now, deleted=0)
-    new_id = session.execute(ACTIONS.insert().values(**values)
+    new_id = session.execute(ACTIONS.insert(), values
                              ).inserted_primary_key[0]
     if not want_result:
         return None
@@ -79,17 +108,16 @@ def action_start(context, values, want_result=True):
         ACTIONS.c.id == new_id)).first(), ACTION_COLUMNS)
 
 
-@main_db.writer
+@main_db.connection_writer
 def action_finish(context, instance_uuid, request_id, message=None):
     """Set the finish time (and message) of the request's action."""
-    session = context.session
+    session = context.connection
     action = _action_for_request(session, instance_uuid, request_id)
     now = _now()
     values = {'finish_time': now, 'updated_at': now}
     if message is not None:
         values['message'] = message
-    session.execute(ACTIONS.update().where(
-        ACTIONS.c.id == action['id']).values(**values))
+    session.execute(_UPDATE_ACTION, dict(values, action_id=action['id']))
     action.update(values)
     return action
 
@@ -102,28 +130,28 @@ def get_action(context, instance_uuid, request_id):
 
 
 def _action_id(session, instance_uuid, request_id):
-    action_id = session.execute(_newest_of_request(
-        sa.select(ACTIONS.c.id), instance_uuid, request_id)).scalar()
+    action_id = session.execute(_ACTION_ID_OF_REQUEST,
+                                _request(instance_uuid, request_id)).scalar()
     if action_id is None:
         raise exception.InstanceActionNotFound(request_id=request_id,
                                                instance_uuid=instance_uuid)
     return action_id
 
 
-@main_db.writer
+@main_db.connection_writer
 def event_start(context, instance_uuid, request_id, event, host=None,
                 start_time=None, want_result=True):
     """Start an event of the request's action; returns it (None
     without want_result: three statements)."""
-    session = context.session
+    session = context.connection
     action_id = _action_id(session, instance_uuid, request_id)
     now = _now()
-    new_id = session.execute(EVENTS.insert().values(
+    new_id = session.execute(EVENTS.insert(), dict(
         event=event, action_id=action_id, start_time=start_time or now,
         host=host, created_at=now, updated_at=now, deleted=0)
     ).inserted_primary_key[0]
-    session.execute(ACTIONS.update().where(
-        ACTIONS.c.id == action_id).values(updated_at=now))
+    session.execute(_UPDATE_ACTION, {'action_id': action_id,
+                                     'updated_at': now})
     return _get_event(session, new_id) if want_result else None
 
 
@@ -133,34 +161,33 @@ def _get_event(session, event_id):
             EVENTS.c.id == event_id)).first(), EVENT_COLUMNS)
 
 
-@main_db.writer
+@main_db.connection_writer
 def event_finish(context, instance_uuid, request_id, event, result,
                  traceback=None, details=None, host=None, want_result=True):
     """Finish the newest unfinished event named so of the request's
     action (starting it now if it never started); an 'Error' result
     marks the action's message 'Error'. Returns the event (None without
-    want_result: four statements)."""
-    session = context.session
-    action_id = _action_id(session, instance_uuid, request_id)
+    want_result: three statements)."""
+    session = context.connection
+    row = session.execute(_ACTION_AND_OPEN_EVENT, dict(
+        _request(instance_uuid, request_id), event=event)).first()
+    if row is None:
+        raise exception.InstanceActionNotFound(request_id=request_id,
+                                               instance_uuid=instance_uuid)
+    action_id, event_id = row
     now = _now()
-    event_id = session.execute(sa.select(EVENTS.c.id).where(
-        EVENTS.c.action_id == action_id, EVENTS.c.event == event,
-        EVENTS.c.finish_time.is_(None), EVENTS.c.deleted == 0)
-        .order_by(EVENTS.c.id.desc()).limit(1)).scalar()
     values = dict(finish_time=now, result=result, traceback=traceback,
                   details=details, updated_at=now)
     if event_id is None:
-        event_id = session.execute(EVENTS.insert().values(
+        event_id = session.execute(EVENTS.insert(), dict(
             event=event, action_id=action_id, start_time=now, host=host,
             created_at=now, deleted=0, **values)).inserted_primary_key[0]
     else:
-        session.execute(EVENTS.update().where(
-            EVENTS.c.id == event_id).values(**values))
+        session.execute(_UPDATE_EVENT, dict(values, event_id=event_id))
     action_values = {'updated_at': now, 'finish_time': now}
     if result.lower() == RESULT_ERROR.lower():
         action_values['message'] = RESULT_ERROR
-    session.execute(ACTIONS.update().where(
-        ACTIONS.c.id == action_id).values(**action_values))
+    session.execute(_UPDATE_ACTION, dict(action_values, action_id=action_id))
     return _get_event(session, event_id) if want_result else None
 
 

@@ -91,12 +91,14 @@ def records(result, raw=False, rows=None):
 
 def attach_related(session, records, related=RELATED):
     """Fill the related rows of records: one statement per kind (per
-    IN_CHUNK records), plain driver SQL (no per-uuid bind processing)."""
+    IN_CHUNK records), plain driver SQL (no per-uuid bind processing).
+    session: an ORM session or a Core connection."""
     if not records:
         return records
     by_uuid = {r['uuid']: r for r in records}
     uuids = list(by_uuid)
-    conn = session.connection()
+    conn = (session if isinstance(session, sa.engine.Connection)
+            else session.connection())
     sql = driver_sql.Sql(conn.dialect)
     # metadata, system metadata and tags in ONE statement (a UNION ALL,
     # kind first), per IN_CHUNK records.
@@ -158,14 +160,37 @@ def _read_deleted_filter(read_deleted):
     return [INST.c.deleted == 0]
 
 
-@main_db.reader
+# Statements run once or more per server action, built once with bound
+# parameters: building a statement and computing its cache key costs
+# SQLAlchemy several times what running the cached one does.
+_RECORD_BY_UUID = {}
+
+
+def _record_by_uuid(read_deleted):
+    stmt = _RECORD_BY_UUID.get(read_deleted)
+    if stmt is None:
+        stmt = _RECORD_BY_UUID[read_deleted] = select_page().where(
+            INST.c.uuid == sa.bindparam('uuid'),
+            *_read_deleted_filter(read_deleted))
+    return stmt
+
+
+_ROW_FOR_UPDATE = sa.select(*INST.columns).where(
+    INST.c.uuid == sa.bindparam('uuid'),
+    INST.c.deleted == 0).with_for_update()
+# Executed with {'row_id': id, column: value, ...}: the columns given
+# are the ones set.
+_UPDATE_ROW = INST.update().where(INST.c.id == sa.bindparam('row_id'))
+
+
+@main_db.connection_reader
 def get_record(context, uuid, read_deleted='no', related=RELATED):
-    row = context.session.execute(select_page().where(
-        INST.c.uuid == uuid, *_read_deleted_filter(read_deleted))).first()
+    row = context.connection.execute(_record_by_uuid(read_deleted),
+                                     {'uuid': uuid}).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    return attach_related(context.session, [decode(dict(row._mapping))],
-                          related)[0]
+    return attach_related(context.connection,
+                          [decode(dict(row._mapping))], related)[0]
 
 
 @main_db.reader
@@ -254,7 +279,7 @@ def _replace_kv(session, table, uuid, data, now):
                 table.c.deleted == 0).values(value=value, updated_at=now))
 
 
-@main_db.writer
+@main_db.connection_writer
 def update(context, uuid, values, expected_task_state=UNSET,
            expected_vm_state=UNSET, extra=None, network_info=UNSET,
            metadata=None, system_metadata=None, tags=None, previous=None):
@@ -269,13 +294,12 @@ def update(context, uuid, values, expected_task_state=UNSET,
     task_state the row had before this write. Returns the instances
     row as written (its columns only: the related rows are what the
     caller passed); two statements for a write of columns alone."""
-    session = context.session
+    session = context.connection
     now = _now()
     # The row under its write lock (SELECT ... FOR UPDATE; SQLite's
     # writer holds the database's), so the state check and the write
     # see the same row.
-    row = session.execute(sa.select(*INST.columns).where(
-        INST.c.uuid == uuid, INST.c.deleted == 0).with_for_update()).first()
+    row = session.execute(_ROW_FOR_UPDATE, {'uuid': uuid}).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     rec = dict(row._mapping)
@@ -283,8 +307,8 @@ def update(context, uuid, values, expected_task_state=UNSET,
     if previous is not None:
         previous.update(vm_state=rec['vm_state'],
                         task_state=rec['task_state'])
-    session.execute(INST.update().where(INST.c.id == rec['id']).values(
-        updated_at=now, **values))
+    session.execute(_UPDATE_ROW, dict(values, updated_at=now,
+                                      row_id=rec['id']))
     rec.update(values, updated_at=now)
     for name in ('deleted', 'locked', 'hidden'):
         rec[name] = bool(rec[name])

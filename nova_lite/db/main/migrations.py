@@ -50,6 +50,24 @@ def _get(session, where, missing):
     return _record(row)
 
 
+# What every step of a move runs, built once with bound parameters
+# (building a statement costs SQLAlchemy more than running it).
+_BY_ID = _select().where(MIGRATIONS.c.id == sa.bindparam('migration_id'))
+# Executed with {'migration_id': .., column: value, ...} (and 'expected',
+# a list, for the second): the columns given are the ones set.
+_UPDATE = MIGRATIONS.update().where(
+    MIGRATIONS.c.id == sa.bindparam('migration_id'))
+_UPDATE_IF_STATUS = _UPDATE.where(
+    MIGRATIONS.c.status.in_(sa.bindparam('expected', expanding=True)))
+
+
+def _get_by_id(connection, migration_id):
+    row = connection.execute(_BY_ID, {'migration_id': migration_id}).first()
+    if row is None:
+        raise exception.MigrationNotFound(migration_id=migration_id)
+    return _record(row)
+
+
 @main_db.writer
 def create(context, values):
     """Insert a migration of a live instance; returns it. Holds the
@@ -66,31 +84,30 @@ def create(context, values):
                 exception.MigrationNotFound(migration_id=new_id))
 
 
-@main_db.writer
+@main_db.connection_writer
 def update(context, migration_id, values, expected_status=None):
     """Write values on the migration; with expected_status (a list) only
     while its status is one of them (MigrationStatusConflict otherwise,
     nothing written). Returns it."""
-    values = {k: v for k, v in values.items() if k in _WRITABLE}
-    where = [MIGRATIONS.c.id == migration_id]
-    if expected_status is not None:
-        where.append(MIGRATIONS.c.status.in_(list(expected_status)))
-    done = context.session.execute(MIGRATIONS.update().where(*where).values(
-        updated_at=_now(), **values)).rowcount
-    missing = exception.MigrationNotFound(migration_id=migration_id)
-    if not done:
-        current = _get(context.session, MIGRATIONS.c.id == migration_id,
-                       missing)
+    params = {k: v for k, v in values.items() if k in _WRITABLE}
+    params.update(updated_at=_now(), migration_id=migration_id)
+    if expected_status is None:
+        stmt = _UPDATE
+    else:
+        stmt = _UPDATE_IF_STATUS
+        params['expected'] = list(expected_status)
+    conn = context.connection
+    if not conn.execute(stmt, params).rowcount:
+        current = _get_by_id(conn, migration_id)
         raise exception.MigrationStatusConflict(
             migration_id=migration_id, expected=expected_status,
             actual=current['status'])
-    return _get(context.session, MIGRATIONS.c.id == migration_id, missing)
+    return _get_by_id(conn, migration_id)
 
 
-@main_db.reader
+@main_db.connection_reader
 def get_by_id(context, migration_id):
-    return _get(context.session, MIGRATIONS.c.id == migration_id,
-                exception.MigrationNotFound(migration_id=migration_id))
+    return _get_by_id(context.connection, migration_id)
 
 
 @main_db.reader
