@@ -23,29 +23,40 @@ its newest migration is pre-migrating and not a cross-cell move
 (cross_cell_recovery owns those: the chain's first step marks the
 migration cross_cell_move before anything else), and the event of its
 newest resize or migrate action is unfinished. No schema or object
-change is needed, so old computes are not concerned.
+change is needed.
 
 The one window that rule gets wrong -- killed after the cast and before
 the event was finished, a prep_resize still queued or running -- is
 settled by the instance's task_state compare-and-swap, done first:
 recovery takes the move only by saving task_state resize_prep -> None.
 The compute's point of no return, resize_instance at the source, swaps
-resize_prep -> resize_migrating before it touches the guest (and
-prep_resize before it swaps resize_prep -> resize_prep, recording the
-migration context). So either the source got there first and recovery
-leaves the move alone, or recovery did (clearing a migration context a
-prep_resize may have recorded) and the compute's swap fails: it gives
-up, moving back what the migration holds -- nothing by then -- so it
-frees no allocation it does not own. A prep_resize that comes even
-later, after a new move put the server back in resize_prep, finds its
-migration no longer pre-migrating and gives up without touching the
-server or allocations (nova_lite.compute.resize_tasks).
+resize_prep -> resize_migrating before it touches the guest
+(prep_resize's own swap, resize_prep -> resize_prep recording the
+migration context, does not exclude recovery). So either the source
+got there first and recovery leaves the move alone, or recovery did
+(clearing a migration context a prep_resize may have recorded) and the
+compute's swap fails: it gives up, moving back what the migration
+holds -- nothing by then -- so it frees no allocation it does not own.
+A prep_resize that comes even later, after a new move put the server
+back in resize_prep, finds its migration no longer pre-migrating and
+gives up without touching the server or allocations
+(nova_lite.compute.resize_tasks; a compute older than that check would
+take the newer move's resize_prep).
+
+An event whose block a BaseException left (a kill, a stop, the tests'
+SimulatedCrash) stays unfinished (compute.instance_events), so a
+simulated crash reads as a SIGKILL does.
 
 Assumes one super conductor per deployment: no other one runs the move
-while this one recovers. A recovery itself killed after its swap and
-before its last step leaves the remaining steps (allocations, spec,
-migration status, event) undone: the server no longer is in
-resize_prep, so the next start does not find it.
+while this one recovers. Known limits: a kill during the scheduler call
+(after the 'schedule' boundary) relies on the scheduler having
+committed its claim before the restart reads it (a claim committed
+later stays with the migration: a placement check_allocations
+finding); a recovery itself killed after its swap and before its last
+step leaves the remaining steps (allocations, spec, migration status,
+event) undone, as the server is no longer in resize_prep for the next
+start to find; a move killed before its migration was created (the
+event started, no migration yet) is not found.
 """
 import copy
 
@@ -78,8 +89,13 @@ def recover(context):
         if cell.is_cell0():
             continue
         with nova_context.target_cell(context, cell) as cctxt:
-            prepping = objects.InstanceList.get_by_filters(
-                cctxt, {'task_state': [instance_obj.RESIZE_PREP]})
+            try:
+                prepping = objects.InstanceList.get_by_filters(
+                    cctxt, {'task_state': [instance_obj.RESIZE_PREP]})
+            except Exception:
+                LOG.exception('Could not read the moves of cell %s',
+                              cell.uuid)
+                continue
             for instance in prepping:
                 try:
                     found = _not_handed_off(cctxt, instance)
