@@ -19,7 +19,9 @@ lands in the right action. Two ways, pick the one that reads best:
 
 An exception leaving the block finishes the event as 'Error' (with the
 traceback, shown to administrators only, and details) and marks the
-action's message 'Error'; the exception goes on. Recording never makes
+action's message 'Error'; the exception goes on (a BaseException that
+is no Exception -- the process or green thread going away -- leaves the
+event unfinished, as a kill would). Recording never makes
 the work fail: a missing action (work not started by a user request,
 e.g. a restart's recovery) or a database hiccup is logged and ignored.
 Adding a new action: call record_action() in the API-side function
@@ -78,6 +80,12 @@ class EventReporter(object):
         self._failure = (exc_val, exc_tb)
 
     def __exit__(self, exc_type, exc_val, exc_tb):
+        if exc_val is not None and not isinstance(exc_val, Exception):
+            # The process or thread is going away (a BaseException: a
+            # kill, a stop, the tests' simulated crash): the event stays
+            # unfinished, as a SIGKILL leaves it -- what a super
+            # conductor's restart reads (conductor.tasks.move_recovery).
+            return False
         if exc_val is None and self._failure is not None:
             exc_val, exc_tb = self._failure
         for uuid in self.instance_uuids:

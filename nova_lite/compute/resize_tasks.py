@@ -193,8 +193,19 @@ class ResizeTasks(object):
                                             new_flavor, notify.START)
             # As Nova's resize claim: the destination's address.
             migration.dest_host = CONF.my_ip
-            self._save_migration(migration, migration_obj.PRE_MIGRATING,
-                                 [migration_obj.PRE_MIGRATING])
+            migration.status = migration_obj.PRE_MIGRATING
+            try:
+                migration.save(expected_status=[migration_obj.PRE_MIGRATING])
+            except exception.MigrationStatusConflict as exc:
+                # Settled meanwhile (e.g. rolled back by a restarted super
+                # conductor): neither the server, which may be in a newer
+                # move by now, nor any allocation is this call's.
+                LOG.info('Migration %s moved on before its prep_resize: '
+                         '%s', migration.uuid, exc)
+                return
+            except exception.MigrationNotFound as exc:
+                LOG.info('Migration %s moved on meanwhile: %s',
+                         migration.uuid, exc)
             old_vm_state = instance.vm_state
             instance.old_flavor = instance.flavor
             instance.new_flavor = new_flavor

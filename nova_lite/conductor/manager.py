@@ -22,6 +22,7 @@ from nova_lite.conductor.tasks import cross_cell_finish
 from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conductor.tasks import cross_cell_recovery
 from nova_lite.conductor.tasks import migrate
+from nova_lite.conductor.tasks import move_recovery
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -145,11 +146,18 @@ class ComputeTaskManager(object):
 
     def init_host(self, context, service_ref):
         """Finish or roll back the cross-cell moves a stop of a super
-        conductor interrupted (conductor.tasks.cross_cell_recovery)."""
+        conductor interrupted (conductor.tasks.cross_cell_recovery);
+        roll back the moves it started and never handed off
+        (conductor.tasks.move_recovery)."""
         try:
             cross_cell_recovery.recover(context)
         except Exception:
             LOG.exception('Recovering interrupted cross-cell moves failed')
+        try:
+            move_recovery.recover(context)
+        except Exception:
+            LOG.exception('Recovering moves interrupted before their '
+                          'hand-off failed')
 
     def ping(self, context, arg):
         return {'service': 'compute_task', 'arg': arg}

@@ -1,5 +1,6 @@
 """Issue 17 item 7(d): a real super conductor SIGKILLed at every step
-boundary of a cross-cell resize, confirm and revert, on MariaDB +
+boundary of a cross-cell resize, confirm and revert, and of the
+scheduling before a resize is handed off, on MariaDB +
 RabbitMQ (the session's tools/deployment.py deployment).
 
 For each step the super conductor is restarted with
@@ -10,7 +11,8 @@ and it is started again without the hook. Its start-up recovery must
 then complete or roll back the move (conductor.tasks.
 cross_cell_recovery) so that the server settles with exactly one
 visible copy across the cells, its instance mapping in that copy's
-cell, GET /servers/{id} showing a host of that cell, the server once
+cell (or, killed before the hand-off, conductor.tasks.move_recovery
+rolls it back), GET /servers/{id} showing a host of that cell, the server once
 in GET /servers/detail, allocations held where the copy is (and,
 during VERIFY_RESIZE, the migration's at the source) with
 `nova-lite-manage placement check_allocations` consistent, no resize
@@ -65,6 +67,9 @@ STEPS = {
     'revert_at_dest': ('revertResize', 'source'),
     'revert_delete_target': ('revertResize', 'source'),
     'revert_finish_at_source': ('revertResize', 'source'),
+    # migrate_server, before the hand-off (conductor.tasks.move_recovery)
+    'schedule': ('resize', 'source'),
+    'dispatch': ('resize', 'source'),
 }
 # Every other step's server boots from a volume (image-backed
 # otherwise: a snapshot carries its disk across).
@@ -82,10 +87,12 @@ HOOKED = []
 
 
 def test_every_step_boundary_is_killed():
-    """STEPS names every _step_boundary() of the cross-cell tasks."""
+    """STEPS names every _step_boundary() of the cross-cell tasks and
+    of migrate_server (the scheduling before them)."""
     found = set()
     for name in os.listdir(TASKS):
-        if name.startswith('cross_cell') and name.endswith('.py'):
+        if ((name.startswith('cross_cell') and name.endswith('.py'))
+                or name == 'migrate.py'):
             with open(os.path.join(TASKS, name)) as f:
                 found.update(re.findall(r"_step_boundary\('(\w+)'\)",
                                         f.read()))

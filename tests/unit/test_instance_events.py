@@ -77,3 +77,16 @@ def test_failed_marks_a_handled_error(recorder):
 def test_recording_never_fails_the_work(monkeypatch, error):
     monkeypatch.setattr(instance_events, 'Event', _Recorder(error))
     assert _Manager().stop_instance(None, _Instance()) == 'stopped'
+
+
+class _Crash(BaseException):
+    pass
+
+
+def test_a_process_going_away_leaves_the_event_unfinished(recorder):
+    """As a SIGKILL would: a restart's recovery reads the unfinished
+    event (conductor.tasks.move_recovery)."""
+    with pytest.raises(_Crash):
+        with instance_events.EventReporter(None, 'migrate', 'h', 'u'):
+            raise _Crash()
+    assert [c[0] for c in recorder.calls] == ['start']
