@@ -212,10 +212,13 @@ class CrossCellTasks(object):
         snapshot deleted. A failure drops what it made here and
         raises."""
         with self._locks(instance.uuid):
+            new = instance.new_flavor
+            # The new flavor from here on, as a same-cell resize (a
+            # failure rolls the hidden copy back).
+            resize_tasks.set_flavor(instance, new)
             instance.task_state = instance_obj.RESIZE_FINISH
             instance.save(expected_task_state=[
                 instance_obj.RESIZE_MIGRATED])
-            new = instance.new_flavor
             power_on = resize_tasks._old_vm_state(instance) != \
                 instance_obj.STOPPED
             with notify.action(context, instance, self.host,
@@ -248,7 +251,6 @@ class CrossCellTasks(object):
                     _delete_image(context, snapshot_id)
                 self._save_migration(migration, migration_obj.FINISHED,
                                      [migration_obj.POST_MIGRATING])
-                resize_tasks.set_flavor(instance, new)
                 instance.host = self.host
                 instance.node = migration.dest_node
                 instance.vm_state = instance_obj.RESIZED

@@ -352,6 +352,15 @@ def test_notifications_and_actions_follow_the_move(xplane):  # noqa: F811
         'nova-compute:%s' % dest
     assert publishers['instance.resize_revert.end'] == \
         'nova-compute:%s' % source
+    # ... with the flavor the server has at that moment (as same-cell).
+    flavors = {n['event_type']: n['payload']['nova_object.data']['flavor'][
+        'nova_object.data']['name'] for n in notifications.about(uuid)
+        if n['event_type'] != 'instance.update'}
+    old, new = flavors['instance.resize.start'], \
+        flavors['instance.resize_finish.start']
+    assert old != new
+    assert flavors['instance.resize_finish.end'] == new
+    assert flavors['instance.resize_revert.end'] == old
     states = [(u['payload']['nova_object.data']['state_update'][
         'nova_object.data']['new_task_state'])
         for u in notifications.about(uuid, 'instance.update')]
