@@ -40,8 +40,11 @@ side, p50 (p95), in seconds:
 (*) 2026-11-27, after the in-process transport and the CPU cuts of the
 perf branch (the tree before them, the next run, load 1.7: 0.202 /
 0.811 = 0.25x, 0.054 / 0.212 = 0.26x, 265 ms CPU per cycle); server
-CPU per cycle 193 ms vs Nova 1111 ms. The 0.2x
-target is met at light load, by a thin margin. Below: 2026-11-25.
+CPU per cycle 193 ms vs Nova 1111 ms. The same merged tree (with the
+port-binding and recovery branches), load 1.0: 0.166 (0.212) / 0.801
+(1.265) = 0.21x, confirm 0.048 / 0.221 = 0.22x. So the 0.2x target
+is at the edge: met in one run, just missed in the other. Below:
+2026-11-25.
 
 Where one nova_lite resize went at load 2-4 on 2026-11-25
 (instance action events): API to conductor 0.03 s,

@@ -139,33 +139,41 @@ _EVENT_KEEP = ('finish_time', 'result', 'traceback', 'details', 'host',
 @main_db.writer
 def merge_actions(context, uuid, actions):
     """Make the instance's actions here carry actions (read_actions()
-    of another cell): missing actions and events are added, finished
-    ones updated."""
+    of another cell): missing actions and events are added, the ones
+    whose finish (or other kept fields) differ updated. Two reads
+    however long the history, and a write only per row that changed."""
     session = context.session
     here = {(a['request_id'], a['action']): a
             for a in _rows(session, ACTIONS, ACTIONS.c.instance_uuid == uuid)}
+    known = {(e['action_id'], e['event'], e['start_time']): e
+             for e in _rows(session, EVENTS, EVENTS.c.action_id.in_(
+                 sa.select(ACTIONS.c.id).where(
+                     ACTIONS.c.instance_uuid == uuid)))} if here else {}
     for action, events in actions:
         mine = here.get((action['request_id'], action['action']))
         if mine is None:
             action_id = session.execute(ACTIONS.insert().values(
                 **_no_id(action))).inserted_primary_key[0]
-            known = {}
         else:
             action_id = mine['id']
-            session.execute(ACTIONS.update().where(
-                ACTIONS.c.id == action_id).values(
-                **{k: action[k] for k in _ACTION_KEEP}))
-            known = {(e['event'], e['start_time']): e for e in _rows(
-                session, EVENTS, EVENTS.c.action_id == action_id)}
+            _update_changed(session, ACTIONS, mine, action, _ACTION_KEEP)
         for event in events:
-            same = known.get((event['event'], event['start_time']))
+            same = known.get((action_id, event['event'],
+                              event['start_time']))
             if same is None:
                 session.execute(EVENTS.insert().values(
                     **dict(_no_id(event), action_id=action_id)))
             else:
-                session.execute(EVENTS.update().where(
-                    EVENTS.c.id == same['id']).values(
-                    **{k: event[k] for k in _EVENT_KEEP}))
+                _update_changed(session, EVENTS, same, event, _EVENT_KEEP)
+
+
+def _update_changed(session, table, row, source, keep):
+    """Set on row (a row of table) the fields of keep that differ in
+    source."""
+    changed = {k: source[k] for k in keep if row[k] != source[k]}
+    if changed:
+        session.execute(table.update().where(
+            table.c.id == row['id']).values(**changed))
 
 
 @main_db.retry_on_deadlock

@@ -8,10 +8,12 @@ import pytest
 
 from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite import context as nova_context
+from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import cross_cell
 from nova_lite.objects import instance_action
+from tests.functional.db.inventory_helpers import StatementCounter
 
 
 def _ctx(env, name):
@@ -91,3 +93,54 @@ def test_step_boundary_hooks(monkeypatch):
     with pytest.raises(cross_cell_migrate.SimulatedCrash):
         cross_cell_migrate._step_boundary('mapping_swap')
     assert not issubclass(cross_cell_migrate.SimulatedCrash, Exception)
+
+
+def test_syncing_actions_costs_the_same_however_long_the_history(
+        cells_env):
+    """sync_actions reads the target's actions and events in two
+    statements and writes only what changed: no statement per action
+    or event of the history (N+1)."""
+    source, target = _ctx(cells_env, 'cell1'), _ctx(cells_env, 'cell2')
+    uuid = uuidutils.generate_uuid()
+    objects.Instance(source, uuid=uuid, host='cell1-compute1',
+                     vm_state='active', metadata={}, system_metadata={},
+                     tags=[], network_info=[], keypairs=[]).create()
+    counter = StatementCounter(target=main_db.get_engines(target))
+
+    def history(n):
+        for i in range(n):
+            ctxt = source.elevated()
+            ctxt.request_id = 'req-%s' % uuidutils.generate_uuid()
+            instance_action.InstanceAction.action_start(ctxt, uuid, 'stop')
+            instance_action.InstanceActionEvent.event_start(ctxt, uuid, 'e')
+            instance_action.InstanceActionEvent.event_finish(ctxt, uuid,
+                                                             'e')
+
+    def statements_of_a_sync():
+        counter.statements['target'].clear()
+        with counter.counting():
+            cross_cell.sync_actions(source, target, uuid)
+        return [s.split()[0].upper() for s in counter.statements['target']]
+
+    history(2)
+    cross_cell.copy_instance(source, target, uuid, None)
+    short = statements_of_a_sync()
+    history(20)
+    cross_cell.sync_actions(source, target, uuid)
+    long = statements_of_a_sync()
+    assert short == long == ['SELECT', 'SELECT']
+    # A change is carried over, alone.
+    ctxt = source.elevated()
+    ctxt.request_id = 'req-last'
+    instance_action.InstanceAction.action_start(ctxt, uuid, 'start')
+    instance_action.InstanceActionEvent.event_start(ctxt, uuid, 'e')
+    assert statements_of_a_sync() == ['SELECT', 'SELECT', 'INSERT',
+                                      'INSERT']
+    instance_action.InstanceActionEvent.event_finish(ctxt, uuid, 'e')
+    assert statements_of_a_sync() == ['SELECT', 'SELECT', 'UPDATE',
+                                      'UPDATE']
+    finished = [e for a in instance_action.InstanceActionList
+                .get_by_instance_uuid(target, uuid) if a.action == 'start'
+                for e in instance_action.InstanceActionEventList
+                .get_by_action(target, a.id)]
+    assert [e.result for e in finished] == ['Success']
