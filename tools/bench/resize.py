@@ -42,9 +42,9 @@ perf branch (the tree before them, the next run, load 1.7: 0.202 /
 0.811 = 0.25x, 0.054 / 0.212 = 0.26x, 265 ms CPU per cycle); server
 CPU per cycle 193 ms vs Nova 1111 ms. The same merged tree (with the
 port-binding and recovery branches), load 1.0: 0.166 (0.212) / 0.801
-(1.265) = 0.21x, confirm 0.048 / 0.221 = 0.22x. So the 0.2x target
-is at the edge: met in one run, just missed in the other. Below:
-2026-11-25.
+(1.265) = 0.21x, confirm 0.048 / 0.221 = 0.22x; the final tree, load
+0.9: 0.138 (0.208) / 0.817 (1.246) = 0.17x, confirm 0.041 / 0.218 =
+0.19x. Below: 2026-11-25.
 
 Where one nova_lite resize went at load 2-4 on 2026-11-25
 (instance action events): API to conductor 0.03 s,
@@ -61,7 +61,11 @@ cross-cell 1.33 s (2.07) vs same-cell 0.86 s (1.14) = 1.55x; confirm
 0.32 s (0.60) vs 0.20 s (0.32) = 1.58x (target <= 2x). 50 concurrent
 cross-cell resizes: POSTs 0.8 s, all 50 VERIFY_RESIZE in the other cell
 after 9.2 s, one visible copy each, allocations consistent before and
-after confirming them (102 then 52 consumers).
+after confirming them (102 then 52 consumers). 2026-11-27, load 0.7-0.8,
+after the transport, CPU and action-sync changes: cross-cell 287 ms
+(p95 451) vs same-cell 163 ms (235) = 1.76x; confirm 74 vs 45 ms =
+1.63x; 50 concurrent: all VERIFY_RESIZE in the other cell after 9.6 s,
+one copy each, consistent (102 then 52 consumers).
 """
 import argparse
 import concurrent.futures
