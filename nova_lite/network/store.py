@@ -269,13 +269,8 @@ def allocate(context, instance_uuid, project_id, requested_networks, host):
                               subnet and subnet['cidr'],
                               subnet and subnet['gateway_ip']))
     if host and info:
-        port_ids = [vif['id'] for vif in info]
         # A user's port may keep rows of an earlier life: it starts anew.
-        session.execute(BINDINGS.delete().where(
-            BINDINGS.c.port_id.in_(port_ids)))
-        session.execute(BINDINGS.insert(), [
-            _binding_row(port_id, host, ACTIVE, now)
-            for port_id in port_ids])
+        _bind_alone(session, [vif['id'] for vif in info], host, now)
     return info
 
 
@@ -397,10 +392,7 @@ def bind_to_host(context, instance_uuid, host):
     if not ports:
         return 0
     now = timeutils.utcnow()
-    session.execute(BINDINGS.delete().where(
-        BINDINGS.c.port_id.in_(list(ports))))
-    session.execute(BINDINGS.insert(), [
-        _binding_row(port_id, host, ACTIVE, now) for port_id in ports])
+    _bind_alone(session, list(ports), host, now)
     return _set_binding_host(session, list(ports), host, now)
 
 
@@ -413,6 +405,36 @@ def _binding_row(port_id, host, status, now, vnic_type=VNIC_TYPE,
             'profile': json.dumps(profile or {}),
             'vif_details': json.dumps({'bridge_name': 'br-int'}),
             'created_at': now}
+
+
+def _bind_alone(session, port_ids, host, now):
+    """port_ids' one binding: ACTIVE to host (their others dropped)."""
+    session.execute(BINDINGS.delete().where(
+        BINDINGS.c.port_id.in_(port_ids)))
+    session.execute(BINDINGS.insert(), [
+        _binding_row(port_id, host, ACTIVE, now) for port_id in port_ids])
+
+
+def _add_bindings(session, bindings, host, now, vnic_type=None,
+                  profile=None):
+    """A binding to host of each port of bindings (_bindings_of) that
+    has none there: INACTIVE beside an ACTIVE one, else ACTIVE (and the
+    port bound to host). bindings gets the new rows."""
+    new, unbound = [], []
+    for port_id, per_port in bindings.items():
+        if host in per_port:
+            continue
+        active = any(b['status'] == ACTIVE for b in per_port.values())
+        row = _binding_row(port_id, host, INACTIVE if active else ACTIVE,
+                           now, vnic_type, profile)
+        per_port[host] = row
+        new.append(row)
+        if not active:
+            unbound.append(port_id)
+    if new:
+        session.execute(BINDINGS.insert(), new)
+    if unbound:
+        _set_binding_host(session, unbound, host, now)
 
 
 def _binding_dict(row):
@@ -492,14 +514,9 @@ def create_binding(context, port_id, host, vnic_type=None, profile=None):
     _write_legacy(session, bindings)
     if host in bindings[port_id]:
         raise exception.PortBindingAlreadyExists(port_id=port_id, host=host)
-    now = timeutils.utcnow()
-    active = any(b['status'] == ACTIVE for b in bindings[port_id].values())
-    row = _binding_row(port_id, host, INACTIVE if active else ACTIVE, now,
-                       vnic_type, profile)
-    session.execute(BINDINGS.insert().values(**row))
-    if not active:
-        _set_binding_host(session, [port_id], host, now)
-    return _binding_dict(row)
+    _add_bindings(session, bindings, host, timeutils.utcnow(), vnic_type,
+                  profile)
+    return _binding_dict(bindings[port_id][host])
 
 
 def _activate(session, port_ids, host, now):
@@ -569,22 +586,8 @@ def create_instance_bindings(context, instance_uuid, host, profile=None):
     ports = _ports_of(session, PORTS.c.device_id == instance_uuid)
     bindings = _bindings_of(session, ports)
     _write_legacy(session, bindings)
-    now = timeutils.utcnow()
-    new, unbound = [], []
-    for port_id, per_port in bindings.items():
-        if host in per_port:
-            continue
-        active = any(b['status'] == ACTIVE for b in per_port.values())
-        row = _binding_row(port_id, host, INACTIVE if active else ACTIVE,
-                           now, profile=profile)
-        per_port[host] = row
-        new.append(row)
-        if not active:
-            unbound.append(port_id)
-    if new:
-        session.execute(BINDINGS.insert(), new)
-    if unbound:
-        _set_binding_host(session, unbound, host, now)
+    _add_bindings(session, bindings, host, timeutils.utcnow(),
+                  profile=profile)
     return {port_id: _binding_dict(per_port[host])
             for port_id, per_port in bindings.items()}
 

@@ -50,20 +50,27 @@ def _crash_at(monkeypatch, step, trigger):
         monkeypatch.delenv(cross_cell_migrate.RAISE_ENV)
 
 
+def _crash_resize(xp, monkeypatch, uuid, step, into):
+    """Resize uuid to medium with every compute outside cell `into`
+    disabled, the super conductor 'crashing' at step."""
+    others = [h for h in xp._computes() if not h.startswith(into + '-')]
+    xp._set_enabled(others, False)
+    try:
+        _crash_at(monkeypatch, step, lambda: xp.act(
+            uuid, {'resize': {'flavorRef': 'medium'}}))
+    finally:
+        xp._set_enabled(others, True)
+    return migration_of(uuid)
+
+
 @pytest.mark.parametrize('step,interrupted,ends', STEPS)
 def test_a_restart_completes_or_rolls_back(xplane, monkeypatch,  # noqa
                                            step, interrupted, ends):
     xp = xplane
     uuid = xp.boot(cell='cell1')
     source = xp.host(uuid)
-    others = [h for h in xp._computes() if not h.startswith('cell2-')]
     if interrupted == 'resize':
-        xp._set_enabled(others, False)
-        try:
-            _crash_at(monkeypatch, step, lambda: xp.act(
-                uuid, {'resize': {'flavorRef': 'medium'}}))
-        finally:
-            xp._set_enabled(others, True)
+        _crash_resize(xp, monkeypatch, uuid, step, 'cell2')
     else:
         xp.resize_into(uuid, 'cell2')
         status = 204 if interrupted == 'confirmResize' else 202
@@ -124,13 +131,7 @@ def test_a_rolled_back_volume_backed_move_keeps_its_attachment(
                 for a in volumes.get(volume_id).json()['volume'][
                     'attachments']]
     assert attachments() == [(uuid, source, 'attached')]
-    others = [h for h in xp._computes() if not h.startswith('cell2-')]
-    xp._set_enabled(others, False)
-    try:
-        _crash_at(monkeypatch, step, lambda: xp.act(
-            uuid, {'resize': {'flavorRef': 'medium'}}))
-    finally:
-        xp._set_enabled(others, True)
+    _crash_resize(xp, monkeypatch, uuid, step, 'cell2')
     conductor_manager.ComputeTaskManager().init_host(xp.ctxt, None)
     server = xp.wait_status(uuid, 'ACTIVE')
     assert server[HOST] == source

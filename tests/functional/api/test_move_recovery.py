@@ -22,25 +22,12 @@ from tests.functional.api.cross_cell_helpers import xplane  # noqa: F401
 from tests.functional.api.resize_helpers import guests
 from tests.functional.api.resize_helpers import held
 from tests.functional.api.resize_helpers import migration_of
-from tests.functional.api.test_cross_cell_recovery import _crash_at
+from tests.functional.api.test_cross_cell_recovery import _crash_resize
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.conftest import wait_for
 
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
 MEDIUM = {'VCPU': 2, 'MEMORY_MB': 1024, 'DISK_GB': 2}
-
-
-def _crash_resize(xp, monkeypatch, uuid, step, into):
-    """Resize uuid to medium with every compute outside cell `into`
-    disabled, the super conductor 'crashing' at step."""
-    others = [h for h in xp._computes() if not h.startswith(into + '-')]
-    xp._set_enabled(others, False)
-    try:
-        _crash_at(monkeypatch, step, lambda: xp.act(
-            uuid, {'resize': {'flavorRef': 'medium'}}))
-    finally:
-        xp._set_enabled(others, True)
-    return migration_of(uuid)
 
 
 def _restart():
