@@ -149,15 +149,19 @@ def _consumer_states(session, uuids):
     return states
 
 
+_NEW_CONSUMER = CONSUMER.insert()
+
+
 def _write_consumer(session, consumer_id, generation, expected, project_id,
                     user_id):
     """After changing consumer_id's allocations (it holds some now): its
     record created at 1 or moved one generation on, guarded."""
     if generation is None:
         try:
-            session.execute(CONSUMER.insert().values(
-                uuid=consumer_id, project_id=project_id, user_id=user_id,
-                generation=1, created_at=timeutils.utcnow()))
+            session.execute(_NEW_CONSUMER, {
+                'uuid': consumer_id, 'project_id': project_id,
+                'user_id': user_id, 'generation': 1,
+                'created_at': timeutils.utcnow()})
         except db_exc.DBDuplicateEntry:
             raise _changed_concurrently(consumer_id, expected)
         return

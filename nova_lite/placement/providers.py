@@ -33,16 +33,28 @@ INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
 WRITE_RETRIES = 50
 
 
+_BUMP_ONE = RP.update().where(
+    RP.c.id == sa.bindparam('pid'),
+    RP.c.generation == sa.bindparam('gen')).values(
+        generation=RP.c.generation + 1, updated_at=sa.bindparam('now'))
+
+
 def bump_generations(session, seen):
     """Guarded bump of {provider_id: generation seen}; raises
     GenerationChanged unless every provider still had that generation."""
     if not seen:
         return
-    match = sa.or_(*[sa.and_(RP.c.id == pid, RP.c.generation == gen)
-                     for pid, gen in sorted(seen.items())])
-    result = session.execute(
-        RP.update().where(match).values(generation=RP.c.generation + 1,
-                                        updated_at=timeutils.utcnow()))
+    now = timeutils.utcnow()
+    if len(seen) == 1:
+        # A claim's usual case: the statement is built once.
+        [(pid, gen)] = seen.items()
+        result = session.execute(_BUMP_ONE, {'pid': pid, 'gen': gen,
+                                             'now': now})
+    else:
+        match = sa.or_(*[sa.and_(RP.c.id == pid, RP.c.generation == gen)
+                         for pid, gen in sorted(seen.items())])
+        result = session.execute(RP.update().where(match).values(
+            generation=RP.c.generation + 1, updated_at=now))
     if result.rowcount != len(seen):
         raise placement_db.GenerationChanged()
 
