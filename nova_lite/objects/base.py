@@ -92,20 +92,34 @@ def remotable(fn):
     return wrapper
 
 
+class _FieldNames(tuple):
+    """A class's field names, in order, with a set's membership test."""
+
+    def __new__(cls, names):
+        self = super().__new__(cls, names)
+        self._set = frozenset(names)
+        return self
+
+    def __contains__(self, name):
+        return name in self._set
+
+
 class FastFieldsMixin(object):
     """oslo.versionedobjects' change tracking, cheaper: ovo's
     obj_attr_is_set (called for every field by obj_what_changed, some
     thousand calls per save of an Instance) looks the name up in
-    obj_fields, which ovo builds anew as a list on each call. Here
-    obj_fields is built once per class; every answer is ovo's own.
-    Put before VersionedObject in the bases."""
+    obj_fields, which ovo builds anew as a list on each call and scans.
+    Here obj_fields is built once per class, a tuple whose membership
+    test is a set's; every answer is ovo's own. Put before
+    VersionedObject in the bases."""
 
     @property
     def obj_fields(self):
         cls = type(self)
         names = cls.__dict__.get('_nl_obj_fields')
         if names is None:
-            names = tuple(cls.fields) + tuple(cls.obj_extra_fields)
+            names = _FieldNames(tuple(cls.fields)
+                                + tuple(cls.obj_extra_fields))
             cls._nl_obj_fields = names
         return names
 

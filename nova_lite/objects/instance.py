@@ -123,6 +123,18 @@ def _snapshot(primitive):
             else embedded_flavor.EmbeddedFlavor.obj_from_primitive(primitive))
 
 
+def _reset_all(instance):
+    """obj_reset_changes(recursive=True), without its walk over every
+    field for nested objects: the flavor snapshots are the only ones
+    (and hold none)."""
+    for slot in _FLAVOR_FIELDS:
+        if instance.obj_attr_is_set(slot):
+            snapshot = getattr(instance, slot)
+            if snapshot is not None:
+                snapshot.obj_reset_changes()
+    instance.obj_reset_changes()
+
+
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
     # 1.0: initial
@@ -145,9 +157,9 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         obj.network_info = rec.get('network_info') or []
         obj.keypairs = rec.get('keypairs') or []
         obj.migration_context = rec.get('migration_context')
-        # Recursive: the flavor snapshots just read are not changes (a
-        # save would rewrite instance_extra.flavor every time).
-        obj.obj_reset_changes(recursive=True)
+        # The flavor snapshots just read are not changes either (a save
+        # would rewrite instance_extra.flavor every time).
+        _reset_all(obj)
         obj._context = context
         return obj
 
@@ -224,7 +236,7 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
                 if not self.obj_attr_is_set(name) or \
                         getattr(self, name) != value:
                     setattr(self, name, value)
-            self.obj_reset_changes(recursive=True)
+            _reset_all(self)
         else:
             self._from_record(self._context, self,
                               db.get_record(self._context, self.uuid))

@@ -48,6 +48,37 @@ def test_attr_is_set_matches_ovo_and_refuses_unknown_names():
         inst.obj_attr_is_set('no_such_field')
 
 
+def test_obj_fields_keeps_order_and_answers_membership():
+    inst = objects.Instance()
+    names = inst.obj_fields
+    assert list(names) == list(objects.Instance.fields) + list(
+        objects.Instance.obj_extra_fields)
+    assert 'uuid' in names and 'no_such_field' not in names
+
+
+def test_reset_all_equals_ovo_recursive_reset():
+    # instance._reset_all skips ovo's walk for nested objects: it must
+    # know every object-valued field of Instance, and the snapshots
+    # must hold none of their own.
+    from nova_lite.objects import instance as inst_mod
+    from oslo_versionedobjects import fields as ovo_fields
+    nested = {name for name, field in objects.Instance.fields.items()
+              if isinstance(field, (ovo_fields.ObjectField,
+                                    ovo_fields.ListOfObjectsField))}
+    assert nested == set(inst_mod._FLAVOR_FIELDS)
+    assert not [name for name, field in
+                embedded_flavor.EmbeddedFlavor.fields.items()
+                if isinstance(field, (ovo_fields.ObjectField,
+                                      ovo_fields.ListOfObjectsField))]
+    inst = _instance()
+    inst.task_state = 'powering-off'
+    inst.flavor.memory_mb = 128
+    inst.old_flavor = None
+    inst_mod._reset_all(inst)
+    assert inst.obj_what_changed() == _ovo_what_changed(inst) == set()
+    assert inst.flavor.obj_what_changed() == set()
+
+
 def test_object_action_reports_in_place_and_replaced_changes(monkeypatch):
     inst = _instance()
     inst._context = nova_context.get_admin_context()
