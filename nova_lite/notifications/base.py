@@ -44,10 +44,11 @@ class NotificationObject(objects_base.FastFieldsMixin,
     OBJ_SERIAL_NAMESPACE = 'nova_object'
     OBJ_PROJECT_NAMESPACE = 'nova'
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        # Every field set is part of the payload: nothing to track.
-        self.obj_reset_changes(recursive=False)
+    def obj_what_changed(self):
+        """Nothing: a notification is sent whole, every field set is
+        part of it, so its primitive never carries 'changes' (and
+        building one walks no change tracking)."""
+        return set()
 
 
 @NotificationObjectRegistry.register
@@ -113,8 +114,6 @@ class NotificationBase(NotificationObject):
                 return
             send = notifier.error if self.priority == ERROR \
                 else notifier.info
-            # A payload is sent whole: no 'changes' in its primitive.
-            self.payload.obj_reset_changes(recursive=True)
             send(context, self.event_type.to_notification_event_type_field(),
                  self.payload.obj_to_primitive())
         except Exception:

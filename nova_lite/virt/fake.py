@@ -94,10 +94,17 @@ class FakeDriver(object):
             return {}
 
     def _persist(self):
-        os.makedirs(os.path.dirname(self._path), exist_ok=True)
+        # One write of the C encoder's text (json.dump encodes in Python,
+        # chunk by chunk); the directory is made only when missing.
+        data = json.dumps(self._guests)
         tmp = self._path + '.tmp'
-        with open(tmp, 'w') as f:
-            json.dump(self._guests, f)
+        try:
+            f = open(tmp, 'w')
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(self._path), exist_ok=True)
+            f = open(tmp, 'w')
+        with f:
+            f.write(data)
         os.replace(tmp, self._path)  # atomic: a crash keeps the old file
 
     def init_host(self, host):
