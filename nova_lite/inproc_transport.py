@@ -95,21 +95,23 @@ class _Listener(impl_fake.FakeListener):
 
     def __init__(self, exchange_manager, targets, pool=None):
         super().__init__(exchange_manager, targets, pool)
+        # Each target with its exchange, looked up once (not under the
+        # manager's lock at every poll).
+        self._queues = [(exchange_manager.get_exchange(target.exchange),
+                         target) for target in targets]
         exchanges = []
-        for target in targets:
-            exchange = exchange_manager.get_exchange(target.exchange)
+        for exchange, _target in self._queues:
             if exchange not in exchanges:
                 exchanges.append(exchange)
         self._exchanges = exchanges
         first = exchanges[0]
         self._delivered = first.condition()
         first.watch(self._delivered, [
-            t for t in targets
-            if exchange_manager.get_exchange(t.exchange) is first])
+            target for exchange, target in self._queues
+            if exchange is first])
 
     def _next(self):
-        for target in self._targets:
-            exchange = self._exchange_manager.get_exchange(target.exchange)
+        for exchange, target in self._queues:
             ctxt, message, reply_q, requeue = exchange.poll(target,
                                                             self._pool)
             if message is not None:
