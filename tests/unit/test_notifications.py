@@ -60,6 +60,17 @@ def test_create_payload_carries_nova_s_shape():
     assert data['action_initiator_user'] == 'bob'
 
 
+def test_a_payload_is_sent_whole_with_no_changes_in_its_primitive():
+    payload = payloads.InstanceActionPayload(_ctx(), _instance())
+    payload.display_name = 'renamed'
+    primitive = payload.obj_to_primitive()
+    assert payload.obj_what_changed() == set()
+    assert 'nova_object.changes' not in primitive
+    assert 'nova_object.changes' not in primitive['nova_object.data'][
+        'flavor']
+    assert primitive['nova_object.data']['display_name'] == 'renamed'
+
+
 def test_a_build_request_instance_with_few_fields_still_has_a_payload():
     bare = objects.Instance(uuid='178b0921-8f85-4257-88b6-2e743b5a975c',
                             vm_state='building')
