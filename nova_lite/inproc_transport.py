@@ -1,8 +1,8 @@
 """The in-memory message transport of the all-in-one and the tests.
 
 oslo.messaging's ``fake`` driver, with one difference: a listener sleeps
-until a message is delivered to its exchange instead of polling every
-50 ms. With the fake driver every cast, call and object-indirection call
+until a message is delivered to one of its queues instead of polling
+every 50 ms. With the fake driver every cast, call and object-indirection call
 in the all-in-one waited for the next 50 ms tick (a resize is a dozen of
 them); here delivery wakes the listener at once.
 
@@ -28,22 +28,48 @@ _SHARED_WAIT = 0.05
 
 
 class _Exchange(impl_fake.FakeExchange):
-    """A fake exchange that signals every delivery."""
+    """A fake exchange that signals each delivery to the listeners it
+    is for (not every listener of the exchange: in the all-in-one a
+    cell's exchange has its conductor, computes and placement server,
+    and each of them woke for every message of the others)."""
 
     def __init__(self, name):
         super().__init__(name)
-        # Shares the queues' lock: a listener checks its queues and starts
-        # waiting under one lock, so no delivery slips in between.
-        self.delivered = threading.Condition(self._queues_lock)
+        # Listeners' conditions share the queues' lock: a listener
+        # checks its queues and starts waiting under one lock, so no
+        # delivery slips in between. {topic: {condition: servers}}
+        self._waiters = {}
 
-    def deliver_message(self, *args, **kwargs):
-        with self.delivered:
-            super().deliver_message(*args, **kwargs)
-            self.delivered.notify_all()
+    def condition(self):
+        """A condition under the queues' lock, for watch()."""
+        return threading.Condition(self._queues_lock)
 
-    def wake(self):
-        with self.delivered:
-            self.delivered.notify_all()
+    def watch(self, condition, targets):
+        """Notify condition of deliveries to targets (their topics,
+        and the servers among them)."""
+        with self._queues_lock:
+            for target in targets:
+                servers = self._waiters.setdefault(
+                    target.topic, {}).setdefault(condition, set())
+                servers.add(target.server)
+
+    def unwatch(self, condition):
+        with self._queues_lock:
+            for by_condition in self._waiters.values():
+                by_condition.pop(condition, None)
+            condition.notify_all()
+
+    def deliver_message(self, topic, ctxt, message, server=None,
+                        fanout=False, reply_q=None):
+        with self._queues_lock:
+            super().deliver_message(topic, ctxt, message, server=server,
+                                    fanout=fanout, reply_q=reply_q)
+            for condition, servers in self._waiters.get(topic, {}).items():
+                # A message for one server goes to that server's queue
+                # only; one for the topic, or a fanout, to every
+                # listener of the topic.
+                if server is None or fanout or server in servers:
+                    condition.notify_all()
 
 
 class _ExchangeManager(impl_fake.FakeExchangeManager):
@@ -69,16 +95,23 @@ class _Listener(impl_fake.FakeListener):
 
     def __init__(self, exchange_manager, targets, pool=None):
         super().__init__(exchange_manager, targets, pool)
+        # Each target with its exchange, looked up once (not under the
+        # manager's lock at every poll).
+        self._queues = [(exchange_manager.get_exchange(target.exchange),
+                         target) for target in targets]
         exchanges = []
-        for target in targets:
-            exchange = exchange_manager.get_exchange(target.exchange)
+        for exchange, _target in self._queues:
             if exchange not in exchanges:
                 exchanges.append(exchange)
         self._exchanges = exchanges
+        first = exchanges[0]
+        self._delivered = first.condition()
+        first.watch(self._delivered, [
+            target for exchange, target in self._queues
+            if exchange is first])
 
     def _next(self):
-        for target in self._targets:
-            exchange = self._exchange_manager.get_exchange(target.exchange)
+        for exchange, target in self._queues:
             ctxt, message, reply_q, requeue = exchange.poll(target,
                                                             self._pool)
             if message is not None:
@@ -89,7 +122,7 @@ class _Listener(impl_fake.FakeListener):
     @base.batch_poll_helper
     def poll(self, timeout=None):
         deadline = None if timeout is None else time.monotonic() + timeout
-        signal = self._exchanges[0].delivered
+        signal = self._delivered
         longest = _MAX_WAIT if len(self._exchanges) == 1 else _SHARED_WAIT
         with signal:
             while not self._stopped.is_set():
@@ -106,7 +139,7 @@ class _Listener(impl_fake.FakeListener):
 
     def stop(self):
         super().stop()
-        self._exchanges[0].wake()
+        self._exchanges[0].unwatch(self._delivered)
 
 
 class Driver(impl_fake.FakeDriver):

@@ -100,7 +100,8 @@ def get_notifier(publisher_id, context=None, topics=None):
     (see notification_url), sending to topics (default: oslo.messaging's
     [oslo_messaging_notifications] topics) with the
     [oslo_messaging_notifications] driver; None when no driver is
-    configured (nothing is to be sent)."""
+    configured (nothing is to be sent). Payloads given to it must be
+    primitives already (sent as they are)."""
     if not CONF.oslo_messaging_notifications.driver:
         return None
     url = notification_url(context)
@@ -109,7 +110,7 @@ def get_notifier(publisher_id, context=None, topics=None):
     if notifier is None:
         notifier = messaging.Notifier(
             get_notification_transport(url),
-            serializer=RequestContextSerializer(), topics=topics)
+            serializer=_PrimitivePayloadSerializer(), topics=topics)
         _NOTIFIERS[key] = notifier
     return notifier.prepare(publisher_id=publisher_id)
 
@@ -140,6 +141,15 @@ class RequestContextSerializer(messaging.Serializer):
         if self._context_hook is not None:
             self._context_hook(ctx)
         return ctx
+
+
+class _PrimitivePayloadSerializer(RequestContextSerializer):
+    """The notifiers' serializer: a payload is handed over as the
+    primitive it already is (notifications.base emits its payload's
+    obj_to_primitive()), so it is not walked again for objects."""
+
+    def serialize_entity(self, context, entity):
+        return entity
 
 
 def _isolated(target, transport):

@@ -37,16 +37,30 @@ LOG = logging.getLogger(__name__)
 _IMMUTABLE = (str, int, float, bool, type(None), datetime.datetime)
 
 
+class _ObjectSnapshot(object):
+    """An object field's value as it was: equal to an object with the
+    same primitive (as ComparableVersionedObject compares), so the
+    value is turned into a primitive once instead of cloned and then
+    turned into a primitive on both sides of the comparison."""
+
+    def __init__(self, obj):
+        self.primitive = obj.obj_to_primitive()
+
+    def __eq__(self, other):
+        return (isinstance(other, ovo_base.VersionedObject)
+                and other.obj_to_primitive() == self.primitive)
+
+
 def _snapshot(value):
     """A copy of a field's value that the original can be compared with
     after a method ran, costing little for what fields hold: scalars
     are kept, dicts and lists copied item by item (ovo's coerced ones
     would deep-copy the object they belong to with them), objects
-    cloned."""
+    kept as their primitive."""
     if isinstance(value, _IMMUTABLE):
         return value
     if isinstance(value, ovo_base.VersionedObject):
-        return value.obj_clone()
+        return _ObjectSnapshot(value)
     if isinstance(value, dict):
         return {k: _snapshot(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -44,10 +44,28 @@ class NotificationObject(objects_base.FastFieldsMixin,
     OBJ_SERIAL_NAMESPACE = 'nova_object'
     OBJ_PROJECT_NAMESPACE = 'nova'
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        # Every field set is part of the payload: nothing to track.
-        self.obj_reset_changes(recursive=False)
+    def obj_what_changed(self):
+        """Nothing: a notification is sent whole, every field set is
+        part of it, so its primitive never carries 'changes' (and
+        building one walks no change tracking)."""
+        return set()
+
+    def obj_to_primitive(self, target_version=None, version_manifest=None):
+        """ovo's primitive; at this object's own version (the only one a
+        notification is sent at) without ovo's version parsing and
+        comparison for each object of the payload."""
+        if target_version not in (None, self.VERSION) or version_manifest:
+            return super().obj_to_primitive(target_version, version_manifest)
+        key = self.OBJ_SERIAL_NAMESPACE + '.'
+        return {
+            key + 'name': self.obj_name(),
+            key + 'namespace': self.OBJ_PROJECT_NAMESPACE,
+            key + 'version': self.VERSION,
+            key + 'data': {name: field.to_primitive(self, name,
+                                                    getattr(self, name))
+                           for name, field in self.fields.items()
+                           if self.obj_attr_is_set(name)},
+        }
 
 
 @NotificationObjectRegistry.register
@@ -113,8 +131,6 @@ class NotificationBase(NotificationObject):
                 return
             send = notifier.error if self.priority == ERROR \
                 else notifier.info
-            # A payload is sent whole: no 'changes' in its primitive.
-            self.payload.obj_reset_changes(recursive=True)
             send(context, self.event_type.to_notification_event_type_field(),
                  self.payload.obj_to_primitive())
         except Exception:

@@ -80,6 +80,19 @@ def test_calls_and_casts_reach_a_sleeping_listener(no_periodic_wakeups,
     assert endpoint.casts == ['x']
 
 
+def test_server_and_fanout_casts_reach_a_sleeping_listener(
+        no_periodic_wakeups, server_and_client):
+    _transport, endpoint, client = server_and_client
+    # Only the listeners a message is for are woken: the server's own
+    # queue and a fanout must still find it.
+    for value, target in (('to-host', {'server': 'host1'}),
+                          ('fanout', {'fanout': True})):
+        endpoint.cast_seen.clear()
+        client.prepare(**target).cast({}, 'note', value=value)
+        assert endpoint.cast_seen.wait(30)
+    assert endpoint.casts == ['to-host', 'fanout']
+
+
 def test_stop_wakes_a_waiting_listener(no_periodic_wakeups):
     listener = _listener()
     polled = []

@@ -3,6 +3,8 @@ payload carries, when instance.update is due, and that nothing is sent
 (or raised) without a driver."""
 import datetime
 
+from oslo_versionedobjects import base as ovo_base
+
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.notifications import base
@@ -58,6 +60,27 @@ def test_create_payload_carries_nova_s_shape():
     assert data['ip_addresses'][0]['nova_object.data']['device_name'] == \
         'tap0123456789a'
     assert data['action_initiator_user'] == 'bob'
+
+
+def test_a_payload_is_sent_whole_with_no_changes_in_its_primitive():
+    payload = payloads.InstanceActionPayload(_ctx(), _instance())
+    payload.display_name = 'renamed'
+    primitive = payload.obj_to_primitive()
+    assert payload.obj_what_changed() == set()
+    assert 'nova_object.changes' not in primitive
+    assert 'nova_object.changes' not in primitive['nova_object.data'][
+        'flavor']
+    assert primitive['nova_object.data']['display_name'] == 'renamed'
+
+
+def test_a_payload_s_primitive_is_oslo_versionedobjects_own():
+    fault = payloads.ExceptionPayload(
+        module_name='m', function_name='f', exception='E',
+        exception_message='boom', traceback='')
+    payload = payloads.InstanceActionPayload(_ctx(), _instance(),
+                                             fault=fault)
+    assert payload.obj_to_primitive() == \
+        ovo_base.VersionedObject.obj_to_primitive(payload)
 
 
 def test_a_build_request_instance_with_few_fields_still_has_a_payload():

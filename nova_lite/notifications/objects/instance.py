@@ -230,7 +230,6 @@ class InstancePayload(base.NotificationPayloadBase):
         self.request_id = getattr(context, 'request_id', None)
         self.action_initiator_user = getattr(context, 'user_id', None)
         self.action_initiator_project = getattr(context, 'project_id', None)
-        self.obj_reset_changes(recursive=False)
 
 
 def _get(instance, name, default=None):

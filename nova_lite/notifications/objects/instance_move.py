@@ -21,7 +21,6 @@ class InstanceActionResizePrepPayload(payloads.InstanceActionPayload):
     def __init__(self, context, instance, new_flavor, fault=None):
         super().__init__(context, instance, fault=fault)
         self.new_flavor = payloads.FlavorPayload.from_flavor(new_flavor)
-        self.obj_reset_changes(recursive=False)
 
 
 @base.NotificationObjectRegistry.register
