@@ -50,23 +50,6 @@ class NotificationObject(objects_base.FastFieldsMixin,
         building one walks no change tracking)."""
         return set()
 
-    def obj_to_primitive(self, target_version=None, version_manifest=None):
-        """ovo's primitive; at this object's own version (the only one a
-        notification is sent at) without ovo's version parsing and
-        comparison for each object of the payload."""
-        if target_version not in (None, self.VERSION) or version_manifest:
-            return super().obj_to_primitive(target_version, version_manifest)
-        key = self.OBJ_SERIAL_NAMESPACE + '.'
-        return {
-            key + 'name': self.obj_name(),
-            key + 'namespace': self.OBJ_PROJECT_NAMESPACE,
-            key + 'version': self.VERSION,
-            key + 'data': {name: field.to_primitive(self, name,
-                                                    getattr(self, name))
-                           for name, field in self.fields.items()
-                           if self.obj_attr_is_set(name)},
-        }
-
 
 @NotificationObjectRegistry.register
 class EventType(NotificationObject):

@@ -2,8 +2,6 @@
 
 Guests are stored as one JSON file per host under
 <state_path>/fake-hypervisor/<host>.json, so they survive a compute restart.
-Every change rewrites the file as a whole, so that a kill at any moment
-leaves either the old content or the new (see FakeDriver._persist).
 """
 import hashlib
 import json
@@ -43,11 +41,6 @@ class GuestNotRunning(Exception):
 # same host then holds both guests side by side, as Nova's libvirt
 # driver keeps <instance dir>_resize.
 RESIZE_SUFFIX = '_resize'
-
-# A write() within one page of a file is copied whole or not at all,
-# even when the process is killed meanwhile (Linux checks for a fatal
-# signal between pages).
-_ONE_PAGE = 4096
 
 
 def _hook_value(table, method, host):
@@ -90,41 +83,29 @@ class FakeDriver(object):
         self._lock = threading.Lock()
         self._path = os.path.join(CONF.state_path, 'fake-hypervisor',
                                   '%s.json' % host)
-        os.makedirs(os.path.dirname(self._path), exist_ok=True)
         self._guests = self._load()
         self._booted = time.time()   # the simulated host boots with us
 
     def _load(self):
         try:
-            with open(self._path, 'rb') as f:
-                data = f.read()
+            with open(self._path) as f:
+                return json.load(f)
         except FileNotFoundError:
             return {}
-        # Blank when a kill came between creating the file and its
-        # first write (see _persist).
-        return json.loads(data) if data.strip() else {}
 
     def _persist(self):
-        """Write the guests to the file, whole or not at all (a kill
-        leaves the old content): a file that fits in one page is
-        overwritten in place by one write(), padded with blanks to the
-        file's size (JSON ignores them, and no truncate can be cut off
-        from the write); a larger one is written aside and renamed over
-        the old. The rename costs ten times the write: ext4 flushes a
-        file renamed over another at once (auto_da_alloc)."""
-        data = json.dumps(self._guests).encode()
-        fd = os.open(self._path, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            size = os.fstat(fd).st_size
-            if max(len(data), size) <= _ONE_PAGE:
-                os.pwrite(fd, data.ljust(size), 0)
-                return
-        finally:
-            os.close(fd)
+        # One write of the C encoder's text (json.dump encodes in Python,
+        # chunk by chunk); the directory is made only when missing.
+        data = json.dumps(self._guests)
         tmp = self._path + '.tmp'
-        with open(tmp, 'wb') as f:
+        try:
+            f = open(tmp, 'w')
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(self._path), exist_ok=True)
+            f = open(tmp, 'w')
+        with f:
             f.write(data)
-        os.replace(tmp, self._path)
+        os.replace(tmp, self._path)  # atomic: a crash keeps the old file
 
     def init_host(self, host):
         pass

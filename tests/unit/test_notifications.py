@@ -3,8 +3,6 @@ payload carries, when instance.update is due, and that nothing is sent
 (or raised) without a driver."""
 import datetime
 
-from oslo_versionedobjects import base as ovo_base
-
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.notifications import base
@@ -71,16 +69,6 @@ def test_a_payload_is_sent_whole_with_no_changes_in_its_primitive():
     assert 'nova_object.changes' not in primitive['nova_object.data'][
         'flavor']
     assert primitive['nova_object.data']['display_name'] == 'renamed'
-
-
-def test_a_payload_s_primitive_is_oslo_versionedobjects_own():
-    fault = payloads.ExceptionPayload(
-        module_name='m', function_name='f', exception='E',
-        exception_message='boom', traceback='')
-    payload = payloads.InstanceActionPayload(_ctx(), _instance(),
-                                             fault=fault)
-    assert payload.obj_to_primitive() == \
-        ovo_base.VersionedObject.obj_to_primitive(payload)
 
 
 def test_a_build_request_instance_with_few_fields_still_has_a_payload():
