@@ -9,10 +9,10 @@ and p50/p95 of the time from a server's POST to the first listing that
 shows it in its new state (the listing's own time bounds the
 resolution).
 
-2026-11-27 (200 cycles, 20 servers, load 3-5, Nova in the same run):
-nova_lite 37.9 actions/s, server CPU 16.2 ms/action; Nova 11.3/s,
-75.8 ms: 3.4x (before the perf branch's CPU cuts: 24.4/s, 32.2 ms:
-2.2x). The >= 10x target is not met.
+2026-11-27, session 11 (200 cycles, 20 servers, load 0.5-0.7, Nova in
+the same run): nova_lite 43.2 actions/s, server CPU 18.9 ms/action;
+Nova 9.4/s, 102.5 ms: 4.6x (CPU 5.4x). Session 10 (load 3-5): 37.9/s,
+16.2 ms vs Nova 11.3/s, 75.8 ms: 3.4x. The >= 10x target is not met.
 """
 import json
 import statistics
