@@ -53,6 +53,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite import exception
+from nova_lite.network import bindings
 from nova_lite.network import store
 
 LOG = logging.getLogger(__name__)
@@ -242,33 +243,33 @@ class API(NetworkAPI):
     # --- port bindings -----------------------------------------------------
 
     def get_bindings(self, context, port_id):
-        return store.get_bindings(context, port_id)
+        return bindings.get_bindings(context, port_id)
 
     def create_binding(self, context, port_id, host, vnic_type=None,
                        profile=None):
-        return store.create_binding(context, port_id, host, vnic_type,
+        return bindings.create_binding(context, port_id, host, vnic_type,
                                     profile)
 
     def activate_binding(self, context, port_id, host):
-        return store.activate_binding(context, port_id, host)
+        return bindings.activate_binding(context, port_id, host)
 
     def delete_binding(self, context, port_id, host):
-        store.delete_binding(context, port_id, host)
+        bindings.delete_binding(context, port_id, host)
 
     def get_instance_bindings(self, context, instance_uuid):
-        return store.instance_bindings(context, instance_uuid)
+        return bindings.instance_bindings(context, instance_uuid)
 
     def create_instance_bindings(self, context, instance_uuid, host,
                                  profile=None):
-        return store.create_instance_bindings(context, instance_uuid, host,
+        return bindings.create_instance_bindings(context, instance_uuid, host,
                                               profile)
 
     def activate_instance_bindings(self, context, instance_uuid, host):
-        return store.activate_instance_bindings(context, instance_uuid,
+        return bindings.activate_instance_bindings(context, instance_uuid,
                                                 host)
 
     def delete_instance_bindings(self, context, instance_uuid, host):
-        return store.delete_instance_bindings(context, instance_uuid, host)
+        return bindings.delete_instance_bindings(context, instance_uuid, host)
 
     # --- networks and ports (what Neutron's API would offer) ---------------
 

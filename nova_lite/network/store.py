@@ -1,17 +1,10 @@
 """The network service's tables (nova_lite/network/api.py is its
 interface): reading networks and ports, resolving a boot request's
-networks, allocating and freeing ports with their fixed IPv4 addresses,
-and the ports' bindings to hosts. The invariants are api.py's module
-doc's.
-
-Bindings: a port has a row in port_bindings per host it is bound to; at
-most one is ACTIVE and ports.binding_host is that one's host (NULL when
-none is). A port bound before port_bindings existed has its binding_host
-and no row: its ACTIVE row is written (online) the first time its
-bindings change, and reads show it as if it were there.
+networks, allocating and freeing ports with their fixed IPv4 addresses;
+the ports' bindings to hosts are in nova_lite/network/bindings.py. The
+invariants are api.py's module doc's.
 """
 import ipaddress
-import json
 import random
 
 from oslo_utils import timeutils
@@ -21,19 +14,18 @@ import sqlalchemy as sa
 from nova_lite.db.local_services import api as ls_db
 from nova_lite.db.local_services import models
 from nova_lite import exception
+from nova_lite.network import bindings
 from nova_lite.network import model
 
 NETWORKS = models.Network.__table__
 SUBNETS = models.Subnet.__table__
 PORTS = models.Port.__table__
-BINDINGS = models.PortBinding.__table__
+BINDINGS = bindings.BINDINGS
 
 AUTO = 'auto'
 DEVICE_OWNER = 'compute:nova'
-ACTIVE = 'ACTIVE'
-INACTIVE = 'INACTIVE'
-VIF_TYPE = 'bridge'
-VNIC_TYPE = 'normal'
+VIF_TYPE = bindings.VIF_TYPE
+VNIC_TYPE = bindings.VNIC_TYPE
 
 
 # --- reading networks --------------------------------------------------------
@@ -270,7 +262,7 @@ def allocate(context, instance_uuid, project_id, requested_networks, host):
                               subnet and subnet['gateway_ip']))
     if host and info:
         # A user's port may keep rows of an earlier life: it starts anew.
-        _bind_alone(session, [vif['id'] for vif in info], host, now)
+        bindings.bind_alone(session, [vif['id'] for vif in info], host, now)
     return info
 
 
@@ -388,237 +380,9 @@ def bind_to_host(context, instance_uuid, host):
     """Bind every port of the instance to host alone (its one, ACTIVE,
     binding); how many ports."""
     session = context.session
-    ports = _ports_of(session, PORTS.c.device_id == instance_uuid)
+    ports = bindings.ports_of(session, PORTS.c.device_id == instance_uuid)
     if not ports:
         return 0
     now = timeutils.utcnow()
-    _bind_alone(session, list(ports), host, now)
-    return _set_binding_host(session, list(ports), host, now)
-
-
-# --- bindings ----------------------------------------------------------------
-
-def _binding_row(port_id, host, status, now, vnic_type=VNIC_TYPE,
-                 profile=None):
-    return {'port_id': port_id, 'host': host, 'status': status,
-            'vif_type': VIF_TYPE, 'vnic_type': vnic_type or VNIC_TYPE,
-            'profile': json.dumps(profile or {}),
-            'vif_details': json.dumps({'bridge_name': 'br-int'}),
-            'created_at': now}
-
-
-def _bind_alone(session, port_ids, host, now):
-    """port_ids' one binding: ACTIVE to host (their others dropped)."""
-    session.execute(BINDINGS.delete().where(
-        BINDINGS.c.port_id.in_(port_ids)))
-    session.execute(BINDINGS.insert(), [
-        _binding_row(port_id, host, ACTIVE, now) for port_id in port_ids])
-
-
-def _add_bindings(session, bindings, host, now, vnic_type=None,
-                  profile=None):
-    """A binding to host of each port of bindings (_bindings_of) that
-    has none there: INACTIVE beside an ACTIVE one, else ACTIVE (and the
-    port bound to host). bindings gets the new rows."""
-    new, unbound = [], []
-    for port_id, per_port in bindings.items():
-        if host in per_port:
-            continue
-        active = any(b['status'] == ACTIVE for b in per_port.values())
-        row = _binding_row(port_id, host, INACTIVE if active else ACTIVE,
-                           now, vnic_type, profile)
-        per_port[host] = row
-        new.append(row)
-        if not active:
-            unbound.append(port_id)
-    if new:
-        session.execute(BINDINGS.insert(), new)
-    if unbound:
-        _set_binding_host(session, unbound, host, now)
-
-
-def _binding_dict(row):
-    """A binding as Neutron's binding-extended API shows it."""
-    return {'host': row['host'], 'status': row['status'],
-            'vif_type': row['vif_type'], 'vnic_type': row['vnic_type'],
-            'profile': json.loads(row['profile'] or '{}'),
-            'vif_details': json.loads(row['vif_details'] or '{}')}
-
-
-def _ports_of(session, where):
-    """{port id: binding_host} of the ports matching where."""
-    return {row.id: row.binding_host for row in session.execute(
-        sa.select(PORTS.c.id, PORTS.c.binding_host).where(where))}
-
-
-def _bindings_of(session, ports):
-    """{port id: {host: binding row as a dict}} of ports ({id:
-    binding_host}); a port's binding_host without its row (bound before
-    port_bindings existed) shows as an ACTIVE row not yet written
-    (marked 'legacy')."""
-    found = {port_id: {} for port_id in ports}
-    if not ports:
-        return found
-    for row in session.execute(sa.select(BINDINGS).where(
-            BINDINGS.c.port_id.in_(list(ports)))):
-        found[row.port_id][row.host] = dict(row._mapping)
-    for port_id, host in ports.items():
-        if host and host not in found[port_id]:
-            found[port_id][host] = dict(
-                _binding_row(port_id, host, ACTIVE, None), legacy=True)
-    return found
-
-
-def _write_legacy(session, bindings):
-    """Write the ACTIVE rows _bindings_of showed but did not find."""
-    rows = [{k: v for k, v in b.items() if k != 'legacy'}
-            for per_port in bindings.values() for b in per_port.values()
-            if b.get('legacy')]
-    if rows:
-        now = timeutils.utcnow()
-        for row in rows:
-            row['created_at'] = now
-        session.execute(BINDINGS.insert(), rows)
-    for per_port in bindings.values():
-        for b in per_port.values():
-            b.pop('legacy', None)
-
-
-def _set_binding_host(session, port_ids, host, now):
-    return session.execute(PORTS.update().where(
-        PORTS.c.id.in_(port_ids)).values(
-        binding_host=host, updated_at=now)).rowcount
-
-
-def _one_port(session, port_id):
-    ports = _ports_of(session, PORTS.c.id == port_id)
-    if not ports:
-        raise exception.PortNotFound(port_id=port_id)
-    return ports
-
-
-@ls_db.reader
-def get_bindings(context, port_id):
-    ports = _one_port(context.session, port_id)
-    bindings = _bindings_of(context.session, ports)[port_id]
-    return [_binding_dict(b) for _host, b in sorted(bindings.items())]
-
-
-@ls_db.writer
-def create_binding(context, port_id, host, vnic_type=None, profile=None):
-    """A new binding of port_id to host: INACTIVE when the port has an
-    ACTIVE one, else ACTIVE (and the port bound to host)."""
-    session = context.session
-    ports = _one_port(session, port_id)
-    bindings = _bindings_of(session, ports)
-    _write_legacy(session, bindings)
-    if host in bindings[port_id]:
-        raise exception.PortBindingAlreadyExists(port_id=port_id, host=host)
-    _add_bindings(session, bindings, host, timeutils.utcnow(), vnic_type,
-                  profile)
-    return _binding_dict(bindings[port_id][host])
-
-
-def _activate(session, port_ids, host, now):
-    """Make the (existing) bindings of port_ids to host their ACTIVE
-    ones, the others INACTIVE."""
-    session.execute(BINDINGS.update().where(
-        BINDINGS.c.port_id.in_(port_ids), BINDINGS.c.host != host,
-        BINDINGS.c.status == ACTIVE).values(status=INACTIVE, updated_at=now))
-    session.execute(BINDINGS.update().where(
-        BINDINGS.c.port_id.in_(port_ids), BINDINGS.c.host == host,
-        BINDINGS.c.status != ACTIVE).values(status=ACTIVE, updated_at=now))
-    _set_binding_host(session, port_ids, host, now)
-
-
-@ls_db.writer
-def activate_binding(context, port_id, host):
-    session = context.session
-    ports = _one_port(session, port_id)
-    bindings = _bindings_of(session, ports)
-    binding = bindings[port_id].get(host)
-    if binding is None:
-        raise exception.PortBindingNotFound(port_id=port_id, host=host)
-    if binding['status'] == ACTIVE:
-        raise exception.PortBindingAlreadyActive(port_id=port_id, host=host)
-    _write_legacy(session, bindings)
-    _activate(session, [port_id], host, timeutils.utcnow())
-    return _binding_dict(dict(binding, status=ACTIVE))
-
-
-def _delete(session, ports, host, now):
-    """Drop the bindings of ports ({id: binding_host}) to host; a port
-    whose ACTIVE binding it was is left unbound. How many went."""
-    where = (BINDINGS.c.port_id.in_(list(ports)), BINDINGS.c.host == host)
-    had = {row.port_id for row in session.execute(
-        sa.select(BINDINGS.c.port_id).where(*where))}
-    if had:
-        session.execute(BINDINGS.delete().where(*where))
-    was_active = [p for p, bound in ports.items() if bound == host]
-    if was_active:
-        _set_binding_host(session, was_active, None, now)
-    return len(had.union(was_active))
-
-
-@ls_db.writer
-def delete_binding(context, port_id, host):
-    session = context.session
-    ports = _one_port(session, port_id)
-    if host not in _bindings_of(session, ports)[port_id]:
-        raise exception.PortBindingNotFound(port_id=port_id, host=host)
-    _delete(session, ports, host, timeutils.utcnow())
-
-
-@ls_db.reader
-def instance_bindings(context, instance_uuid):
-    """{port id: [bindings]} of the instance's ports."""
-    session = context.session
-    ports = _ports_of(session, PORTS.c.device_id == instance_uuid)
-    return {port_id: [_binding_dict(b) for _h, b in sorted(per.items())]
-            for port_id, per in _bindings_of(session, ports).items()}
-
-
-@ls_db.writer
-def create_instance_bindings(context, instance_uuid, host, profile=None):
-    """A binding to host of each port of the instance that has none
-    there (INACTIVE beside an ACTIVE one); {port id: binding to host}."""
-    session = context.session
-    ports = _ports_of(session, PORTS.c.device_id == instance_uuid)
-    bindings = _bindings_of(session, ports)
-    _write_legacy(session, bindings)
-    _add_bindings(session, bindings, host, timeutils.utcnow(),
-                  profile=profile)
-    return {port_id: _binding_dict(per_port[host])
-            for port_id, per_port in bindings.items()}
-
-
-@ls_db.writer
-def activate_instance_bindings(context, instance_uuid, host):
-    """Each port of the instance ACTIVE on host (its binding there made
-    if missing), its other bindings INACTIVE; how many ports changed."""
-    session = context.session
-    ports = _ports_of(session, PORTS.c.device_id == instance_uuid)
-    bindings = _bindings_of(session, ports)
-    changing = [p for p, per in bindings.items()
-                if (per.get(host) or {}).get('status') != ACTIVE]
-    if not changing:
-        return 0
-    _write_legacy(session, bindings)
-    now = timeutils.utcnow()
-    missing = [_binding_row(p, host, INACTIVE, now) for p in changing
-               if host not in bindings[p]]
-    if missing:
-        session.execute(BINDINGS.insert(), missing)
-    _activate(session, changing, host, now)
-    return len(changing)
-
-
-@ls_db.writer
-def delete_instance_bindings(context, instance_uuid, host):
-    """Drop the bindings of the instance's ports to host (a port whose
-    ACTIVE binding it was is left unbound); how many went."""
-    session = context.session
-    ports = _ports_of(session, PORTS.c.device_id == instance_uuid)
-    if not ports:
-        return 0
-    return _delete(session, ports, host, timeutils.utcnow())
+    bindings.bind_alone(session, list(ports), host, now)
+    return bindings.set_binding_host(session, list(ports), host, now)

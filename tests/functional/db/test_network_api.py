@@ -369,7 +369,7 @@ def test_a_port_bound_before_port_bindings_gets_its_active_row(
     import sqlalchemy as sa
 
     from nova_lite.db.local_services import api as ls_db
-    from nova_lite.network import store
+    from nova_lite.network import bindings
 
     inst = new_uuid()
     port_id = api.allocate_for_instance(user, inst, 'p1', 'auto',
@@ -377,14 +377,14 @@ def test_a_port_bound_before_port_bindings_gets_its_active_row(
 
     @ls_db.writer
     def forget_rows(context):
-        context.session.execute(store.BINDINGS.delete().where(
-            store.BINDINGS.c.port_id == port_id))
+        context.session.execute(bindings.BINDINGS.delete().where(
+            bindings.BINDINGS.c.port_id == port_id))
 
     @ls_db.reader
     def rows(context):
         return sorted((r.host, r.status) for r in context.session.execute(
-            sa.select(store.BINDINGS).where(
-                store.BINDINGS.c.port_id == port_id)))
+            sa.select(bindings.BINDINGS).where(
+                bindings.BINDINGS.c.port_id == port_id)))
 
     forget_rows(admin)
     assert rows(admin) == []
