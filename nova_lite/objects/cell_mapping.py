@@ -13,10 +13,13 @@ from nova_lite.objects import base
 from nova_lite import rpc
 
 
+# A cell mapping's record: these columns of its row.
+COLUMNS = ('id', 'uuid', 'name', 'transport_url', 'database_connection',
+           'disabled', 'created_at', 'updated_at')
+
+
 def _to_dict(row):
-    return {c: getattr(row, c) for c in
-            ('id', 'uuid', 'name', 'transport_url', 'database_connection',
-             'disabled', 'created_at', 'updated_at')}
+    return {c: getattr(row, c) for c in COLUMNS}
 
 
 @base.NovaLiteObjectRegistry.register

@@ -8,20 +8,21 @@ from nova_lite.objects import base
 from nova_lite.objects import cell_mapping
 
 
-def _to_dict(row):
-    return {'id': row.id, 'instance_uuid': row.instance_uuid,
-            'project_id': row.project_id, 'user_id': row.user_id,
-            'queued_for_delete': bool(row.queued_for_delete),
-            'cell_mapping': (cell_mapping._to_dict(row.cell_mapping)
-                             if row.cell_mapping else None)}
-
-
 _MAPPINGS = api_models.InstanceMapping.__table__
 _CELLS = api_models.CellMapping.__table__
 _MAPPING_KEYS = ('id', 'instance_uuid', 'project_id', 'user_id',
                  'queued_for_delete')
-_CELL_KEYS = ('id', 'uuid', 'name', 'transport_url', 'database_connection',
-              'disabled', 'created_at', 'updated_at')
+_CELL_KEYS = cell_mapping.COLUMNS
+
+
+def _to_dict(row):
+    rec = {k: getattr(row, k) for k in _MAPPING_KEYS}
+    rec['queued_for_delete'] = bool(rec['queued_for_delete'])
+    rec['cell_mapping'] = (cell_mapping._to_dict(row.cell_mapping)
+                           if row.cell_mapping else None)
+    return rec
+
+
 # Every request about one server reads its mapping: one core statement
 # built once (the ORM query with a joined load cost more than the rest
 # of the lookup).

@@ -83,6 +83,7 @@ class FakeDriver(object):
         self._lock = threading.Lock()
         self._path = os.path.join(CONF.state_path, 'fake-hypervisor',
                                   '%s.json' % host)
+        os.makedirs(os.path.dirname(self._path), exist_ok=True)
         self._guests = self._load()
         self._booted = time.time()   # the simulated host boots with us
 
@@ -95,15 +96,10 @@ class FakeDriver(object):
 
     def _persist(self):
         # One write of the C encoder's text (json.dump encodes in Python,
-        # chunk by chunk); the directory is made only when missing.
+        # chunk by chunk).
         data = json.dumps(self._guests)
         tmp = self._path + '.tmp'
-        try:
-            f = open(tmp, 'w')
-        except FileNotFoundError:
-            os.makedirs(os.path.dirname(self._path), exist_ok=True)
-            f = open(tmp, 'w')
-        with f:
+        with open(tmp, 'w') as f:
             f.write(data)
         os.replace(tmp, self._path)  # atomic: a crash keeps the old file
 
