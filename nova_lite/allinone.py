@@ -43,7 +43,6 @@ from nova_lite.wsgi import service as wsgi_service
 LOG = logging.getLogger(__name__)
 
 API_TRANSPORT = 'fake://'
-NOTIFICATION_DRIVERS = ['messaging']
 # Databases the contexts of in-process cell conductors and computes refuse
 # (db.database): the rules a deployment enforces with separate processes.
 CELL_CONDUCTOR_REFUSES = frozenset(['api_database'])
@@ -114,10 +113,6 @@ def configure(state_dir, host='127.0.0.1', port=8774):
     os.makedirs(state_dir, exist_ok=True)
     for name, value, group in _overrides(state_dir, host, port):
         CONF.set_override(name, value, group=group)
-    # Versioned notifications on the in-process transports (a listener in
-    # this process receives them); a config file may set another driver.
-    CONF.set_default('driver', NOTIFICATION_DRIVERS,
-                     group='oslo_messaging_notifications')
     for name, value, group in _DEFAULTS:
         CONF.set_default(name, value, group=group)
     api_db.reset()
@@ -130,7 +125,6 @@ def unconfigure():
     """Undo configure() (tests run several planes in one process)."""
     for name, _value, group in _overrides('.', '', 0):
         CONF.clear_override(name, group=group)
-    CONF.clear_default('driver', group='oslo_messaging_notifications')
     for name, _value, group in _DEFAULTS:
         CONF.clear_default(name, group=group)
     api_db.reset()

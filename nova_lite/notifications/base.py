@@ -92,6 +92,17 @@ class NotificationPayloadBase(NotificationObject):
             setattr(self, field, getattr(obj, attr))
 
 
+def enabled():
+    """Whether versioned notifications are sent at all: a notification
+    driver other than oslo.messaging's 'noop' is configured and the
+    format is not 'unversioned' (Nova's check before it builds any
+    payload). Senders ask first, so a disabled notification costs no
+    payload."""
+    drivers = CONF.oslo_messaging_notifications.driver
+    return (any(driver != 'noop' for driver in drivers)
+            and CONF.notifications.notification_format != 'unversioned')
+
+
 class NotificationBase(NotificationObject):
     """event_type, publisher, priority; subclasses add payload."""
     fields = {
@@ -101,9 +112,8 @@ class NotificationBase(NotificationObject):
     }
 
     def emit(self, context):
-        """Send this notification (a no-op when no driver is configured
-        or the format configured is not versioned)."""
-        if CONF.notifications.notification_format == 'unversioned':
+        """Send this notification (a no-op unless enabled())."""
+        if not enabled():
             return
         publisher_id = '%s:%s' % (self.publisher.source, self.publisher.host)
         try:

@@ -22,7 +22,9 @@
   save runs (the API, a conductor, or a compute's cell conductor).
 
 None of them raises: a notification that cannot be built or sent is
-logged and the operation it reports goes on.
+logged and the operation it reports goes on. None of them builds a
+payload unless notifications are enabled (base.enabled(): a driver is
+configured), as Nova checks before it builds one.
 """
 import contextlib
 
@@ -58,6 +60,8 @@ def notify_about_instance_action(context, instance, host, action,
                                  phase=None, exception=None,
                                  source=SOURCE_COMPUTE):
     """Send instance.<action>[.<phase>] about instance from host."""
+    if not base.enabled():
+        return
     try:
         fault = (None if exception is None else
                  payloads.ExceptionPayload.from_exception(exception))
@@ -91,6 +95,8 @@ def notify_about_instance_create(context, instance, host, phase,
                                  exception=None):
     """Send instance.create.<phase> (start, end or error) from a
     compute host."""
+    if not base.enabled():
+        return
     try:
         fault = (None if exception is None else
                  payloads.ExceptionPayload.from_exception(exception))
@@ -105,6 +111,8 @@ def notify_about_instance_create(context, instance, host, phase,
 def notify_about_resize_prep(context, instance, host, new_flavor, phase):
     """Send instance.resize_prep.<phase> (start or end) with the flavor
     the server moves to."""
+    if not base.enabled():
+        return
     try:
         _send(context, instance_move.InstanceActionResizePrepNotification,
               instance_move.InstanceActionResizePrepPayload(
@@ -118,6 +126,8 @@ def notify_about_resize_prep(context, instance, host, new_flavor, phase):
 def notify_about_instance_exists(context, instance, host):
     """Send instance.exists: the usage of the audit period so far (a
     move starts: what ran with the old flavor ends here)."""
+    if not base.enabled():
+        return
     try:
         _send(context, instance_move.InstanceExistsNotification,
               instance_move.InstanceExistsPayload(context, instance),
@@ -133,6 +143,8 @@ def notify_about_instance_update(context, instance, old_vm_state,
     """Send instance.update: instance (as saved) came from old_vm_state
     and old_task_state. host: the publisher (default: the instance's
     host, else this node)."""
+    if not base.enabled():
+        return
     try:
         state_update = payloads.InstanceStateUpdatePayload(
             old_state=old_vm_state, state=instance.vm_state,
@@ -149,7 +161,7 @@ def notify_about_instance_update(context, instance, old_vm_state,
 
 def _state_changed(context, instance, old_vm_state, old_task_state):
     when = CONF.notifications.notify_on_state_change
-    if not when or when == 'none':
+    if not when or when == 'none' or not base.enabled():
         return
     if when == 'vm_and_task_state' or (when == 'vm_state'
                                        and old_vm_state != instance.vm_state):

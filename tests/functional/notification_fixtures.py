@@ -3,8 +3,8 @@ consumer would: an oslo.messaging notification listener on the topic
 versioned_notifications of the plane's fake:// transport (the in-process
 fake driver shares its exchanges between every fake transport, so one
 listener hears the API and every cell). It listens in a pool of its own,
-as a second consumer of a RabbitMQ topic would: the plane drains the
-default queue (allinone.drain_notifications)."""
+as a second consumer of a RabbitMQ topic would. The plane sends only
+while a Collector listens (it sets the notification driver)."""
 import threading
 
 import oslo_messaging as messaging
@@ -30,12 +30,17 @@ class Collector(object):
             pool='test-collector')
 
     def start(self):
+        """Listen, and have the plane send (no driver is configured by
+        default, as in Nova)."""
+        CONF.set_override('driver', ['messaging'],
+                          group='oslo_messaging_notifications')
         self._listener.start()
         return self
 
     def stop(self):
         self._listener.stop()
         self._listener.wait()
+        CONF.clear_override('driver', group='oslo_messaging_notifications')
 
     def _record(self, priority, publisher_id, event_type, payload):
         with self._lock:

@@ -112,6 +112,8 @@ def test_no_driver_means_no_notifier_and_helpers_never_raise(conf):
 
 def test_instance_update_is_due_as_notify_on_state_change_says(
         conf, monkeypatch):
+    conf.set_override('driver', ['messaging'],
+                      group='oslo_messaging_notifications')
     sent = []
     monkeypatch.setattr(notify, 'notify_about_instance_update',
                         lambda ctx, inst, vm, task: sent.append((vm, task)))
@@ -130,6 +132,40 @@ def test_instance_update_is_due_as_notify_on_state_change_says(
                       group='notifications')
     notify._state_changed(_ctx(), inst, 'stopped', 'powering-on')
     assert sent == [('active', 'powering-on'), ('stopped', 'powering-on')]
+    # Nothing is due while no driver sends.
+    conf.set_override('notify_on_state_change', 'vm_and_task_state',
+                      group='notifications')
+    for drivers in ([], ['noop']):
+        conf.set_override('driver', drivers,
+                          group='oslo_messaging_notifications')
+        notify._state_changed(_ctx(), inst, 'stopped', 'powering-on')
+    assert len(sent) == 2
+
+
+def test_no_payload_is_built_unless_a_driver_sends(conf, monkeypatch):
+    built = []
+
+    class Payload(payloads.InstanceActionPayload):
+        def __init__(self, *args, **kwargs):
+            built.append(args)
+            super().__init__(*args, **kwargs)
+    monkeypatch.setattr(payloads, 'InstanceActionPayload', Payload)
+    for drivers, fmt in (([], 'versioned'), (['noop'], 'both'),
+                         (['messaging'], 'unversioned')):
+        conf.set_override('driver', drivers,
+                          group='oslo_messaging_notifications')
+        conf.set_override('notification_format', fmt,
+                          group='notifications')
+        assert not base.enabled()
+        with notify.action(_ctx(), _instance(), 'h1', 'power_off'):
+            pass
+    assert built == []
+    conf.set_override('driver', ['log'], group='oslo_messaging_notifications')
+    conf.set_override('notification_format', 'both', group='notifications')
+    assert base.enabled()
+    with notify.action(_ctx(), _instance(), 'h1', 'power_off'):
+        pass
+    assert len(built) == 2   # start and end
 
 
 def test_notification_url_prefers_the_cell_of_the_context(conf):
