@@ -31,7 +31,9 @@ import functools
 
 from oslo_log import log as logging
 
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import exception
+from nova_lite.objects import base as obj_base
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)
@@ -56,6 +58,29 @@ class EventReporter(object):
         self.host = host
         self.instance_uuids = instance_uuids
         self._failure = None
+        self._finished = False
+
+    def save_and_finish(self, instance, expected_task_state=None):
+        """instance.save(expected_task_state=...) as the block's last
+        write, with this event finished (Success) in the same cell
+        transaction: one call to the cell conductor instead of two,
+        where it runs Instance.save_and_finish_event (conductor RPC 1.2;
+        else the event finishes on exit as usual). Raises what save
+        raises; then nothing was written and the event finishes on exit.
+        """
+        if (self._finished or self.instance_uuids != (instance.uuid,)
+                or not _runs_save_and_finish(instance)):
+            instance.save(expected_task_state=expected_task_state)
+            return
+        try:
+            instance.save_and_finish_event(
+                self.event_name, host=self.host,
+                expected_task_state=expected_task_state)
+        except exception.InstanceActionNotFound:
+            # Work no user request started: no event to finish.
+            instance.save(expected_task_state=expected_task_state)
+            return
+        self._finished = True
 
     def _record(self, method, uuid, *args, **kwargs):
         try:
@@ -88,6 +113,14 @@ class EventReporter(object):
             return False
         if exc_val is None and self._failure is not None:
             exc_val, exc_tb = self._failure
+        if self._finished:
+            # Finished with the block's last save; a failure after it
+            # (none is expected) is logged, not recorded as a new event.
+            if exc_val is not None:
+                LOG.warning('Event %s of %s failed after it was recorded '
+                            'finished: %s', self.event_name,
+                            self.instance_uuids[0], exc_val)
+            return False
         for uuid in self.instance_uuids:
             if exc_val is None:
                 self._record(Event.event_finish, uuid)
@@ -97,15 +130,25 @@ class EventReporter(object):
         return False
 
 
-def wrap_instance_event(prefix):
+def wrap_instance_event(prefix, pass_event=False):
     """Decorate a service method ``fn(self, context, instance, ...)`` so
-    that it runs as event ``<prefix>_<fn name>`` on ``self.host``."""
+    that it runs as event ``<prefix>_<fn name>`` on ``self.host``;
+    pass_event: fn also gets the EventReporter as ``event=`` (to end
+    with event.save_and_finish)."""
     def decorator(fn):
         @functools.wraps(fn)
         def wrapper(self, context, instance, *args, **kwargs):
             name = '%s_%s' % (prefix, fn.__name__)
             with EventReporter(context, name, getattr(self, 'host', None),
-                               instance.uuid):
+                               instance.uuid) as event:
+                if pass_event:
+                    kwargs['event'] = event
                 return fn(self, context, instance, *args, **kwargs)
         return wrapper
     return decorator
+
+
+def _runs_save_and_finish(instance):
+    api = obj_base.indirection_api_for(instance)
+    return api is None or api.can_send_version(
+        conductor_rpcapi.SAVE_AND_FINISH_EVENT_VERSION)

@@ -342,11 +342,11 @@ class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
     # serialised per instance with build and terminate, and ends with
     # the state Nova ends in (or, on failure, the task state cleared).
 
-    def _power_action(self, instance, task_state):
+    def _power_action(self, instance, task_state, event):
         """Run task_state's driver operation and save the state it ends
         in, if the instance is still in task_state (a delete may have
-        overtaken it: then nothing is saved). A driver failure clears
-        the task state and raises."""
+        overtaken it: then nothing is saved), finishing event with it. A
+        driver failure clears the task state and raises."""
         method, vm_state, power_state = _POWER_TASKS[task_state]
         try:
             if method == 'reboot':
@@ -357,15 +357,22 @@ class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
             self._save_quietly(instance, [task_state], task_state=None)
             raise
         self._save_quietly(instance, [task_state], vm_state=vm_state,
-                           power_state=power_state, task_state=None)
+                           power_state=power_state, task_state=None,
+                           finishing=event)
 
-    def _save_quietly(self, instance, expected_task_state, **values):
+    def _save_quietly(self, instance, expected_task_state, finishing=None,
+                      **values):
         """Save values if the instance is in expected_task_state; False
-        (logged) when it has moved on (deleted, reset) meanwhile."""
+        (logged) when it has moved on (deleted, reset) meanwhile.
+        finishing: the EventReporter this save ends (save_and_finish)."""
         for name, value in values.items():
             setattr(instance, name, value)
         try:
-            instance.save(expected_task_state=expected_task_state)
+            if finishing is None:
+                instance.save(expected_task_state=expected_task_state)
+            else:
+                finishing.save_and_finish(
+                    instance, expected_task_state=expected_task_state)
             return True
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound) as exc:
@@ -373,22 +380,22 @@ class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
                      exc)
             return False
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def stop_instance(self, context, instance):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def stop_instance(self, context, instance, event):
         """powering-off -> stopped, SHUTDOWN."""
         with self._locks(instance.uuid), notify.action(
                 context, instance, self.host, 'power_off'):
-            self._power_action(instance, instance_obj.POWERING_OFF)
+            self._power_action(instance, instance_obj.POWERING_OFF, event)
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def start_instance(self, context, instance):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def start_instance(self, context, instance, event):
         """powering-on -> active, RUNNING."""
         with self._locks(instance.uuid), notify.action(
                 context, instance, self.host, 'power_on'):
-            self._power_action(instance, instance_obj.POWERING_ON)
+            self._power_action(instance, instance_obj.POWERING_ON, event)
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def reboot_instance(self, context, instance, reboot_type):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def reboot_instance(self, context, instance, reboot_type, event):
         """rebooting -> reboot_pending -> reboot_started -> active (the
         _hard states for HARD); a soft reboot of a guest that is not
         running fails (task state cleared)."""
@@ -412,35 +419,35 @@ class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
             self._save_quietly(instance, [started],
                                vm_state=instance_obj.ACTIVE,
                                power_state=instance_obj.RUNNING,
-                               task_state=None)
+                               task_state=None, finishing=event)
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def pause_instance(self, context, instance):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def pause_instance(self, context, instance, event):
         """pausing -> paused, PAUSED."""
         with self._locks(instance.uuid), notify.action(
                 context, instance, self.host, 'pause'):
-            self._power_action(instance, instance_obj.PAUSING)
+            self._power_action(instance, instance_obj.PAUSING, event)
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def unpause_instance(self, context, instance):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def unpause_instance(self, context, instance, event):
         """unpausing -> active, RUNNING."""
         with self._locks(instance.uuid), notify.action(
                 context, instance, self.host, 'unpause'):
-            self._power_action(instance, instance_obj.UNPAUSING)
+            self._power_action(instance, instance_obj.UNPAUSING, event)
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def suspend_instance(self, context, instance):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def suspend_instance(self, context, instance, event):
         """suspending -> suspended, SUSPENDED."""
         with self._locks(instance.uuid), notify.action(
                 context, instance, self.host, 'suspend'):
-            self._power_action(instance, instance_obj.SUSPENDING)
+            self._power_action(instance, instance_obj.SUSPENDING, event)
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def resume_instance(self, context, instance):
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def resume_instance(self, context, instance, event):
         """resuming -> active, RUNNING."""
         with self._locks(instance.uuid), notify.action(
                 context, instance, self.host, 'resume'):
-            self._power_action(instance, instance_obj.RESUMING)
+            self._power_action(instance, instance_obj.RESUMING, event)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def reset_network(self, context, instance):

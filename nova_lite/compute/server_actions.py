@@ -6,11 +6,11 @@ Each action that the hypervisor does is checked here against the
 states the Compute API allows it in (InstanceInvalidState, 409, as
 Nova words it), refused on a locked server for non-administrators
 (InstanceIsLocked, 409), then: the task state is set with a
-compare-and-swap save (so two racing requests cannot both pass), the
-instance action is recorded in the instance's cell, and the work is
-cast to the instance's compute (RPC 1.4). The compute writes every
-later state. Lock, unlock and resetState are API-only writes of
-columns no compute writes.
+compare-and-swap save (so two racing requests cannot both pass) and
+the instance action recorded, in one transaction of the instance's
+cell, and the work is cast to the instance's compute (RPC 1.4). The
+compute writes every later state. Lock, unlock and resetState are
+API-only writes of columns no compute writes.
 
 Adding an action: a function here that checks states with
 ``_check_state``, then ``_cast`` (or writes and ``record_action``);
@@ -22,6 +22,7 @@ from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
+from nova_lite.db.main import api as main_db
 from nova_lite.db.main import instance_actions as actions_db
 from nova_lite import exception
 from nova_lite.notifications import instance as notify
@@ -140,13 +141,15 @@ def _cast(instance, action, method, task_state, expected_task_state,
     context = instance._context
     _check_compute(instance, action, version)
     instance.task_state = task_state
-    try:
-        instance.save(expected_task_state=list(expected_task_state))
-    except exception.UnexpectedTaskStateError as exc:
-        raise exception.InstanceInvalidState(
-            action=action, instance_uuid=instance.uuid, attr='task_state',
-            state=exc.kwargs.get('actual'))
-    instance_events.record_action(context, instance, action)
+    # The task state and the action it starts commit together.
+    with main_db.writing(context):
+        try:
+            instance.save(expected_task_state=list(expected_task_state))
+        except exception.UnexpectedTaskStateError as exc:
+            raise exception.InstanceInvalidState(
+                action=action, instance_uuid=instance.uuid,
+                attr='task_state', state=exc.kwargs.get('actual'))
+        instance_events.record_action(context, instance, action)
     getattr(_compute(), method)(context, instance, **kwargs)
 
 

@@ -5,6 +5,9 @@ ConductorAPI (default namespace), served by every conductor:
           object_action, object_backport_versions) for computes.
     1.1 - build_instances(instance, request_spec, requested_networks,
           host_list, failure): reschedule to an alternate (cast).
+    1.2 - object_action runs Instance 1.1's save_and_finish_event (a
+          compute asks for it only while it may send 1.2:
+          can_send_version).
 
 ComputeTaskAPI (namespace 'compute_task'), served by super conductors
 only (those holding the API database):
@@ -31,18 +34,28 @@ from nova_lite.objects import service_version
 from nova_lite import rpc
 
 TOPIC = 'conductor'
+# The version that runs Instance.save_and_finish_event.
+SAVE_AND_FINISH_EVENT_VERSION = '1.2'
+# object_action methods a conductor runs from a version later than 1.0.
+OBJECT_ACTION_VERSIONS = {'save_and_finish_event':
+                          SAVE_AND_FINISH_EVENT_VERSION}
 COMPUTE_TASK_NAMESPACE = 'compute_task'
 
 
 class ConductorAPI(object):
     """Calls the cell conductor; used as computes' indirection API."""
-    VERSION = '1.1'
+    VERSION = '1.2'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, version='1.0'),
             lambda: service_version.rpc_version_cap('conductor'),
             transport=transport)
+
+    def can_send_version(self, version):
+        """Whether the cap in force ([upgrade_levels] conductor) lets a
+        call of RPC version go out."""
+        return self.client.can_send_version(version)
 
     def object_class_action_versions(self, context, objname, objmethod,
                                      object_versions, args, kwargs):
@@ -53,7 +66,8 @@ class ConductorAPI(object):
                           args=args, kwargs=kwargs)
 
     def object_action(self, context, objinst, objmethod, args, kwargs):
-        cctxt = self.client.prepare()
+        cctxt = self.client.prepare(
+            version=OBJECT_ACTION_VERSIONS.get(objmethod, '1.0'))
         return cctxt.call(context, 'object_action', objinst=objinst,
                           objmethod=objmethod, args=args, kwargs=kwargs)
 

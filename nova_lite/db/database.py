@@ -133,6 +133,14 @@ class Database(object):
                 return fn(context, *args, **kwargs)
         return wrapper
 
+    def writing(self, context):
+        """A writer transaction on context's connection for a block:
+        connection_writer functions called with context inside it join
+        it, so their writes commit or roll back together. (ORM session
+        writers must not be called inside it.)"""
+        return self.get_context_manager(context).writer.connection.using(
+            context)
+
     def connection_reader(self, fn):
         """Like reader, but fn runs Core statements on context.connection
         (no ORM Session: less work per transaction on hot paths)."""

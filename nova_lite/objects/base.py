@@ -39,6 +39,12 @@ def _indirection_api(cls_or_obj, context):
     return api or cls_or_obj.indirection_api
 
 
+def indirection_api_for(obj):
+    """The API obj's remotable methods go through (its context's, else
+    its class's); None when they run here."""
+    return _indirection_api(obj, obj._context)
+
+
 def remotable_classmethod(fn):
     """A classmethod that runs on the conductor when indirection is set."""
     @functools.wraps(fn)

@@ -14,6 +14,8 @@ a constant number of statements and no object construction per row.
 """
 from oslo_versionedobjects import fields
 
+from nova_lite.db.main import api as main_db
+from nova_lite.db.main import instance_actions as actions_db
 from nova_lite.db.main import instance_pages as pages
 from nova_lite.db.main import instances as db
 from nova_lite import exception
@@ -138,7 +140,8 @@ def _reset_all(instance):
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: save_and_finish_event
+    VERSION = '1.1'
 
     fields = dict(base.NovaLitePersistentObject.fields, **_COLUMN_FIELDS,
                   **_RELATED_FIELDS)
@@ -202,6 +205,26 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         instance must be in (None in the list: no task), or None for no
         check; UnexpectedTaskStateError / InstanceInvalidState when it is
         not, and nothing is written."""
+        self._save(expected_task_state, expected_vm_state)
+
+    @base.remotable
+    def save_and_finish_event(self, event_name, host=None,
+                              expected_task_state=None):
+        """1.1: finish event event_name (Success) of the context's
+        request's action on this instance and save() it, in one
+        transaction of its cell: a compute's last two writes of an
+        action, in one call to its cell conductor. Nothing is written
+        when the save is refused (UnexpectedTaskStateError,
+        InstanceNotFound); InstanceActionNotFound when the request
+        started no action."""
+        with main_db.writing(self._context):
+            actions_db.event_finish(
+                self._context, self.uuid, self._context.request_id,
+                event_name, actions_db.RESULT_SUCCESS, host=host,
+                want_result=False)
+            self._save(expected_task_state, None)
+
+    def _save(self, expected_task_state, expected_vm_state):
         changes = self.obj_get_changes()
         values = {k: v for k, v in changes.items()
                   if k in COLUMNS and k != 'id'}

@@ -205,6 +205,26 @@ SERVICE_VERSION_HISTORY = {
                     'API lets a resize leave its cell only while every '
                     'nova-compute in every cell is at 11 or later (and '
                     'policy compute:servers:resize:cross_cell allows)'},
+    12: {'compute_rpc': '1.8', 'conductor_rpc': '1.2',
+         'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
+         'compute_task_rpc': '1.3',
+         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
+                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
+                     'EmbeddedFlavor': '1.0', 'Instance': '1.1',
+                     'InstanceList': '1.0', 'BuildRequest': '1.0',
+                     'BuildRequestList': '1.0', 'RequestSpec': '1.2',
+                     'InstanceAction': '1.0', 'InstanceActionList': '1.0',
+                     'InstanceActionEvent': '1.0',
+                     'InstanceActionEventList': '1.0',
+                     'Migration': '1.0', 'MigrationList': '1.0',
+                     'BlockDeviceMapping': '1.0',
+                     'BlockDeviceMappingList': '1.0'},
+         'enables': 'Instance 1.1 (save_and_finish_event) and conductor '
+                    'RPC 1.2 (a conductor runs it through object_action): '
+                    'a compute saves the state an action ends in and '
+                    'finishes the action\'s event in one call to its cell '
+                    'conductor, one transaction, while it may send 1.2 '
+                    '(two calls otherwise)'},
 }
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -22,6 +22,7 @@ reader = DB.reader
 writer = DB.writer
 connection_reader = DB.connection_reader
 connection_writer = DB.connection_writer
+writing = DB.writing
 
 # For writers whose transactions can deadlock with each other on MariaDB
 # (deletes of absent rows take gap locks that a concurrent insert then

@@ -7,10 +7,12 @@ from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
 from nova_lite import objects
+from tests.conftest import set_override
 from tests.functional.api.test_server_actions import act
 from tests.functional.api.test_server_actions import api  # noqa: F401
 from tests.functional.api.test_server_actions import boot
 from tests.functional.api.test_server_actions import settled
+from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.conftest import wait_for
 from tests.functional.db import inventory_helpers as h
 
@@ -33,6 +35,12 @@ API_STATEMENTS = 1
 # finishes the event (action and open event in one read, the event, the
 # action).
 CELL_STATEMENTS = 2 + 2 + 1 + 3 + 2 + 3
+# Cell write transactions: the API's task state with its action; the
+# compute's event start; the compute's new state with its event's
+# finish (Instance.save_and_finish_event: one call to the conductor).
+CELL_WRITES = [['SELECT', 'UPDATE', 'INSERT'],
+               ['SELECT', 'INSERT', 'UPDATE'],
+               ['SELECT', 'UPDATE', 'UPDATE', 'SELECT', 'UPDATE']]
 
 
 def _counter(cell_name):
@@ -63,15 +71,40 @@ def _count(api_client, uuid, body, status):
                              for s in counter.statements['cell']),
                  message='the action to finish')
     settled(api_client, uuid, status)
+    writes = [[s.split()[0] for s in t] for t in counter.transactions['cell']
+              if _ours(t)]
     return (_ours(counter.statements['api']),
-            _ours(counter.statements['cell']))
+            _ours(counter.statements['cell']), writes)
 
 
 def test_stop_and_start_stay_within_their_statement_budget(api):  # noqa: F811
     uuid = boot(api)
     for body, status in (({'os-stop': None}, 'SHUTOFF'),
                          ({'os-start': None}, 'ACTIVE')):
-        api_statements, cell_statements = _count(api, uuid, body, status)
+        api_statements, cell_statements, writes = _count(api, uuid, body,
+                                                         status)
         assert len(api_statements) <= API_STATEMENTS, api_statements
         assert len(cell_statements) <= CELL_STATEMENTS, '\n'.join(
             cell_statements)
+        assert writes == CELL_WRITES, writes
+
+
+def test_a_conductor_pinned_below_1_2_gets_the_save_and_finish_apart(
+        api):  # noqa: F811
+    """[upgrade_levels] conductor = 1.1 (a cell conductor not upgraded
+    yet): the compute saves and then finishes its event, two calls, and
+    the server and its event end as with one."""
+    uuid = boot(api)
+    set_override('conductor', '1.1', group='upgrade_levels')
+    _, _, writes = _count(api, uuid, {'os-stop': None}, 'SHUTOFF')
+    assert writes == CELL_WRITES[:2] + [['SELECT', 'UPDATE'],
+                                        ['SELECT', 'UPDATE', 'UPDATE']]
+    [stop] = [a for a in api('GET', '/servers/%s/os-instance-actions'
+                             % uuid, token=ADMIN).json()['instanceActions']
+              if a['action'] == 'stop']
+    events = api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, stop['request_id']), token=ADMIN,
+        version='2.51').json()['instanceAction']['events']
+    assert [(e['event'], e['result']) for e in events] == [
+        ('compute_stop_instance', 'Success')]
+    assert events[0]['finish_time'] is not None

@@ -124,6 +124,9 @@ class StatementCounter(object):
                         for name, e in engines.items()}
         self.counts = dict.fromkeys(engines, 0)
         self.statements = {name: [] for name in engines}
+        # The statements of each committed transaction, in commit order.
+        self.transactions = {name: [] for name in engines}
+        self._open = {}
 
     def _listener(self, name):
         def count(conn, cursor, statement, parameters, context, many):
@@ -131,20 +134,35 @@ class StatementCounter(object):
                 return
             self.counts[name] += 1
             self.statements[name].append(statement)
+            self._open.setdefault(id(conn), []).append(statement)
         return count
+
+    def _committer(self, name):
+        def commit(conn):
+            self.transactions[name].append(self._open.pop(id(conn), []))
+        return commit
+
+    def _rollbacker(self, name):
+        def rollback(conn):
+            self._open.pop(id(conn), None)
+        return rollback
 
     @contextlib.contextmanager
     def counting(self):
-        listeners = [(engine, self._listener(name))
+        listeners = [(engine, event, make(name))
                      for name, engines in self.engines.items()
-                     for engine in engines]
-        for engine, fn in listeners:
-            sa.event.listen(engine, 'before_cursor_execute', fn)
+                     for engine in engines
+                     for event, make in (
+                         ('before_cursor_execute', self._listener),
+                         ('commit', self._committer),
+                         ('rollback', self._rollbacker))]
+        for engine, event, fn in listeners:
+            sa.event.listen(engine, event, fn)
         try:
             yield self
         finally:
-            for engine, fn in listeners:
-                sa.event.remove(engine, 'before_cursor_execute', fn)
+            for engine, event, fn in listeners:
+                sa.event.remove(engine, event, fn)
 
 
 def pci_pools():
