@@ -342,10 +342,11 @@ class ComputeManager(image_tasks.ImageTasks, resize_tasks.ResizeTasks,
     # serialised per instance with build and terminate, and ends with
     # the state Nova ends in (or, on failure, the task state cleared).
 
-    def _power_action(self, instance, task_state, event):
+    def _power_action(self, instance, task_state, event=None):
         """Run task_state's driver operation and save the state it ends
         in, if the instance is still in task_state (a delete may have
-        overtaken it: then nothing is saved), finishing event with it. A
+        overtaken it: then nothing is saved), finishing event (an
+        EventReporter; None: a restart's recovery, no event) with it. A
         driver failure clears the task state and raises."""
         method, vm_state, power_state = _POWER_TASKS[task_state]
         try:

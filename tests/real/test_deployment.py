@@ -586,8 +586,9 @@ class _Heard(object):
 def test_versioned_notifications_reach_a_listener_on_the_cell_vhost(
         deployment):
     """A consumer listening on each cell's vhost (topic
-    versioned_notifications) hears a server's instance.create.end and
-    instance.delete.end from its compute, with Nova's payload shape."""
+    versioned_notifications) hears a server's instance.create.end,
+    instance.power_off.end and instance.delete.end from its compute, with
+    Nova's payload shape; the stop's event is recorded finished."""
     dep = deployment
     status, _ = api(dep, 'POST', '/flavors', {'flavor': {
         'name': 'real.notify', 'id': 'real.notify', 'ram': 128, 'vcpus': 1,
@@ -616,6 +617,25 @@ def test_versioned_notifications_reach_a_listener_on_the_cell_vhost(
         assert publisher == 'nova-compute:%s' % data['host']
         assert data['flavor']['nova_object.data']['flavorid'] == \
             'real.notify'
+        # A stop: the compute ends it with one call to its cell conductor
+        # over RabbitMQ (the new state and its event's finish together).
+        status, _ = api(dep, 'POST', '/servers/%s/action' % server_id,
+                        {'os-stop': None})
+        assert status == 202
+        _wait_status(dep, [server_id], ['SHUTOFF'])
+        wait_for(lambda: heard.about(server_id, 'instance.power_off.end'),
+                 60, message='instance.power_off.end')
+        status, body = api(dep, 'GET', '/servers/%s/os-instance-actions'
+                           % server_id)
+        [stop] = [a for a in body['instanceActions']
+                  if a['action'] == 'stop']
+        status, body = api(dep, 'GET', '/servers/%s/os-instance-actions/%s'
+                           % (server_id, stop['request_id']))
+        [event] = body['instanceAction']['events']
+        assert (event['event'], event['result']) == (
+            'compute_stop_instance', 'Success')
+        assert event['finish_time'] and body['instanceAction']['message'] \
+            is None
         status, _ = api(dep, 'DELETE', '/servers/%s' % server_id)
         assert status == 204
         deleted = wait_for(
