@@ -90,3 +90,73 @@ def test_a_process_going_away_leaves_the_event_unfinished(recorder):
         with instance_events.EventReporter(None, 'migrate', 'h', 'u'):
             raise _Crash()
     assert [c[0] for c in recorder.calls] == ['start']
+
+
+class _Saving(object):
+    """An instance whose saves are recorded; its remotable methods run
+    here (no indirection API), or fail with fail_with."""
+    uuid = 'uuid-1'
+    _context = None
+    indirection_api = None
+
+    def __init__(self, fail_with=None):
+        self.saves = []
+        self.fail_with = fail_with
+
+    def save(self, expected_task_state=None):
+        self.saves.append(('save', expected_task_state))
+
+    def save_and_finish_event(self, event_name, host=None,
+                              expected_task_state=None):
+        if self.fail_with is not None:
+            raise self.fail_with
+        self.saves.append(('save_and_finish', event_name, host,
+                           expected_task_state))
+
+
+def test_save_and_finish_is_one_call_and_the_exit_adds_none(recorder):
+    instance = _Saving()
+    with instance_events.EventReporter(None, 'stop', 'h', 'uuid-1') as ev:
+        ev.save_and_finish(instance, expected_task_state=['powering-off'])
+    assert instance.saves == [('save_and_finish', 'stop', 'h',
+                               ['powering-off'])]
+    assert [c[0] for c in recorder.calls] == ['start']
+
+
+def test_without_an_action_it_saves_and_the_exit_finishes(recorder):
+    instance = _Saving(exception.InstanceActionNotFound(request_id='r'))
+    with instance_events.EventReporter(None, 'stop', 'h', 'uuid-1') as ev:
+        ev.save_and_finish(instance, expected_task_state=[None])
+    assert instance.saves == [('save', [None])]
+    assert [c[0] for c in recorder.calls] == ['start', 'finish']
+
+
+def test_a_refused_save_raises_and_the_exit_finishes(recorder):
+    instance = _Saving(exception.UnexpectedTaskStateError(
+        instance_uuid='uuid-1', expected=[None], actual='deleting'))
+    with instance_events.EventReporter(None, 'stop', 'h', 'uuid-1') as ev:
+        with pytest.raises(exception.UnexpectedTaskStateError):
+            ev.save_and_finish(instance)
+    assert [c[0] for c in recorder.calls] == ['start', 'finish']
+
+
+def test_a_conductor_pinned_below_1_2_gets_a_save(recorder):
+    class Pinned(object):
+        def can_send_version(self, version):
+            return version <= '1.1'
+    instance = _Saving()
+    instance.indirection_api = Pinned()
+    with instance_events.EventReporter(None, 'stop', 'h', 'uuid-1') as ev:
+        ev.save_and_finish(instance)
+    assert instance.saves == [('save', None)]
+    assert [c[0] for c in recorder.calls] == ['start', 'finish']
+
+
+def test_a_failure_after_the_finish_records_no_second_event(recorder):
+    instance = _Saving()
+    with pytest.raises(ValueError):
+        with instance_events.EventReporter(None, 'stop', 'h',
+                                           'uuid-1') as ev:
+            ev.save_and_finish(instance)
+            raise ValueError('after')
+    assert [c[0] for c in recorder.calls] == ['start']
