@@ -89,6 +89,10 @@ def remotable(fn):
         # Changed here is what the conductor left changed (every field it
         # sent a value for was just set, so only resets are needed).
         remote_changed = set(updates.get('obj_what_changed', []))
+        if not remote_changed:
+            # The usual answer of a save: nothing left changed.
+            self.obj_reset_changes()
+            return result
         stale = [f for f in self.obj_what_changed() if f not in remote_changed]
         if stale:   # obj_reset_changes([]) would reset every field
             self.obj_reset_changes(stale)
