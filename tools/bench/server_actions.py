@@ -12,12 +12,13 @@ resolution).
 Figures (server CPU per action is what machine load distorts least;
 this machine's speed drifts by a third within an hour, so compare only
 figures of one run):
-- session 12, three runs side by side with Nova: nova_lite 39.6 /
-  42.3 / 51.8 actions/s (21.0 / 19.4 / 15.0 ms CPU per action), Nova
-  9.0 / 11.0 / 12.0 (106.9 / 86.8 / 79.2 ms): 4.4x / 3.9x / 4.3x
-  (CPU 5.1x / 4.5x / 5.3x). A/B against session 11's tree, alternating,
-  3 pairs each, two windows: 45.5 -> 58.4 and 37.7 -> 44.1 actions/s,
-  17.8 -> 13.0 and 22.4 -> 18.4 ms CPU per action.
+- session 12, four runs side by side with Nova: nova_lite 39.6 /
+  42.3 / 51.8 / 47.0 actions/s (21.0 / 19.4 / 15.0 / 17.0 ms CPU per
+  action), Nova 9.0 / 11.0 / 12.0 / 10.5 (106.9 / 86.8 / 79.2 / 91.3
+  ms): 4.4x / 3.9x / 4.3x / 4.5x (CPU 5.1x / 4.5x / 5.3x / 5.4x). A/B
+  against session 11's tree, alternating, 3 pairs each, three windows:
+  45.5 -> 58.4, 37.7 -> 44.1 and 43.8 -> 53.1 actions/s; 17.8 -> 13.0,
+  22.4 -> 18.4 and 18.7 -> 14.6 ms CPU per action.
 - session 11 (load 0.5-0.7): 43.2 vs 9.4 actions/s, 4.6x (18.9 vs
   102.5 ms); session 10 (load 3-5): 37.9 vs 11.3, 3.4x.
 The >= 10x target is not met.
