@@ -237,7 +237,6 @@ def lock(context, instance, reason=None):
     """Lock: non-administrators can do nothing else to the server until
     it is unlocked. reason (2.73) is shown as locked_reason."""
     _in_cell(instance, 'lock')
-    instance_events.record_action(instance._context, instance, actions.LOCK)
     instance.locked = True
     instance.locked_by = (OWNER if instance.project_id == context.project_id
                           else ADMIN)
@@ -245,22 +244,20 @@ def lock(context, instance, reason=None):
         sysmeta = dict(instance.system_metadata)
         sysmeta[LOCKED_REASON] = reason
         instance.system_metadata = sysmeta
-    instance.save()
+    _save_with_action(instance, actions.LOCK)
     notify.notify_about_instance_action(context, instance, CONF.host, 'lock',
                                         source=notify.SOURCE_API)
 
 
 def unlock(context, instance):
     _in_cell(instance, 'unlock')
-    instance_events.record_action(instance._context, instance,
-                                  actions.UNLOCK)
     instance.locked = False
     instance.locked_by = None
     if LOCKED_REASON in instance.system_metadata:
         sysmeta = dict(instance.system_metadata)
         del sysmeta[LOCKED_REASON]
         instance.system_metadata = sysmeta
-    instance.save()
+    _save_with_action(instance, actions.UNLOCK)
     notify.notify_about_instance_action(context, instance, CONF.host,
                                         'unlock', source=notify.SOURCE_API)
 
@@ -269,11 +266,17 @@ def reset_state(context, instance, state):
     """Administrators: force vm_state ('active' or 'error') and clear
     the task state, whatever the server is doing."""
     _in_cell(instance, 'os-resetState')
-    instance_events.record_action(instance._context, instance,
-                                  actions.RESET_STATE)
     instance.vm_state = state
     instance.task_state = None
-    instance.save()
+    _save_with_action(instance, actions.RESET_STATE)
+
+
+def _save_with_action(instance, action):
+    """Save the instance and record action, in one transaction of its
+    cell: both or neither."""
+    with main_db.writing(instance._context):
+        instance.save()
+        instance_events.record_action(instance._context, instance, action)
 
 
 # --- os-instance-actions ------------------------------------------------

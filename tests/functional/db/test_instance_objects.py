@@ -152,3 +152,76 @@ def test_build_requests_in_the_default_order_read_one_page(cells_env):
     assert len(server_records.build_request_records(
         ctxt, {'project_id': 'p1'}, ['display_name', 'uuid'],
         ['asc', 'asc'], limit=2)) == 5
+
+
+def _events(cctxt, request_id):
+    action = objects.InstanceAction.get_by_request_id(cctxt, UUID,
+                                                      request_id)
+    return [(e.event, e.result, e.finish_time is not None) for e in
+            objects.InstanceActionEventList.get_by_action(cctxt, action.id)]
+
+
+def test_writes_inside_writing_commit_together_or_not_at_all(cctxt):
+    inst = _create(cctxt)
+    inst.locked = True
+    with pytest.raises(RuntimeError):
+        with main_db.writing(cctxt):
+            inst.save()
+            objects.InstanceAction.action_start(cctxt, UUID, 'lock',
+                                                want_result=False)
+            raise RuntimeError('between the writes and the commit')
+    assert objects.Instance.get_by_uuid(cctxt, UUID).locked is False
+    with pytest.raises(exception.InstanceActionNotFound):
+        objects.InstanceAction.get_by_request_id(cctxt, UUID,
+                                                 cctxt.request_id)
+    inst = objects.Instance.get_by_uuid(cctxt, UUID)
+    inst.locked = True
+    with main_db.writing(cctxt):
+        inst.save()
+        objects.InstanceAction.action_start(cctxt, UUID, 'lock',
+                                            want_result=False)
+    assert objects.Instance.get_by_uuid(cctxt, UUID).locked is True
+    assert objects.InstanceAction.get_by_request_id(
+        cctxt, UUID, cctxt.request_id).action == 'lock'
+
+
+def test_save_and_finish_event_writes_both_or_neither(cctxt):
+    inst = _create(cctxt)
+    objects.InstanceAction.action_start(cctxt, UUID, 'stop',
+                                        want_result=False)
+    objects.InstanceActionEvent.event_start(
+        cctxt, UUID, 'compute_stop_instance', host='h1', want_result=False)
+    # Refused save: the event stays open.
+    other = objects.Instance.get_by_uuid(cctxt, UUID)
+    other.task_state = 'deleting'
+    other.save()
+    inst.vm_state, inst.task_state = 'stopped', None
+    with pytest.raises(exception.UnexpectedDeletingTaskStateError):
+        inst.save_and_finish_event('compute_stop_instance', host='h1',
+                                   expected_task_state=['powering-off'])
+    assert _events(cctxt, cctxt.request_id) == [
+        ('compute_stop_instance', None, False)]
+    assert objects.Instance.get_by_uuid(cctxt, UUID).vm_state == 'building'
+    # Accepted: the state and the finished event together.
+    other.task_state = 'powering-off'
+    other.save()
+    inst = objects.Instance.get_by_uuid(cctxt, UUID)
+    inst.vm_state, inst.task_state = 'stopped', None
+    inst.save_and_finish_event('compute_stop_instance', host='h1',
+                               expected_task_state=['powering-off'])
+    assert _events(cctxt, cctxt.request_id) == [
+        ('compute_stop_instance', 'Success', True)]
+    saved = objects.Instance.get_by_uuid(cctxt, UUID)
+    assert (saved.vm_state, saved.task_state) == ('stopped', None)
+    assert inst.obj_what_changed() == set()
+    # No action of this request: nothing is written.
+    other_request = nova_context.RequestContext(
+        user_id='u1', project_id='p1', is_admin=True)
+    with nova_context.target_cell(other_request,
+                                  objects.CellMapping.get_by_uuid(
+                                      other_request, cctxt.cell_uuid)) as c:
+        mine = objects.Instance.get_by_uuid(c, UUID)
+        mine.display_name = 'renamed'
+        with pytest.raises(exception.InstanceActionNotFound):
+            mine.save_and_finish_event('compute_stop_instance')
+    assert objects.Instance.get_by_uuid(cctxt, UUID).display_name == 'vm'
