@@ -141,15 +141,13 @@ def _cast(instance, action, method, task_state, expected_task_state,
     context = instance._context
     _check_compute(instance, action, version)
     instance.task_state = task_state
-    # The task state and the action it starts commit together.
-    with main_db.writing(context):
-        try:
-            instance.save(expected_task_state=list(expected_task_state))
-        except exception.UnexpectedTaskStateError as exc:
-            raise exception.InstanceInvalidState(
-                action=action, instance_uuid=instance.uuid,
-                attr='task_state', state=exc.kwargs.get('actual'))
-        instance_events.record_action(context, instance, action)
+    try:
+        _save_with_action(instance, action,
+                          expected_task_state=list(expected_task_state))
+    except exception.UnexpectedTaskStateError as exc:
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='task_state',
+            state=exc.kwargs.get('actual'))
     getattr(_compute(), method)(context, instance, **kwargs)
 
 
@@ -271,11 +269,11 @@ def reset_state(context, instance, state):
     _save_with_action(instance, actions.RESET_STATE)
 
 
-def _save_with_action(instance, action):
-    """Save the instance and record action, in one transaction of its
-    cell: both or neither."""
+def _save_with_action(instance, action, expected_task_state=None):
+    """Save the instance (expected_task_state: as Instance.save) and
+    record action, in one transaction of its cell: both or neither."""
     with main_db.writing(instance._context):
-        instance.save()
+        instance.save(expected_task_state=expected_task_state)
         instance_events.record_action(instance._context, instance, action)
 
 

@@ -248,7 +248,7 @@ class API(NetworkAPI):
     def create_binding(self, context, port_id, host, vnic_type=None,
                        profile=None):
         return bindings.create_binding(context, port_id, host, vnic_type,
-                                    profile)
+                                       profile)
 
     def activate_binding(self, context, port_id, host):
         return bindings.activate_binding(context, port_id, host)
@@ -261,12 +261,12 @@ class API(NetworkAPI):
 
     def create_instance_bindings(self, context, instance_uuid, host,
                                  profile=None):
-        return bindings.create_instance_bindings(context, instance_uuid, host,
-                                              profile)
+        return bindings.create_instance_bindings(context, instance_uuid,
+                                                 host, profile)
 
     def activate_instance_bindings(self, context, instance_uuid, host):
         return bindings.activate_instance_bindings(context, instance_uuid,
-                                                host)
+                                                   host)
 
     def delete_instance_bindings(self, context, instance_uuid, host):
         return bindings.delete_instance_bindings(context, instance_uuid, host)

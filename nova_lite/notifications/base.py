@@ -16,6 +16,8 @@ so consumers written for Nova's versioned notifications read ours; the
 versions are our own. A notification that cannot be sent is logged and
 never fails the operation it reports.
 """
+import functools
+
 from oslo_log import log as logging
 from oslo_versionedobjects import base as ovoo_base
 from oslo_versionedobjects import fields
@@ -101,6 +103,17 @@ def enabled():
     drivers = CONF.oslo_messaging_notifications.driver
     return (any(driver != 'noop' for driver in drivers)
             and CONF.notifications.notification_format != 'unversioned')
+
+
+def if_enabled(fn):
+    """Decorate a sender: it returns None at once, building nothing,
+    unless enabled()."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if enabled():
+            return fn(*args, **kwargs)
+        return None
+    return wrapper
 
 
 class NotificationBase(NotificationObject):

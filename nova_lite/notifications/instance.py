@@ -56,12 +56,11 @@ def _send(context, notification_cls, payload, host, source, action, phase):
     notification.emit(context)
 
 
+@base.if_enabled
 def notify_about_instance_action(context, instance, host, action,
                                  phase=None, exception=None,
                                  source=SOURCE_COMPUTE):
     """Send instance.<action>[.<phase>] about instance from host."""
-    if not base.enabled():
-        return
     try:
         fault = (None if exception is None else
                  payloads.ExceptionPayload.from_exception(exception))
@@ -91,12 +90,11 @@ def action(context, instance, host, name, error_phase=False,
                                  source=source)
 
 
+@base.if_enabled
 def notify_about_instance_create(context, instance, host, phase,
                                  exception=None):
     """Send instance.create.<phase> (start, end or error) from a
     compute host."""
-    if not base.enabled():
-        return
     try:
         fault = (None if exception is None else
                  payloads.ExceptionPayload.from_exception(exception))
@@ -108,11 +106,10 @@ def notify_about_instance_create(context, instance, host, phase,
                       getattr(instance, 'uuid', None))
 
 
+@base.if_enabled
 def notify_about_resize_prep(context, instance, host, new_flavor, phase):
     """Send instance.resize_prep.<phase> (start or end) with the flavor
     the server moves to."""
-    if not base.enabled():
-        return
     try:
         _send(context, instance_move.InstanceActionResizePrepNotification,
               instance_move.InstanceActionResizePrepPayload(
@@ -123,11 +120,10 @@ def notify_about_resize_prep(context, instance, host, new_flavor, phase):
                       phase, getattr(instance, 'uuid', None))
 
 
+@base.if_enabled
 def notify_about_instance_exists(context, instance, host):
     """Send instance.exists: the usage of the audit period so far (a
     move starts: what ran with the old flavor ends here)."""
-    if not base.enabled():
-        return
     try:
         _send(context, instance_move.InstanceExistsNotification,
               instance_move.InstanceExistsPayload(context, instance),
@@ -137,14 +133,13 @@ def notify_about_instance_exists(context, instance, host):
                       getattr(instance, 'uuid', None))
 
 
+@base.if_enabled
 def notify_about_instance_update(context, instance, old_vm_state,
                                  old_task_state, host=None,
                                  source=SOURCE_COMPUTE):
     """Send instance.update: instance (as saved) came from old_vm_state
     and old_task_state. host: the publisher (default: the instance's
     host, else this node)."""
-    if not base.enabled():
-        return
     try:
         state_update = payloads.InstanceStateUpdatePayload(
             old_state=old_vm_state, state=instance.vm_state,

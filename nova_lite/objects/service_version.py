@@ -24,208 +24,153 @@ from nova_lite.objects import cell_mapping
 LOG = logging.getLogger(__name__)
 
 
+def _history(first, *changes):
+    """{version: entry}: version 1's entry is first; each later one is
+    the entry before it with what its change says ('objects' merged
+    into the previous object versions)."""
+    history = {1: first}
+    for version, change in enumerate(changes, start=2):
+        entry = dict(history[version - 1], **change)
+        entry['objects'] = dict(history[version - 1]['objects'],
+                                **change.get('objects', {}))
+        history[version] = entry
+    return history
+
+
 # One entry per service version: the RPC API versions that code speaks, the
 # object versions it understands (objects sent to it are backported to
-# these) and what it enables. Version 1 is the code before the services
-# table had a version column (NULL in the database).
+# these) and what it enables, each written as what changed since the
+# version before. Version 1 is the code before the services table had a
+# version column (NULL in the database).
 # placement_rpc / compute_task_rpc None: that code does not serve that API.
-SERVICE_VERSION_HISTORY = {
-    1: {'compute_rpc': '1.0', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': None,
-        'compute_task_rpc': None,
-        'objects': {'Service': '1.0', 'ComputeNode': '1.0',
-                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
-        'enables': 'initial'},
-    2: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': None,
-        'compute_task_rpc': None,
-        'objects': {'Service': '1.1', 'ComputeNode': '1.1',
-                    'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
-        'enables': 'services.version recorded; compute RPC 1.1 '
-                   '(get_guests); ComputeNode.uuid; online migration '
-                   'migrate_flavors'},
-    3: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': '1.0',
-        'compute_task_rpc': None,
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0'},
-        'enables': 'ComputeNode capacity in resource-provider inventories '
-                   '(usage from allocations); placement RPC 1.0 served by '
-                   'nova-lite-scheduler on every cell transport; online '
-                   'migration migrate_compute_node_inventories (needs '
-                   'nova-lite-api and nova-lite-conductor >= 3 in every '
-                   'cell)'},
-    4: {'compute_rpc': '1.1', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.0',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0'},
-        'enables': 'placement RPC 1.1: claim (optionally moving the '
-                   "consumer's allocations to another consumer), "
-                   'move_allocations, remove_allocations, get_consumer, '
-                   'with consumer generations (API DB consumers table); '
-                   'EmbeddedFlavor 1.0, the flavor snapshot servers carry '
-                   'in instance_extra; services recorded under the Compute '
-                   'API binary names (nova-osapi_compute, nova-conductor, '
-                   'nova-scheduler, nova-compute; earlier versions recorded '
-                   'nova-lite-*, read under either name); online migration '
-                   'migrate_service_binaries (needs nova-osapi_compute, '
-                   'nova-conductor and nova-scheduler >= 4 in every cell); '
-                   'compute_task RPC 1.0 served by super conductors'},
-    5: {'compute_rpc': '1.2', 'conductor_rpc': '1.0',
-        'scheduler_rpc': '1.0', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.0',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0'},
-        'enables': 'compute RPC 1.2 (get_host_uptime): the hypervisor '
-                   'uptime of GET /os-hypervisors/{id}/uptime and, from '
-                   'microversion 2.88, of show'},
-    6: {'compute_rpc': '1.3', 'conductor_rpc': '1.1',
-        'scheduler_rpc': '1.1', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.1',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
-                    'InstanceList': '1.0', 'BuildRequest': '1.0',
-                    'BuildRequestList': '1.0', 'RequestSpec': '1.0'},
-        'enables': 'servers: compute RPC 1.3 (build_and_run_instance, '
-                   'terminate_instance), conductor RPC 1.1 '
-                   '(build_instances: reschedule in the cell), compute_task '
-                   'RPC 1.1 (schedule_and_build_instances), scheduler RPC '
-                   '1.1 (select_destinations claiming the primary and '
-                   'returning alternates); Instance, BuildRequest and '
-                   'RequestSpec 1.0'},
-    7: {'compute_rpc': '1.4', 'conductor_rpc': '1.1',
-        'scheduler_rpc': '1.1', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.1',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
-                    'InstanceList': '1.0', 'BuildRequest': '1.0',
-                    'BuildRequestList': '1.0', 'RequestSpec': '1.0',
-                    'InstanceAction': '1.0', 'InstanceActionList': '1.0',
-                    'InstanceActionEvent': '1.0',
-                    'InstanceActionEventList': '1.0'},
-        'enables': 'server actions: compute RPC 1.4 (stop_instance, '
-                   'start_instance, reboot_instance, pause_instance, '
-                   'unpause_instance, suspend_instance, resume_instance, '
-                   'reset_network); InstanceAction(List) and '
-                   'InstanceActionEvent(List) 1.0, written by computes '
-                   'through their cell conductor (instance action '
-                   'events). An API sends actions only to computes at 7 '
-                   'or later (409 for an older one)'},
-    8: {'compute_rpc': '1.5', 'conductor_rpc': '1.1',
-        'scheduler_rpc': '1.1', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.1',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
-                    'InstanceList': '1.0', 'BuildRequest': '1.0',
-                    'BuildRequestList': '1.0', 'RequestSpec': '1.0',
-                    'InstanceAction': '1.0', 'InstanceActionList': '1.0',
-                    'InstanceActionEvent': '1.0',
-                    'InstanceActionEventList': '1.0'},
-        'enables': 'rebuild and createImage: compute RPC 1.5 '
-                   '(rebuild_instance, snapshot_instance), the compute '
-                   'writing snapshots into the image service. An API '
-                   'sends them only to computes at 8 or later (409 for '
-                   'an older one)'},
-    9: {'compute_rpc': '1.6', 'conductor_rpc': '1.1',
-        'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
-        'compute_task_rpc': '1.2',
-        'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                    'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                    'EmbeddedFlavor': '1.0', 'Instance': '1.0',
-                    'InstanceList': '1.0', 'BuildRequest': '1.0',
-                    'BuildRequestList': '1.0', 'RequestSpec': '1.0',
-                    'InstanceAction': '1.0', 'InstanceActionList': '1.0',
-                    'InstanceActionEvent': '1.0',
-                    'InstanceActionEventList': '1.0',
-                    'Migration': '1.0', 'MigrationList': '1.0'},
-        'enables': 'resize and cold migration within a cell: compute '
-                   'RPC 1.6 (prep_resize, resize_instance, finish_resize, '
-                   'confirm_resize, revert_resize, finish_revert_resize), '
-                   'compute_task RPC 1.2 (migrate_server), scheduler RPC '
-                   '1.2 (select_destinations claiming for a move: the '
-                   "instance's source allocation handed to the migration "
-                   'consumer); Migration(List) 1.0 written by computes '
-                   'through their cell conductor. An API sends resize and '
-                   'migrate only to computes at 9 or later (409 for an '
-                   'older one)'},
-    10: {'compute_rpc': '1.7', 'conductor_rpc': '1.1',
-         'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
-         'compute_task_rpc': '1.2',
-         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                     'EmbeddedFlavor': '1.0', 'Instance': '1.0',
-                     'InstanceList': '1.0', 'BuildRequest': '1.0',
-                     'BuildRequestList': '1.0', 'RequestSpec': '1.1',
-                     'InstanceAction': '1.0', 'InstanceActionList': '1.0',
-                     'InstanceActionEvent': '1.0',
-                     'InstanceActionEventList': '1.0',
-                     'Migration': '1.0', 'MigrationList': '1.0',
-                     'BlockDeviceMapping': '1.0',
-                     'BlockDeviceMappingList': '1.0'},
-         'enables': 'volumes: compute RPC 1.7 (attach_volume, '
-                    'detach_volume) for /servers/{id}/os-volume_attachments '
-                    '(an API sends them only to computes at 10 or later: '
-                    '409 for an older one); boot from volume, computes '
-                    'creating and connecting volumes in the embedded '
-                    'volume service; BlockDeviceMapping(List) 1.0, every '
-                    'server with block_device_mapping rows; RequestSpec '
-                    '1.1 (is_bfv: no root DISK_GB claimed for a '
-                    'volume-backed server)'},
-    11: {'compute_rpc': '1.8', 'conductor_rpc': '1.1',
-         'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
-         'compute_task_rpc': '1.3',
-         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                     'EmbeddedFlavor': '1.0', 'Instance': '1.0',
-                     'InstanceList': '1.0', 'BuildRequest': '1.0',
-                     'BuildRequestList': '1.0', 'RequestSpec': '1.2',
-                     'InstanceAction': '1.0', 'InstanceActionList': '1.0',
-                     'InstanceActionEvent': '1.0',
-                     'InstanceActionEventList': '1.0',
-                     'Migration': '1.0', 'MigrationList': '1.0',
-                     'BlockDeviceMapping': '1.0',
-                     'BlockDeviceMappingList': '1.0'},
-         'enables': 'cross-cell resize and cold migration: compute RPC '
-                    '1.8 (prep_snapshot_based_resize_at_dest, '
-                    'prep_snapshot_based_resize_at_source, '
-                    'finish_snapshot_based_resize_at_dest, '
-                    'confirm_snapshot_based_resize_at_source, '
-                    'revert_snapshot_based_resize_at_dest, '
-                    'finish_revert_snapshot_based_resize_at_source, '
-                    'synchronous calls from the super conductor), '
-                    'compute_task RPC 1.3 (migrate_server with '
-                    'allow_cross_cell, confirm_snapshot_based_resize, '
-                    'revert_snapshot_based_resize); RequestSpec 1.2. The '
-                    'API lets a resize leave its cell only while every '
-                    'nova-compute in every cell is at 11 or later (and '
-                    'policy compute:servers:resize:cross_cell allows)'},
-    12: {'compute_rpc': '1.8', 'conductor_rpc': '1.2',
-         'scheduler_rpc': '1.2', 'placement_rpc': '1.1',
-         'compute_task_rpc': '1.3',
-         'objects': {'Service': '1.1', 'ComputeNode': '1.2',
-                     'ComputeNodeList': '1.1', 'ServiceList': '1.0',
-                     'EmbeddedFlavor': '1.0', 'Instance': '1.1',
-                     'InstanceList': '1.0', 'BuildRequest': '1.0',
-                     'BuildRequestList': '1.0', 'RequestSpec': '1.2',
-                     'InstanceAction': '1.0', 'InstanceActionList': '1.0',
-                     'InstanceActionEvent': '1.0',
-                     'InstanceActionEventList': '1.0',
-                     'Migration': '1.0', 'MigrationList': '1.0',
-                     'BlockDeviceMapping': '1.0',
-                     'BlockDeviceMappingList': '1.0'},
-         'enables': 'Instance 1.1 (save_and_finish_event) and conductor '
-                    'RPC 1.2 (a conductor runs it through object_action): '
-                    'a compute saves the state an action ends in and '
-                    'finishes the action\'s event in one call to its cell '
-                    'conductor, one transaction, while it may send 1.2 '
-                    '(two calls otherwise)'},
-}
+SERVICE_VERSION_HISTORY = _history(
+    # 1
+    {'compute_rpc': '1.0', 'conductor_rpc': '1.0', 'scheduler_rpc': '1.0',
+     'placement_rpc': None, 'compute_task_rpc': None,
+     'objects': {'Service': '1.0', 'ComputeNode': '1.0',
+                 'ComputeNodeList': '1.0', 'ServiceList': '1.0'},
+     'enables': 'initial'},
+    # 2
+    {'compute_rpc': '1.1',
+     'objects': {'Service': '1.1', 'ComputeNode': '1.1'},
+     'enables': 'services.version recorded; compute RPC 1.1 '
+                '(get_guests); ComputeNode.uuid; online migration '
+                'migrate_flavors'},
+    # 3
+    {'placement_rpc': '1.0',
+     'objects': {'ComputeNode': '1.2', 'ComputeNodeList': '1.1'},
+     'enables': 'ComputeNode capacity in resource-provider inventories '
+                '(usage from allocations); placement RPC 1.0 served by '
+                'nova-lite-scheduler on every cell transport; online '
+                'migration migrate_compute_node_inventories (needs '
+                'nova-lite-api and nova-lite-conductor >= 3 in every '
+                'cell)'},
+    # 4
+    {'placement_rpc': '1.1', 'compute_task_rpc': '1.0',
+     'objects': {'EmbeddedFlavor': '1.0'},
+     'enables': 'placement RPC 1.1: claim (optionally moving the '
+                "consumer's allocations to another consumer), "
+                'move_allocations, remove_allocations, get_consumer, '
+                'with consumer generations (API DB consumers table); '
+                'EmbeddedFlavor 1.0, the flavor snapshot servers carry '
+                'in instance_extra; services recorded under the Compute '
+                'API binary names (nova-osapi_compute, nova-conductor, '
+                'nova-scheduler, nova-compute; earlier versions recorded '
+                'nova-lite-*, read under either name); online migration '
+                'migrate_service_binaries (needs nova-osapi_compute, '
+                'nova-conductor and nova-scheduler >= 4 in every cell); '
+                'compute_task RPC 1.0 served by super conductors'},
+    # 5
+    {'compute_rpc': '1.2',
+     'enables': 'compute RPC 1.2 (get_host_uptime): the hypervisor '
+                'uptime of GET /os-hypervisors/{id}/uptime and, from '
+                'microversion 2.88, of show'},
+    # 6
+    {'compute_rpc': '1.3', 'conductor_rpc': '1.1', 'scheduler_rpc': '1.1',
+     'compute_task_rpc': '1.1',
+     'objects': {'Instance': '1.0', 'InstanceList': '1.0',
+                 'BuildRequest': '1.0', 'BuildRequestList': '1.0',
+                 'RequestSpec': '1.0'},
+     'enables': 'servers: compute RPC 1.3 (build_and_run_instance, '
+                'terminate_instance), conductor RPC 1.1 '
+                '(build_instances: reschedule in the cell), compute_task '
+                'RPC 1.1 (schedule_and_build_instances), scheduler RPC '
+                '1.1 (select_destinations claiming the primary and '
+                'returning alternates); Instance, BuildRequest and '
+                'RequestSpec 1.0'},
+    # 7
+    {'compute_rpc': '1.4',
+     'objects': {'InstanceAction': '1.0', 'InstanceActionList': '1.0',
+                 'InstanceActionEvent': '1.0',
+                 'InstanceActionEventList': '1.0'},
+     'enables': 'server actions: compute RPC 1.4 (stop_instance, '
+                'start_instance, reboot_instance, pause_instance, '
+                'unpause_instance, suspend_instance, resume_instance, '
+                'reset_network); InstanceAction(List) and '
+                'InstanceActionEvent(List) 1.0, written by computes '
+                'through their cell conductor (instance action '
+                'events). An API sends actions only to computes at 7 '
+                'or later (409 for an older one)'},
+    # 8
+    {'compute_rpc': '1.5',
+     'enables': 'rebuild and createImage: compute RPC 1.5 '
+                '(rebuild_instance, snapshot_instance), the compute '
+                'writing snapshots into the image service. An API '
+                'sends them only to computes at 8 or later (409 for '
+                'an older one)'},
+    # 9
+    {'compute_rpc': '1.6', 'scheduler_rpc': '1.2', 'compute_task_rpc': '1.2',
+     'objects': {'Migration': '1.0', 'MigrationList': '1.0'},
+     'enables': 'resize and cold migration within a cell: compute '
+                'RPC 1.6 (prep_resize, resize_instance, finish_resize, '
+                'confirm_resize, revert_resize, finish_revert_resize), '
+                'compute_task RPC 1.2 (migrate_server), scheduler RPC '
+                '1.2 (select_destinations claiming for a move: the '
+                "instance's source allocation handed to the migration "
+                'consumer); Migration(List) 1.0 written by computes '
+                'through their cell conductor. An API sends resize and '
+                'migrate only to computes at 9 or later (409 for an '
+                'older one)'},
+    # 10
+    {'compute_rpc': '1.7',
+     'objects': {'RequestSpec': '1.1', 'BlockDeviceMapping': '1.0',
+                 'BlockDeviceMappingList': '1.0'},
+     'enables': 'volumes: compute RPC 1.7 (attach_volume, '
+                'detach_volume) for /servers/{id}/os-volume_attachments '
+                '(an API sends them only to computes at 10 or later: '
+                '409 for an older one); boot from volume, computes '
+                'creating and connecting volumes in the embedded '
+                'volume service; BlockDeviceMapping(List) 1.0, every '
+                'server with block_device_mapping rows; RequestSpec '
+                '1.1 (is_bfv: no root DISK_GB claimed for a '
+                'volume-backed server)'},
+    # 11
+    {'compute_rpc': '1.8', 'compute_task_rpc': '1.3',
+     'objects': {'RequestSpec': '1.2'},
+     'enables': 'cross-cell resize and cold migration: compute RPC '
+                '1.8 (prep_snapshot_based_resize_at_dest, '
+                'prep_snapshot_based_resize_at_source, '
+                'finish_snapshot_based_resize_at_dest, '
+                'confirm_snapshot_based_resize_at_source, '
+                'revert_snapshot_based_resize_at_dest, '
+                'finish_revert_snapshot_based_resize_at_source, '
+                'synchronous calls from the super conductor), '
+                'compute_task RPC 1.3 (migrate_server with '
+                'allow_cross_cell, confirm_snapshot_based_resize, '
+                'revert_snapshot_based_resize); RequestSpec 1.2. The '
+                'API lets a resize leave its cell only while every '
+                'nova-compute in every cell is at 11 or later (and '
+                'policy compute:servers:resize:cross_cell allows)'},
+    # 12
+    {'conductor_rpc': '1.2',
+     'objects': {'Instance': '1.1'},
+     'enables': 'Instance 1.1 (save_and_finish_event) and conductor '
+                'RPC 1.2 (a conductor runs it through object_action): '
+                'a compute saves the state an action ends in and '
+                'finishes the action\'s event in one call to its cell '
+                'conductor, one transaction, while it may send 1.2 '
+                '(two calls otherwise)'},
+)
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 
 # Services older than this cannot join the deployment at all (API and
