@@ -216,7 +216,7 @@ def test_lock_by_owner_and_admin(api):
 
 
 @pytest.mark.parametrize('version, body, field', [
-    ('2.1', {'os-stop': {}}, 'os-stop'),
+    ('2.1', {'os-stop': None, 'force': True}, 'one key'),
     ('2.1', {'reboot': {}}, 'type'),
     ('2.1', {'reboot': {'type': 'WARM'}}, 'type'),
     ('2.1', {'reboot': {'type': 'SOFT', 'x': 1}}, 'x'),
@@ -224,7 +224,7 @@ def test_lock_by_owner_and_admin(api):
     ('2.73', {'lock': {'reason': 'x'}}, 'reason'),
     ('2.1', {'os-resetState': {'state': 'stopped'}}, 'state'),
     ('2.1', {'os-resetState': {}}, 'state'),
-    ('2.1', {'pause': 1}, 'pause'),
+    ('2.56', {'migrate': {'hots': 'h'}}, 'hots'),
 ])
 def test_bad_action_bodies_are_400_naming_the_field(api, version, body,
                                                     field):
@@ -233,6 +233,24 @@ def test_bad_action_bodies_are_400_naming_the_field(api, version, body,
     response = act(api, uuid, body, version=version, token=ADMIN)
     assert response.status_code == 400, response.text
     assert field in response.json()['badRequest']['message']
+
+
+def test_argument_free_actions_take_any_value_as_nova_does(api):
+    """As Nova, the value of an action without arguments is not looked
+    at: novaclient and openstacksdk send null, tempest sends {}."""
+    uuid = boot(api)
+    for body, status in [({'os-stop': {}}, 'SHUTOFF'),
+                         ({'os-start': {}}, 'ACTIVE'),
+                         ({'pause': {}}, 'PAUSED'),
+                         ({'unpause': 1}, 'ACTIVE'),
+                         ({'suspend': {}}, 'SUSPENDED'),
+                         ({'resume': 'x'}, 'ACTIVE')]:
+        assert act(api, uuid, body).status_code == 202, body
+        settled(api, uuid, status)
+    assert act(api, uuid, {'lock': {}}).status_code == 202
+    assert act(api, uuid, {'unlock': {}}).status_code == 202
+    assert act(api, uuid, {'resetNetwork': {}},
+               token=ADMIN).status_code == 202
 
 
 def test_lock_reason_ignored_before_273(api):

@@ -52,3 +52,12 @@ def test_boolean_strings_and_last_value():
     assert validation.to_bool('off') is False
     assert validation.last({'host': ['a', 'b']}, 'host') == 'b'
     assert validation.last({}, 'host', 'dflt') == 'dflt'
+
+
+def test_migrate_before_256_takes_any_value_as_nova_does():
+    from nova_lite.api.openstack.compute.schemas import server_resize
+    for value in (None, {}, {'host': 'h'}, 1):
+        validation.validate(server_resize.migrate, {'migrate': value})
+    assert 'hots' in _message(server_resize.migrate_v256,
+                              {'migrate': {'hots': 'h'}})
+    assert 'x' in _message(server_resize.migrate, {'migrate': None, 'x': 1})

@@ -11,16 +11,18 @@ def _action(name, value_schema):
     }
 
 
-_NULL = {'type': 'null'}
+# As Nova, these actions' values are not looked at: clients send null
+# (novaclient, openstacksdk) or {} (tempest).
+_ANY = {}
 
-stop = _action('os-stop', _NULL)
-start = _action('os-start', _NULL)
-pause = _action('pause', _NULL)
-unpause = _action('unpause', _NULL)
-suspend = _action('suspend', _NULL)
-resume = _action('resume', _NULL)
-unlock = _action('unlock', _NULL)
-reset_network = _action('resetNetwork', _NULL)
+stop = _action('os-stop', _ANY)
+start = _action('os-start', _ANY)
+pause = _action('pause', _ANY)
+unpause = _action('unpause', _ANY)
+suspend = _action('suspend', _ANY)
+resume = _action('resume', _ANY)
+unlock = _action('unlock', _ANY)
+reset_network = _action('resetNetwork', _ANY)
 
 reboot = _action('reboot', {
     'type': 'object',

@@ -20,8 +20,8 @@ resize = _action('resize', {
 confirm_resize = _action('confirmResize', {})
 revert_resize = _action('revertResize', {})
 
-# Before 2.56 a migration names no host.
-migrate = _action('migrate', {'type': 'null'})
+# Before 2.56 a migration names no host, and its value is not looked at.
+migrate = _action('migrate', {})
 migrate_v256 = _action('migrate', {
     'type': ['object', 'null'],
     'properties': {

@@ -350,6 +350,9 @@ class Builder(object):
         OS-DCF:diskConfig asked for."""
         body = self.updated(rec)
         server = body['server']
+        # As Nova: a rebuild's user_data is the top-level key (2.57), never
+        # the extended attribute show has.
+        server.pop('OS-EXT-SRV-ATTR:user_data', None)
         if self.version >= av.SERVER_REBUILD_KEY_NAME:
             server['key_name'] = rec.get('key_name')
         if self.version >= av.SERVER_REBUILD_USER_DATA:
