@@ -148,7 +148,7 @@ class Builder(object):
                 cctxt, inst.uuid, instance_action.CREATE, want_result=False)
             objects.InstanceActionEvent.event_finish_with_failure(
                 cctxt, inst.uuid, 'conductor_schedule_and_build_instances',
-                exc, exc.__traceback__, want_result=False)
+                exc, exc.__traceback__, host=CONF.host, want_result=False)
             instance_mapping.set_cell(context, [inst.uuid], cell0.uuid)
             try:
                 build_request.destroy()

@@ -22,11 +22,13 @@ naming the offending field.
 import base64
 import binascii
 import functools
+import re
 import unicodedata
 
 import jsonschema
 from oslo_utils import strutils
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 import pecan
 
 from nova_lite.api.openstack import wsgi
@@ -40,12 +42,27 @@ _TRUE_FALSE = [True, False] + [
     for word in pair]
 
 
+# The Compute API builds its character classes from the Basic
+# Multilingual Plane only: a character past U+FFFE is refused in names
+# and descriptions.
+_BMP_END = 0xFFFF
+
+
 def _is_printable(char):
     """Letters, marks, numbers, punctuation, symbols and horizontal
-    spaces; not control/format characters nor line/paragraph separators."""
+    spaces of the BMP; not control/format characters nor line/paragraph
+    separators."""
+    if ord(char) >= _BMP_END:
+        return False
     category = unicodedata.category(char)
     return not category.startswith('C') and (
         not category.startswith('Z') or category == 'Zs')
+
+
+def _without_final_newline(text):
+    """The Compute API matches names and descriptions with a '$' that
+    also matches before a final line feed: such a string is accepted."""
+    return text[:-1] if text.endswith('\n') else text
 
 
 FORMAT_CHECKER = jsonschema.FormatChecker()
@@ -54,7 +71,7 @@ FORMAT_CHECKER = jsonschema.FormatChecker()
 @FORMAT_CHECKER.checks('printable')
 def _printable(instance):
     return not isinstance(instance, str) or all(
-        _is_printable(c) for c in instance)
+        _is_printable(c) for c in _without_final_newline(instance))
 
 
 @FORMAT_CHECKER.checks('name')
@@ -62,33 +79,84 @@ def _name(instance):
     """Printable, and neither starting nor ending with whitespace."""
     if not isinstance(instance, str):
         return True
-    if not _printable(instance):
+    text = _without_final_newline(instance)
+    if not text:
+        return not instance
+    if not all(_is_printable(c) for c in text):
         return False
-    return not instance or (unicodedata.category(instance[0]) != 'Zs' and
-                            unicodedata.category(instance[-1]) != 'Zs')
+    return (unicodedata.category(text[0]) != 'Zs' and
+            unicodedata.category(text[-1]) != 'Zs')
 
 
 @FORMAT_CHECKER.checks('base64')
 def _base64(instance):
-    """Standard base64 (user_data, personality contents)."""
+    """Base64 (user_data, personality contents), read as the Compute API
+    does: characters outside the alphabet (line breaks, blanks) are
+    skipped, the padding must be right."""
     if not isinstance(instance, str):
         return True
     try:
-        base64.b64decode(instance, validate=True)
+        base64.b64decode(instance.encode('ascii'))
     except (binascii.Error, ValueError):
         return False
     return True
 
 
+@FORMAT_CHECKER.checks('uuid')
+def _uuid(instance):
+    """A UUID in any form oslo's is_uuid_like takes (dashes or not,
+    braces, urn:uuid:, any case)."""
+    return not isinstance(instance, str) or uuidutils.is_uuid_like(
+        instance)
+
+
+@FORMAT_CHECKER.checks('regex')
+def _regex(instance):
+    """A non-empty regular expression (the pattern filters of lists)."""
+    if not isinstance(instance, str):
+        return True
+    try:
+        re.compile(instance)
+    except re.error:
+        return False
+    return bool(instance)
+
+
+def _number_from(instance):
+    """The number a numeric string stands for (None if it is none):
+    the Compute API bounds "2048" as it bounds 2048 (and reads numbers
+    through int() first, as it does)."""
+    for kind in (int, float):
+        try:
+            return kind(instance)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return None
+
+
+def _bound(check):
+    def validate(validator, limit, instance, schema):
+        number = _number_from(instance)
+        if number is not None:
+            yield from check(validator, limit, number, schema)
+    return validate
+
+
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft7Validator,
+    {'minimum': _bound(jsonschema.Draft7Validator.VALIDATORS['minimum']),
+     'maximum': _bound(jsonschema.Draft7Validator.VALIDATORS['maximum'])})
+
+
 # Reusable property types.
 boolean = {'type': ['boolean', 'string'], 'enum': _TRUE_FALSE}
+# A host (or node) name as services record it: letters, digits and
+# "-._" (underscores occur in real deployments).
 hostname = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-            'pattern': r'^[a-zA-Z0-9_][a-zA-Z0-9_.:-]*$'}
+            'pattern': r'^[a-zA-Z0-9._-]*$'}
 non_negative_integer = {'type': ['integer', 'string'],
                         'pattern': r'^[0-9]+$', 'minimum': 0}
-uuid = {'type': 'string',
-        'pattern': r'^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
-                   r'[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$'}
+uuid = {'type': 'string', 'format': 'uuid'}
 reason = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 # Names of things users create (flavors, ...).
 name = {'type': 'string', 'minLength': 1, 'maxLength': 255,
@@ -170,8 +238,7 @@ def _field_of(error):
 
 def validate(schema, instance, what='body'):
     """Raise a 400 ValidationError naming the field if instance is bad."""
-    validator = jsonschema.Draft7Validator(schema,
-                                           format_checker=FORMAT_CHECKER)
+    validator = _Validator(schema, format_checker=FORMAT_CHECKER)
     error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is None:
         return

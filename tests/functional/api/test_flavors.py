@@ -83,7 +83,10 @@ def test_min_ram_and_min_disk_filter_both_generations(app, mixed):
 
 def test_sort_key_and_dir_across_generations(app, mixed):
     body = get(app, '/flavors/detail?is_public=None&sort_key=memory_mb'
-                    '&sort_dir=DESC')
+                    '&sort_dir=desc')
+    # as Nova: the direction is lower case ('DESC' is a 400).
+    app.get('/v2.1/flavors/detail?sort_dir=DESC', headers=headers(),
+            status=400)
     ram = [f['ram'] for f in body['flavors']]
     assert ram == sorted(ram, reverse=True)
     assert _ids(body)[:2] == ['a3', 'l2']

@@ -3,6 +3,7 @@ running plane (two cells, cell0): each request's action under its
 request id, with the events of the compute that did the work."""
 import pytest
 
+from nova_lite.conf import CONF
 from tests.functional.api.test_server_actions import act
 from tests.functional.api.test_server_actions import client_with_flavor
 from tests.functional.api.test_server_actions import settled
@@ -131,3 +132,6 @@ def test_a_server_no_host_could_take_has_its_create_action_in_cell0(api):
     assert event['event'] == 'conductor_schedule_and_build_instances'
     assert event['result'] == 'Error'
     assert event['details'].startswith('No valid host')
+    # As Nova, the event names the conductor's host ([DEFAULT] host), as
+    # the conductor's other events do (2.62: host and hostId strings).
+    assert event['host'] == CONF.host and event['hostId']

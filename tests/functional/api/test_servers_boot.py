@@ -111,6 +111,11 @@ def test_create_errors_the_compute_api_finds(api):
     response = api('POST', '/servers', _server(networks=[{'uuid': 'x'}]),
                    version='2.37')
     assert response.status_code == 400
+    # as Nova: from 2.37 the schema itself wants a UUID.
+    assert "'x' is not a 'uuid'" in response.json()['badRequest']['message']
+    response = api('POST', '/servers', _server(networks=[{'uuid': 'x'}]),
+                   version='2.36')
+    assert response.status_code == 400
     assert 'network uuid' in response.json()['badRequest']['message']
     # A forced host is for administrators.
     assert api('POST', '/servers', _server(availability_zone='nova:host'),

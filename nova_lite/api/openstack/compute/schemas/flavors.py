@@ -11,7 +11,7 @@ SQL_SP_FLOAT_MAX = 3.40282e+38
 SORT_KEYS = ['created_at', 'description', 'disabled', 'ephemeral_gb',
              'flavorid', 'id', 'is_public', 'memory_mb', 'name', 'root_gb',
              'rxtx_factor', 'swap', 'updated_at', 'vcpu_weight', 'vcpus']
-SORT_DIRS = ['asc', 'desc', 'ASC', 'DESC']
+SORT_DIRS = ['asc', 'desc']
 
 # GET /flavors and /flavors/detail. minRam, minDisk and is_public are
 # checked by the controller (as the Compute API does, with its messages).

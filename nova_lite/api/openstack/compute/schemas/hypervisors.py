@@ -20,7 +20,7 @@ index_query_v253 = {
         'limit': validation.single_param(validation.non_negative_integer),
         'marker': validation.single_param({'type': 'string'}),
         'hypervisor_hostname_pattern': validation.single_param(
-            {'type': 'string', 'minLength': 1, 'maxLength': 255}),
+            validation.hostname),
         'with_servers': validation.single_param(validation.boolean),
     },
     'additionalProperties': False,

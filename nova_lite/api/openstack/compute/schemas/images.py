@@ -4,6 +4,8 @@ filters' values are checked by the controller."""
 from nova_lite.api.openstack import validation
 
 _STRING = validation.multi_params({'type': 'string'})
+_POSITIVE = validation.multi_params(
+    dict(validation.non_negative_integer, minimum=1))
 
 index_query = {
     'type': 'object',
@@ -15,10 +17,11 @@ index_query = {
         'type': _STRING,
         'minRam': _STRING,
         'minDisk': _STRING,
-        'limit': validation.multi_params(validation.non_negative_integer),
+        # Paging: positive integers (0 is a 400, as in Nova).
+        'limit': _POSITIVE,
         'marker': _STRING,
-        'page_size': validation.multi_params(
-            validation.non_negative_integer),
+        'page_size': _POSITIVE,
+        'offset': _POSITIVE,
     },
     'additionalProperties': True,
 }

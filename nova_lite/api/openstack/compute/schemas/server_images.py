@@ -46,11 +46,13 @@ def _rebuild_from(schema, **changes):
 
 
 # 2.19: description.
-rebuild_v219 = _rebuild_from(rebuild, description=validation.description)
-# 2.54: key_name (null unsets it).
+rebuild_v219 = _rebuild_from(rebuild, description=servers.description)
+# 2.54: key_name (null unsets it); any 1..255 characters, as in the
+# Compute API (the key pair lookup decides).
 rebuild_v254 = _rebuild_from(
     rebuild_v219,
-    key_name={'oneOf': [validation.name, {'type': 'null'}]})
+    key_name={'oneOf': [{'type': 'string', 'minLength': 1,
+                         'maxLength': 255}, {'type': 'null'}]})
 # 2.57: user_data (null unsets it); personality is gone.
 rebuild_v257 = _rebuild_from(
     rebuild_v254, personality=None,

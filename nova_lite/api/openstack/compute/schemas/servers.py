@@ -3,6 +3,7 @@ query strings of the lists."""
 import copy
 
 from nova_lite.api.openstack import validation
+from nova_lite import constants
 
 # --- GET /servers, /servers/detail ------------------------------------------
 
@@ -26,6 +27,17 @@ IGNORED_SORT_KEYS = ['architecture', 'cell_name', 'cleaned',
 IGNORED_SORT_KEYS_V273 = [k for k in IGNORED_SORT_KEYS if k != 'locked']
 
 _string = validation.multi_params({'type': 'string'})
+_regex = validation.multi_params({'type': 'string', 'format': 'regex'})
+# Filters the Compute API matches as regular expressions: an empty or
+# broken expression is a 400.
+_REGEX_FILTERS = (
+    'kernel_id', 'ramdisk_id', 'hostname', 'key_name', 'power_state',
+    'node', 'flavor', 'reservation_id', 'launched_at', 'terminated_at',
+    'availability_zone', 'name', 'display_name', 'description',
+    'display_description', 'locked_by', 'root_device_name',
+    'config_drive', 'access_ip_v4', 'access_ip_v6', 'auto_disk_config',
+    'progress', 'ip', 'ip6', 'created_at')
+_TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
 
 # Every filter the Compute API declares; which of them a caller may use
 # is the controller's business (policy allow_all_filters).
@@ -39,9 +51,13 @@ _FILTERS = (
     'access_ip_v4', 'access_ip_v6', 'auto_disk_config', 'progress',
     'status', 'ip', 'ip6', 'created_at', 'changes-since', 'all_tenants',
     'deleted', 'soft_deleted',
-    # Accepted and ignored, as in the Compute API.
+    # Joined tables: declared by the Compute API (which answers them with
+    # a 400 for administrators); ignored here.
     'block_device_mapping', 'services', 'metadata', 'pci_devices',
-    'security_groups', 'info_cache', 'system_metadata',
+    'security_groups', 'info_cache', 'system_metadata')
+# Instance fields the Compute API lets through before 2.75 (its schema
+# allows any parameter then) and refuses from 2.75; ignored here.
+_IGNORED_FILTERS = (
     'os_extended_volumes', 'vm_mode', 'os_type', 'architecture',
     'cleaned', 'shutdown_terminate', 'default_ephemeral_device',
     'default_swap_device', 'disable_terminate', 'launched_on',
@@ -55,7 +71,8 @@ _FILTERS = (
 index_query = {
     'type': 'object',
     'properties': dict(
-        {name: _string for name in _FILTERS},
+        {name: _regex if name in _REGEX_FILTERS else _string
+         for name in _FILTERS + _IGNORED_FILTERS},
         limit=validation.multi_params(validation.non_negative_integer),
         marker=_string,
         sort_key=validation.multi_params(
@@ -71,26 +88,38 @@ index_query = {
 
 index_query_v226 = copy.deepcopy(index_query)
 index_query_v226['properties'].update({
-    name: _string for name in ('tags', 'tags-any', 'not-tags',
-                               'not-tags-any')})
+    name: _regex for name in _TAG_FILTERS})
 
 index_query_v266 = copy.deepcopy(index_query_v226)
 index_query_v266['properties']['changes-before'] = _string
 
 index_query_v273 = copy.deepcopy(index_query_v266)
+# As strutils' strict reading: t/f, y/n, any case, blanks around.
 index_query_v273['properties']['locked'] = validation.multi_params(
-    validation.boolean)
+    {'type': 'string',
+     'pattern': r'^\s*(?i:1|t|true|on|y|yes|0|f|false|off|n|no)\s*$'})
 index_query_v273['properties']['sort_key'] = validation.multi_params(
     {'type': 'string', 'enum': SORT_KEYS + ['locked'] +
      IGNORED_SORT_KEYS_V273})
 
+# From 2.75 a parameter the Compute API does not declare is a 400: the
+# accepted-and-ignored filters go, and so do the ignored sort keys.
 index_query_v275 = copy.deepcopy(index_query_v273)
 index_query_v275['additionalProperties'] = False
+# Parameters starting with "_" pass the schema (the Compute API refuses
+# them later, for administrators only; here they are ignored).
+index_query_v275['patternProperties'] = {'^_': _string}
+for _ignored in _IGNORED_FILTERS:
+    del index_query_v275['properties'][_ignored]
+index_query_v275['properties']['sort_key'] = validation.multi_params(
+    {'type': 'string', 'enum': SORT_KEYS + ['locked']})
 
 # --- POST /servers ----------------------------------------------------------
 
 _ipv4 = {'type': 'string', 'format': 'ipv4'}
 _ipv6 = {'type': 'string', 'format': 'ipv6'}
+# A server's description is a 255-character column (a flavor's is text).
+description = dict(validation.description, maxLength=255)
 _metadata = {
     'type': 'object',
     'patternProperties': {
@@ -107,13 +136,16 @@ _network = {
     'properties': {
         'fixed_ip': {'type': 'string', 'oneOf': [{'format': 'ipv4'},
                                                  {'format': 'ipv6'}]},
-        'port': {'oneOf': [validation.uuid, {'type': 'null'}]},
+        'port': {'type': ['string', 'null'], 'format': 'uuid'},
         'uuid': {'type': 'string'},
     },
     'additionalProperties': False,
 }
 _network_v232 = copy.deepcopy(_network)
 _network_v232['properties']['tag'] = _tag
+# From 2.37 the schema wants a UUID (the controller always did).
+_network_v237 = copy.deepcopy(_network_v232)
+_network_v237['properties']['uuid'] = validation.uuid
 
 # One block device mapping (v2). Only the image a server boots from, on
 # local disk, is supported (clients send it with imageRef); the compute
@@ -133,9 +165,13 @@ _bdm_v2 = {
         'disk_bus': {'type': 'string', 'maxLength': 255},
         'boot_index': {'type': ['integer', 'string', 'null'],
                        'pattern': '^-?[0-9]+$'},
-        'device_name': {'type': 'string', 'maxLength': 255},
-        'volume_size': {'type': ['integer', 'string', 'null'],
-                        'pattern': '^[0-9]+$', 'minimum': 1},
+        # No blanks nor empty names (block device names).
+        'device_name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                        'pattern': '^[a-zA-Z0-9._/-]*$'},
+        # GiB, at most a database integer.
+        'volume_size': {'type': ['integer', 'string'],
+                        'pattern': '^[0-9]+$', 'minimum': 1,
+                        'maximum': constants.DB_MAX_INT},
         'volume_id': validation.uuid,
         'snapshot_id': validation.uuid,
         'delete_on_termination': validation.boolean,
@@ -147,6 +183,31 @@ _bdm_v2 = {
 _bdm_v232 = copy.deepcopy(_bdm_v2)
 _bdm_v232['properties']['tag'] = _tag
 
+
+_uuid_or_uuids = {'oneOf': [validation.uuid,
+                            {'type': 'array', 'items': validation.uuid}]}
+# Scheduler hints: any key may be given (filters of the deployment read
+# them); those the Compute API knows are typed.
+_hints = {
+    'type': 'object',
+    'properties': {
+        'group': _uuid_or_uuids,
+        'different_host': _uuid_or_uuids,
+        'same_host': {'type': ['string', 'array'],
+                      'items': validation.uuid},
+        # A JSON-encoded query, or the query itself.
+        'query': {'type': ['string', 'object']},
+        'target_cell': validation.name,
+        'different_cell': {'type': ['string', 'array'],
+                           'items': {'type': 'string'}},
+        'build_near_host_ip': {'type': 'string',
+                               'oneOf': [{'format': 'ipv4'},
+                                         {'format': 'ipv6'}]},
+        'cidr': {'type': 'string', 'pattern': '^/[0-9a-f.:]+$'},
+    },
+    'additionalProperties': True,
+}
+
 create = {
     'type': 'object',
     'properties': {
@@ -154,7 +215,9 @@ create = {
             'type': 'object',
             'properties': {
                 'name': validation.name,
-                'imageRef': {'type': 'string', 'maxLength': 255},
+                # A UUID; "" (or no key) when booting from a volume.
+                'imageRef': {'oneOf': [validation.uuid,
+                                       {'type': 'string', 'maxLength': 0}]},
                 'flavorRef': {'type': ['string', 'integer'],
                               'minLength': 1},
                 'adminPass': {'type': 'string'},
@@ -194,8 +257,8 @@ create = {
             'required': ['name', 'flavorRef'],
             'additionalProperties': False,
         },
-        'os:scheduler_hints': {'type': 'object'},
-        'OS-SCH-HNT:scheduler_hints': {'type': 'object'},
+        'os:scheduler_hints': _hints,
+        'OS-SCH-HNT:scheduler_hints': _hints,
     },
     'required': ['server'],
     'additionalProperties': False,
@@ -203,7 +266,7 @@ create = {
 
 create_v219 = copy.deepcopy(create)
 create_v219['properties']['server']['properties']['description'] = \
-    validation.description
+    description
 
 create_v232 = copy.deepcopy(create_v219)
 create_v232['properties']['server']['properties']['networks'] = {
@@ -213,7 +276,7 @@ create_v232['properties']['server']['properties'][
 
 create_v237 = copy.deepcopy(create_v232)
 create_v237['properties']['server']['properties']['networks'] = {
-    'oneOf': [{'type': 'array', 'items': _network_v232},
+    'oneOf': [{'type': 'array', 'items': _network_v237},
               {'type': 'string', 'enum': ['none', 'auto']}]}
 create_v237['properties']['server']['required'].append('networks')
 
@@ -250,10 +313,8 @@ update = {
                 'name': validation.name,
                 'OS-DCF:diskConfig': {'type': 'string',
                                       'enum': ['AUTO', 'MANUAL']},
-                'accessIPv4': {'type': ['string', 'null'],
-                               'format': 'ipv4'},
-                'accessIPv6': {'type': ['string', 'null'],
-                               'format': 'ipv6'},
+                'accessIPv4': _ipv4,
+                'accessIPv6': _ipv6,
             },
             'additionalProperties': False,
         },
@@ -264,4 +325,4 @@ update = {
 
 update_v219 = copy.deepcopy(update)
 update_v219['properties']['server']['properties']['description'] = \
-    validation.description
+    description

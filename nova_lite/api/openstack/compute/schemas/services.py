@@ -3,24 +3,28 @@ import copy
 
 from nova_lite.api.openstack import validation
 
+_binary = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+
 # PUT /os-services/{enable,disable,disable-log-reason} before 2.53.
 service_update = {
     'type': 'object',
     'properties': {
         'host': validation.hostname,
-        'binary': validation.hostname,
+        'binary': _binary,
         'disabled_reason': validation.reason,
     },
     'required': ['host', 'binary'],
     'additionalProperties': False,
 }
 
-# PUT /os-services/force-down, 2.11 to 2.52.
+# PUT /os-services/force-down, 2.11 to 2.52 (a disabled_reason is
+# accepted, and ignored, as by the Compute API).
 service_force_down = {
     'type': 'object',
     'properties': {
         'host': validation.hostname,
-        'binary': validation.hostname,
+        'binary': _binary,
+        'disabled_reason': validation.reason,
         'forced_down': validation.boolean,
     },
     'required': ['host', 'binary', 'forced_down'],
