@@ -41,10 +41,14 @@ SERVER_MIGRATIONS = MIGRATION_TYPE
 SERVER_TAGS = '2.26'
 # os-hypervisors: cpu_info is a JSON object instead of a string.
 HYPERVISOR_CPU_INFO_OBJECT = '2.28'
-# servers: network tags on create.
+# servers: network and block device tags on create.
 SERVER_NETWORK_TAGS = '2.32'
 # os-hypervisors: limit and marker on list and detail.
 HYPERVISOR_PAGING = '2.33'
+# servers: as the Compute API (a bug it kept): 2.33 to 2.36 take network
+# tags but no block device tag, 2.37 to 2.41 neither; 2.42 takes both.
+SERVER_BDM_TAG_LOST = '2.33'
+SERVER_DEVICE_TAGS_BACK = '2.42'
 # os-keypairs: limit and marker on the list.
 KEYPAIR_PAGING = '2.35'
 # The image proxy (/images) is gone: 404.

@@ -212,3 +212,32 @@ def test_server_list_pattern_filters_must_be_expressions():
     for value in ('', '['):
         _refused(servers.index_query_v275, {'name': [value]}, 'query')
     _accepted(servers.index_query_v275, {'name': ['^vm-.*']}, 'query')
+
+
+@pytest.mark.parametrize('schema, networks, net_tag, bdm_tag', [
+    (servers.create_v232, False, True, True),
+    (servers.create_v233, False, True, False),
+    (servers.create_v237, True, False, False),
+    (servers.create_v242, True, True, True),
+    (servers.create_v274, True, True, True),
+], ids=['2.32', '2.33', '2.37', '2.42', '2.74'])
+def test_device_tags_follow_novas_bands(schema, networks, net_tag, bdm_tag):
+    """2.32: network and block device tags; 2.33-2.36: network tags only;
+    2.37-2.41: neither; 2.42: both again (as Nova)."""
+    bdm = {'source_type': 'image', 'destination_type': 'local',
+           'uuid': UUID, 'boot_index': 0, 'tag': 't'}
+    tagged_net = _server(networks=[{'uuid': UUID, 'tag': 't'}])
+    tagged_bdm = _server(block_device_mapping_v2=[bdm])
+    if not networks:     # before 2.37 there is no 'none'
+        del tagged_bdm['server']['networks']
+    (_accepted if net_tag else _refused)(schema, tagged_net)
+    (_accepted if bdm_tag else _refused)(schema, tagged_bdm)
+
+
+def test_service_actions_take_forced_down_from_211():
+    """As Nova (one schema for every PUT /os-services/{action} then):
+    forced_down is accepted, and ignored, by enable and disable."""
+    body = {'host': 'h', 'binary': 'nova-compute', 'forced_down': True}
+    _refused(services.service_update, body)
+    _accepted(services.service_update_v211, body)
+    _refused(services.service_update_v211, dict(body, forced_down='maybe'))

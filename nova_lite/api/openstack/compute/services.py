@@ -55,7 +55,9 @@ class ServiceController(object):
     # --- before 2.53: actions named by the path -------------------------
 
     @wsgi.action('enable', max_version=av.before(_BY_UUID))
-    @validation.schema(schemas.service_update)
+    @validation.schema(schemas.service_update, av.MIN,
+                       av.before(av.SERVICE_FORCED_DOWN))
+    @validation.schema(schemas.service_update_v211, av.SERVICE_FORCED_DOWN)
     def enable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         return _update_named(ctxt, body,
@@ -63,14 +65,18 @@ class ServiceController(object):
                              status='enabled')
 
     @wsgi.action('disable', max_version=av.before(_BY_UUID))
-    @validation.schema(schemas.service_update)
+    @validation.schema(schemas.service_update, av.MIN,
+                       av.before(av.SERVICE_FORCED_DOWN))
+    @validation.schema(schemas.service_update_v211, av.SERVICE_FORCED_DOWN)
     def disable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         return _update_named(ctxt, body, {'disabled': True},
                              status='disabled')
 
     @wsgi.action('disable-log-reason', max_version=av.before(_BY_UUID))
-    @validation.schema(schemas.service_update)
+    @validation.schema(schemas.service_update, av.MIN,
+                       av.before(av.SERVICE_FORCED_DOWN))
+    @validation.schema(schemas.service_update_v211, av.SERVICE_FORCED_DOWN)
     def disable_log_reason(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         reason = body.get('disabled_reason')

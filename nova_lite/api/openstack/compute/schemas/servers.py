@@ -143,9 +143,12 @@ _network = {
 }
 _network_v232 = copy.deepcopy(_network)
 _network_v232['properties']['tag'] = _tag
-# From 2.37 the schema wants a UUID (the controller always did).
-_network_v237 = copy.deepcopy(_network_v232)
+# From 2.37 the schema wants a UUID (the controller always did), and
+# takes no tag until 2.42.
+_network_v237 = copy.deepcopy(_network)
 _network_v237['properties']['uuid'] = validation.uuid
+_network_v242 = copy.deepcopy(_network_v237)
+_network_v242['properties']['tag'] = _tag
 
 # One block device mapping (v2). Only the image a server boots from, on
 # local disk, is supported (clients send it with imageRef); the compute
@@ -274,13 +277,32 @@ create_v232['properties']['server']['properties']['networks'] = {
 create_v232['properties']['server']['properties'][
     'block_device_mapping_v2'] = {'type': 'array', 'items': _bdm_v232}
 
-create_v237 = copy.deepcopy(create_v232)
-create_v237['properties']['server']['properties']['networks'] = {
-    'oneOf': [{'type': 'array', 'items': _network_v237},
-              {'type': 'string', 'enum': ['none', 'auto']}]}
+# 2.33 to 2.36: block devices lost their tag (the Compute API's bug,
+# kept as it is).
+create_v233 = copy.deepcopy(create_v232)
+create_v233['properties']['server']['properties'][
+    'block_device_mapping_v2'] = {'type': 'array', 'items': _bdm_v2}
+
+
+def _networks(item):
+    return {'oneOf': [{'type': 'array', 'items': item},
+                      {'type': 'string', 'enum': ['none', 'auto']}]}
+
+
+# 2.37 to 2.41: networks required (or 'auto'/'none'), and no tags.
+create_v237 = copy.deepcopy(create_v233)
+create_v237['properties']['server']['properties']['networks'] = _networks(
+    _network_v237)
 create_v237['properties']['server']['required'].append('networks')
 
-create_v252 = copy.deepcopy(create_v237)
+# 2.42: both tags back.
+create_v242 = copy.deepcopy(create_v237)
+create_v242['properties']['server']['properties']['networks'] = _networks(
+    _network_v242)
+create_v242['properties']['server']['properties'][
+    'block_device_mapping_v2'] = {'type': 'array', 'items': _bdm_v232}
+
+create_v252 = copy.deepcopy(create_v242)
 create_v252['properties']['server']['properties']['tags'] = {
     'type': 'array', 'items': _tag, 'maxItems': 50}
 

@@ -17,6 +17,11 @@ service_update = {
     'additionalProperties': False,
 }
 
+# The same, 2.11 to 2.52: as the Compute API (one schema for every
+# action then), forced_down is accepted, and ignored, by these actions.
+service_update_v211 = copy.deepcopy(service_update)
+service_update_v211['properties']['forced_down'] = validation.boolean
+
 # PUT /os-services/force-down, 2.11 to 2.52 (a disabled_reason is
 # accepted, and ignored, as by the Compute API).
 service_force_down = {
