@@ -12,6 +12,11 @@ resolution).
 Figures (server CPU per action is what machine load distorts least;
 this machine's speed drifts by a third within an hour, so compare only
 figures of one run):
+- session 13, two runs side by side with Nova (a slow window: both
+  sides' CPU per action higher than session 12's): nova_lite 34.0 /
+  33.4 actions/s (24.7 / 25.2 ms CPU per action), Nova 7.1 / 6.9
+  (135.6 / 141.4 ms): 4.8x / 4.9x (CPU 5.5x / 5.6x); p95 540 / 569 ms
+  vs 2,804 / 2,809 ms.
 - session 12, four runs side by side with Nova: nova_lite 39.6 /
   42.3 / 51.8 / 47.0 actions/s (21.0 / 19.4 / 15.0 / 17.0 ms CPU per
   action), Nova 9.0 / 11.0 / 12.0 / 10.5 (106.9 / 86.8 / 79.2 / 91.3
