@@ -263,3 +263,77 @@ def test_other_bodies_match_tempests_schemas_at_every_band(tempest):
                 images.show_image(image)
                 images.list_image_metadata(image)
             versions_.list_versions()
+
+
+def _refused(error, call, *args, **kwargs):
+    with pytest.raises(error):
+        call(*args, **kwargs)
+
+
+def test_tempests_clients_get_the_errors_nova_gives(tempest):
+    """tempest's negative expectations, as a project member at the
+    maximum: 400 for bad bodies and queries, 404 for what is not there,
+    409 for a wrong state or a lock, 403 for an administrator's call."""
+    from tempest.lib import exceptions as exc
+    servers = tempest(servers_client.ServersClient)
+    admin = tempest(servers_client.ServersClient, ADMIN)
+    flavors = tempest(flavors_client.FlavorsClient)
+    missing = '00000000-0000-4000-8000-000000000000'
+    body = {'imageRef': IMAGE, 'flavorRef': 't1', 'networks': 'none'}
+    with microversion(MAX):
+        for bad in ({'flavorRef': 'nosuch'}, {'imageRef': missing},
+                    {'name': 'x' * 256}, {'metadata': {'k' * 256: 'v'}},
+                    {'accessIPv4': '1.1.1.1.1'}):
+            _refused(exc.BadRequest, servers.create_server,
+                     **dict(dict(body, name='x'), **bad))
+        _refused(exc.Forbidden, servers.create_server, name='x',
+                 host='cell1-compute1', **body)
+        for call in (servers.show_server, servers.delete_server,
+                     servers.stop_server):
+            _refused(exc.NotFound, call, missing)
+        _refused(exc.NotFound, servers.reboot_server, missing, type='SOFT')
+        _refused(exc.NotFound, flavors.show_flavor, 'nosuch')
+        for query in ({'limit': -1}, {'status': 'nosuch'},
+                      {'marker': missing}):
+            _refused(exc.BadRequest, servers.list_servers, **query)
+
+        uuid = servers.create_server(name='neg', **body)['server']['id']
+        wait_status(servers, uuid, 'ACTIVE')
+        _refused(exc.BadRequest, servers.resize_server, uuid, 't1')
+        _refused(exc.BadRequest, servers.update_server, uuid,
+                 name='x' * 256)
+        _refused(exc.BadRequest, servers.rebuild_server, uuid, missing)
+        _refused(exc.NotFound, servers.delete_tag, uuid, 'nosuch')
+        _refused(exc.NotFound, servers.check_tag_existence, uuid, 'nosuch')
+        _refused(exc.NotFound, servers.show_server_metadata_item, uuid,
+                 'nosuch')
+        _refused(exc.BadRequest, servers.set_server_metadata_item, uuid,
+                 'a', {'b': 'c'})
+        _refused(exc.BadRequest, servers.update_all_tags, uuid,
+                 ['t%d' % i for i in range(51)])
+        _refused(exc.BadRequest, servers.update_all_tags, uuid, ['a/b'])
+        _refused(exc.NotFound, servers.show_instance_action, uuid,
+                 'req-' + missing)
+        for call in (servers.confirm_resize_server,
+                     servers.revert_resize_server, servers.start_server,
+                     servers.unpause_server, servers.resume_server):
+            _refused(exc.Conflict, call, uuid)
+        _refused(exc.Forbidden, servers.reset_state, uuid, state='error')
+        _refused(exc.Forbidden, servers.migrate_server, uuid)
+        servers.stop_server(uuid)
+        wait_status(servers, uuid, 'SHUTOFF')
+        for call in (servers.stop_server, servers.pause_server,
+                     servers.suspend_server):
+            _refused(exc.Conflict, call, uuid)
+        _refused(exc.Conflict, servers.reboot_server, uuid, type='SOFT')
+        servers.start_server(uuid)
+        wait_status(servers, uuid, 'ACTIVE')
+        admin.lock_server(uuid)
+        _refused(exc.Conflict, servers.stop_server, uuid)
+        _refused(exc.Conflict, servers.delete_server, uuid)
+        _refused(exc.Forbidden, servers.unlock_server, uuid)
+        admin.unlock_server(uuid)
+        servers.pause_server(uuid)
+        wait_status(servers, uuid, 'PAUSED')
+        _refused(exc.Conflict, servers.pause_server, uuid)
+        _refused(exc.Conflict, servers.stop_server, uuid)
