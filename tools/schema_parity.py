@@ -459,7 +459,20 @@ def _bare(name):
     return [{name: value} for value in _ANY_VALUES]
 
 
+def _argument_free(name, nova_module, nova_schema, lite_schema):
+    """An action whose value neither side looks at."""
+    return _action(name, [(nova_module, nova_schema, '2.1', None)],
+                   [('server_actions', lite_schema, '2.1', None)],
+                   [{name: None}], _bare(name))
+
+
 ACTIONS = [
+    _argument_free('os-start', 'servers', 'start_server', 'start'),
+    _argument_free('os-stop', 'servers', 'stop_server', 'stop'),
+    _argument_free('pause', 'pause_server', 'pause', 'pause'),
+    _argument_free('unpause', 'pause_server', 'unpause', 'unpause'),
+    _argument_free('suspend', 'suspend_server', 'suspend', 'suspend'),
+    _argument_free('resume', 'suspend_server', 'resume', 'resume'),
     _action('createImage',
             [('servers', 'create_image', '2.1', None)],
             [('server_images', 'create_image', '2.1', None)],
@@ -482,30 +495,6 @@ ACTIONS = [
             [('servers', 'reboot', '2.1', None)],
             [('server_actions', 'reboot', '2.1', None)],
             [{'reboot': {'type': 'HARD'}}]),
-    _action('os-start',
-            [('servers', 'start_server', '2.1', None)],
-            [('server_actions', 'start', '2.1', None)],
-            [{'os-start': None}], _bare('os-start')),
-    _action('os-stop',
-            [('servers', 'stop_server', '2.1', None)],
-            [('server_actions', 'stop', '2.1', None)],
-            [{'os-stop': None}], _bare('os-stop')),
-    _action('pause',
-            [('pause_server', 'pause', '2.1', None)],
-            [('server_actions', 'pause', '2.1', None)],
-            [{'pause': None}], _bare('pause')),
-    _action('unpause',
-            [('pause_server', 'unpause', '2.1', None)],
-            [('server_actions', 'unpause', '2.1', None)],
-            [{'unpause': None}], _bare('unpause')),
-    _action('suspend',
-            [('suspend_server', 'suspend', '2.1', None)],
-            [('server_actions', 'suspend', '2.1', None)],
-            [{'suspend': None}], _bare('suspend')),
-    _action('resume',
-            [('suspend_server', 'resume', '2.1', None)],
-            [('server_actions', 'resume', '2.1', None)],
-            [{'resume': None}], _bare('resume')),
     _action('lock',
             [('lock_server', 'lock', '2.1', '2.72'),
              ('lock_server', 'lock_v273', '2.73', None)],

@@ -15,6 +15,15 @@ from nova_lite.policies import services as sv_policies
 _BY_UUID = av.SERVICE_HYPERVISOR_UUID_IDS
 
 
+def _named_update_schema(fn):
+    """The body schema of enable, disable and disable-log-reason: from
+    2.11 it takes forced_down (ignored), as the Compute API's does."""
+    fn = validation.schema(schemas.service_update_v211,
+                           av.SERVICE_FORCED_DOWN)(fn)
+    return validation.schema(schemas.service_update, av.MIN,
+                             av.before(av.SERVICE_FORCED_DOWN))(fn)
+
+
 def _update_named(ctxt, body, values, **shown):
     """Set values on the service the body names by host and binary; the
     legacy answer shows them with ``shown``."""
@@ -55,9 +64,7 @@ class ServiceController(object):
     # --- before 2.53: actions named by the path -------------------------
 
     @wsgi.action('enable', max_version=av.before(_BY_UUID))
-    @validation.schema(schemas.service_update, av.MIN,
-                       av.before(av.SERVICE_FORCED_DOWN))
-    @validation.schema(schemas.service_update_v211, av.SERVICE_FORCED_DOWN)
+    @_named_update_schema
     def enable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         return _update_named(ctxt, body,
@@ -65,18 +72,14 @@ class ServiceController(object):
                              status='enabled')
 
     @wsgi.action('disable', max_version=av.before(_BY_UUID))
-    @validation.schema(schemas.service_update, av.MIN,
-                       av.before(av.SERVICE_FORCED_DOWN))
-    @validation.schema(schemas.service_update_v211, av.SERVICE_FORCED_DOWN)
+    @_named_update_schema
     def disable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         return _update_named(ctxt, body, {'disabled': True},
                              status='disabled')
 
     @wsgi.action('disable-log-reason', max_version=av.before(_BY_UUID))
-    @validation.schema(schemas.service_update, av.MIN,
-                       av.before(av.SERVICE_FORCED_DOWN))
-    @validation.schema(schemas.service_update_v211, av.SERVICE_FORCED_DOWN)
+    @_named_update_schema
     def disable_log_reason(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         reason = body.get('disabled_reason')
