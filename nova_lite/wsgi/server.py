@@ -60,6 +60,10 @@ def listen(host, port, backlog=BACKLOG):
         raise CannotListen('cannot listen on %s:%s: %s' % (
             host, port, exc.strerror or exc)) from exc
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    # Accepted connections inherit it: an answer written in pieces
+    # (headers, then the body's segments) goes out at once, not after
+    # the client's delayed ACK (40 ms on Linux) as Nagle would have it.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     if hasattr(socket, 'TCP_KEEPIDLE'):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE,
                         TCP_KEEPIDLE)

@@ -45,6 +45,25 @@ def test_port_zero_binds_a_free_port_and_a_taken_port_is_refused():
         first.socket.close()
 
 
+def test_answers_are_sent_without_waiting_for_the_clients_ack():
+    """Every accepted connection has TCP_NODELAY (inherited from the
+    listening socket): a response written in several pieces (headers,
+    then a body of many segments) is not held back by Nagle until the
+    client's delayed ACK, which cost a GET /servers/detail of 20
+    servers 40 ms of its 52."""
+    sock = wsgi_server.listen('127.0.0.1', 0)
+    client = socket.create_connection(sock.getsockname()[:2], timeout=5)
+    try:
+        conn, _addr = sock.accept()
+        try:
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        finally:
+            conn.close()
+    finally:
+        client.close()
+        sock.close()
+
+
 def test_stop_refuses_new_connections_and_finishes_requests_in_progress():
     release, entered = eventlet.Event(), eventlet.Event()
     server = wsgi_server.Server('t', _blocking_app(release, entered),
