@@ -10,7 +10,7 @@ Layout of the state directory::
     api.sqlite  cell0.sqlite  cell1.sqlite ...   databases
     local_services.sqlite                        images, networks, ports,
                                                  volumes
-    fake-hypervisor/<host>.json                  simulated guests
+    fake-hypervisor/<host>.json, .journal        simulated guests
     nova_lite.conf                               for nova-lite-manage/-status
 """
 import os

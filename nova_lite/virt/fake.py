@@ -1,7 +1,14 @@
 """A simulated hypervisor: capacity from [fake_driver], guests kept on disk.
 
-Guests are stored as one JSON file per host under
-<state_path>/fake-hypervisor/<host>.json, so they survive a compute restart.
+Guests survive a compute restart: per host under
+<state_path>/fake-hypervisor/, <host>.json holds every guest as of its
+last compaction and <host>.journal one JSON line per change since (the
+guest's new state, null when it is gone), appended with one write. A
+driver starting on the host reads both and compacts them (a new
+<host>.json, replaced atomically, then an empty journal); so does the
+JOURNAL_MAX-th change. A line is a whole guest's state, so replaying
+it twice is harmless (a crash between the two steps of a compaction),
+and a last line cut short by a crash is ignored.
 """
 import hashlib
 import json
@@ -35,6 +42,9 @@ class GuestNotFound(Exception):
 class GuestNotRunning(Exception):
     pass
 
+
+# Changes journaled before the host's guests are compacted into one file.
+JOURNAL_MAX = 1000
 
 # Suffix of the key that keeps a resize's source guest (shut off, its
 # disks kept) until the resize is confirmed or reverted; a resize to the
@@ -81,20 +91,38 @@ class FakeDriver(object):
     def __init__(self, host):
         self.host = host
         self._lock = threading.Lock()
-        self._path = os.path.join(CONF.state_path, 'fake-hypervisor',
-                                  '%s.json' % host)
-        os.makedirs(os.path.dirname(self._path), exist_ok=True)
+        base = os.path.join(CONF.state_path, 'fake-hypervisor', host)
+        self._path = base + '.json'
+        self._journal = base + '.journal'
+        os.makedirs(os.path.dirname(base), exist_ok=True)
         self._guests = self._load()
+        self._compact()
         self._booted = time.time()   # the simulated host boots with us
 
     def _load(self):
         try:
             with open(self._path) as f:
-                return json.load(f)
+                guests = json.load(f)
         except FileNotFoundError:
-            return {}
+            guests = {}
+        try:
+            with open(self._journal, 'rb') as f:
+                lines = f.read().split(b'\n')
+        except FileNotFoundError:
+            lines = []
+        for line in lines:
+            try:
+                change = json.loads(line)
+            except ValueError:
+                continue    # the empty tail, or a line a crash cut short
+            for key, guest in change.items():
+                if guest is None:
+                    guests.pop(key, None)
+                else:
+                    guests[key] = guest
+        return guests
 
-    def _persist(self):
+    def _compact(self):
         # One write of the C encoder's text (json.dump encodes in Python,
         # chunk by chunk).
         data = json.dumps(self._guests)
@@ -102,6 +130,24 @@ class FakeDriver(object):
         with open(tmp, 'w') as f:
             f.write(data)
         os.replace(tmp, self._path)  # atomic: a crash keeps the old file
+        with open(self._journal, 'wb'):
+            pass
+        self._changes = 0
+
+    def _persist(self, instance_uuid):
+        """Journal the current state of instance_uuid's guest and of its
+        set-aside resize copy (under self._lock)."""
+        keys = (instance_uuid, instance_uuid + RESIZE_SUFFIX)
+        line = json.dumps({key: self._guests.get(key) for key in keys})
+        fd = os.open(self._journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+                     0o644)
+        try:
+            os.write(fd, line.encode() + b'\n')
+        finally:
+            os.close(fd)
+        self._changes += 1
+        if self._changes >= JOURNAL_MAX:
+            self._compact()
 
     def init_host(self, host):
         pass
@@ -133,7 +179,7 @@ class FakeDriver(object):
                                            'memory_mb': memory_mb,
                                            'disk_gb': disk_gb,
                                            'power_state': RUNNING}
-            self._persist()
+            self._persist(instance_uuid)
 
     # Power operations: each sets the guest's power state on disk and is
     # idempotent (a compute restarted mid-way runs it again).
@@ -146,7 +192,7 @@ class FakeDriver(object):
                 raise GuestNotFound('No guest %s on %s'
                                     % (instance_uuid, self.host))
             guest['power_state'] = state
-            self._persist()
+            self._persist(instance_uuid)
 
     def get_power_state(self, instance_uuid):
         """'running', 'shutdown', 'paused', 'suspended', or None for no
@@ -210,7 +256,7 @@ class FakeDriver(object):
                           'power_state': (RUNNING if power_on
                                           else SHUTDOWN)})
             self._guests[instance_uuid] = guest
-            self._persist()
+            self._persist(instance_uuid)
 
     @_hooked
     def snapshot(self, instance_uuid):
@@ -238,14 +284,14 @@ class FakeDriver(object):
                                     % (instance_uuid, self.host))
             guest.setdefault('volumes', {})[mountpoint] = (
                 connection_info or {}).get('serial')
-            self._persist()
+            self._persist(instance_uuid)
 
     def detach_volume(self, instance_uuid, mountpoint):
         with self._lock:
             guest = self._guests.get(instance_uuid)
             if guest is not None and mountpoint in guest.get('volumes', {}):
                 del guest['volumes'][mountpoint]
-                self._persist()
+                self._persist(instance_uuid)
 
     @_hooked
     def destroy(self, instance_uuid, with_resize_copy=False):
@@ -257,7 +303,7 @@ class FakeDriver(object):
                 found |= self._guests.pop(instance_uuid + RESIZE_SUFFIX,
                                           None) is not None
             if found:
-                self._persist()
+                self._persist(instance_uuid)
 
     # Resize and cold migration. The source keeps its guest (shut off)
     # under <uuid>_resize until confirm (confirm_migration drops it) or
@@ -279,7 +325,7 @@ class FakeDriver(object):
                                     % (instance_uuid, self.host))
             guest = dict(guest, power_state=SHUTDOWN, migrating_to=dest_host)
             self._guests[kept] = guest
-            self._persist()
+            self._persist(instance_uuid)
 
     @_hooked
     def finish_migration(self, instance_uuid, vcpus, memory_mb, disk_gb,
@@ -291,7 +337,7 @@ class FakeDriver(object):
                 'vcpus': vcpus, 'memory_mb': memory_mb, 'disk_gb': disk_gb,
                 'image_ref': image_ref,
                 'power_state': RUNNING if power_on else SHUTDOWN}
-            self._persist()
+            self._persist(instance_uuid)
 
     @_hooked
     def confirm_migration(self, instance_uuid):
@@ -300,7 +346,7 @@ class FakeDriver(object):
         with self._lock:
             if self._guests.pop(instance_uuid + RESIZE_SUFFIX,
                                 None) is not None:
-                self._persist()
+                self._persist(instance_uuid)
 
     @_hooked
     def finish_revert_migration(self, instance_uuid, vcpus, memory_mb,
@@ -320,7 +366,7 @@ class FakeDriver(object):
                          power_state=RUNNING if power_on else SHUTDOWN)
             guest.pop('migrating_to', None)
             self._guests[instance_uuid] = guest
-            self._persist()
+            self._persist(instance_uuid)
 
     @_hooked
     def check_resize_claim(self, instance_uuid, vcpus, memory_mb, disk_gb):
