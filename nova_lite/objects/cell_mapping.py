@@ -22,6 +22,13 @@ def _to_dict(row):
     return {c: getattr(row, c) for c in COLUMNS}
 
 
+_CELLS = api_models.CellMapping.__table__
+# Built once: every listing and every API request that looks for a
+# server's cell reads the cells.
+_ALL = sa.select(*[_CELLS.c[c] for c in COLUMNS]).order_by(
+    sa.asc(_CELLS.c.id))
+
+
 @base.NovaLiteObjectRegistry.register
 class CellMapping(base.NovaLiteObject):
     # 1.0: initial
@@ -153,11 +160,9 @@ class CellMappingList(base.ObjectListBase, base.NovaLiteObject):
     fields = {'objects': fields.ListOfObjectsField('CellMapping')}
 
     @staticmethod
-    @api_db.reader
+    @api_db.connection_reader
     def _get_all_from_db(context):
-        rows = context.session.query(api_models.CellMapping).order_by(
-            sa.asc(api_models.CellMapping.id)).all()
-        return [_to_dict(r) for r in rows]
+        return [_to_dict(r) for r in context.connection.execute(_ALL)]
 
     @base.remotable_classmethod
     def get_all(cls, context):

@@ -44,6 +44,16 @@ def _active(query):
     return query.filter(models.Service.deleted == 0)
 
 
+_SERVICES = models.Service.__table__
+# Built once with bound parameters (every server listing of an
+# administrator runs it per cell, for the page's host statuses).
+_OF_BINARIES_ON_HOSTS = sa.select(*[_SERVICES.c[f] for f in _FIELDS]).where(
+    _SERVICES.c.deleted == 0,
+    _SERVICES.c.binary.in_(sa.bindparam('binaries', expanding=True)),
+    _SERVICES.c.host.in_(sa.bindparam('hosts', expanding=True)),
+).order_by(_SERVICES.c.id)
+
+
 @base.NovaLiteObjectRegistry.register
 class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     # 1.0: initial
@@ -315,8 +325,17 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
         holding the cell database (the API)."""
         if not hosts:
             return base.obj_make_list(context, cls(context), [])
-        return base.obj_make_list(context, cls(context), cls._get_from_db(
-            context, binary=binary, hosts=hosts))
+        return base.obj_make_list(context, cls(context),
+                                  cls._of_binary_on_hosts(context, binary,
+                                                          hosts))
+
+    @staticmethod
+    @main_db.connection_reader
+    def _of_binary_on_hosts(context, binary, hosts):
+        rows = context.connection.execute(_OF_BINARIES_ON_HOSTS, {
+            'binaries': list(constants.binary_names(binary)),
+            'hosts': sorted(hosts)})
+        return [_to_dict(r) for r in rows]
 
     @base.remotable_classmethod
     def get_by_host(cls, context, host):

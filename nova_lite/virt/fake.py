@@ -100,27 +100,7 @@ class FakeDriver(object):
         self._booted = time.time()   # the simulated host boots with us
 
     def _load(self):
-        try:
-            with open(self._path) as f:
-                guests = json.load(f)
-        except FileNotFoundError:
-            guests = {}
-        try:
-            with open(self._journal, 'rb') as f:
-                lines = f.read().split(b'\n')
-        except FileNotFoundError:
-            lines = []
-        for line in lines:
-            try:
-                change = json.loads(line)
-            except ValueError:
-                continue    # the empty tail, or a line a crash cut short
-            for key, guest in change.items():
-                if guest is None:
-                    guests.pop(key, None)
-                else:
-                    guests[key] = guest
-        return guests
+        return load_guests(os.path.dirname(self._path), self.host)
 
     def _compact(self):
         # One write of the C encoder's text (json.dump encodes in Python,
@@ -418,6 +398,34 @@ class FakeDriver(object):
             'stats': ({virt.SHARED_EPHEMERAL_STORAGE: 'true'}
                       if fd.ephemeral_storage_shared else {}),
         }
+
+
+def load_guests(directory, host):
+    """{guest name: state} of host's guests as its files in directory
+    (<state_path>/fake-hypervisor) hold them: the snapshot with the
+    journal's changes replayed on it."""
+    base = os.path.join(directory, host)
+    try:
+        with open(base + '.json') as f:
+            guests = json.load(f)
+    except FileNotFoundError:
+        guests = {}
+    try:
+        with open(base + '.journal', 'rb') as f:
+            lines = f.read().split(b'\n')
+    except FileNotFoundError:
+        lines = []
+    for line in lines:
+        try:
+            change = json.loads(line)
+        except ValueError:
+            continue    # the empty tail, or a line a crash cut short
+        for key, guest in change.items():
+            if guest is None:
+                guests.pop(key, None)
+            else:
+                guests[key] = guest
+    return guests
 
 
 def _up_for(seconds):

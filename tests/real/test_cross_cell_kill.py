@@ -25,7 +25,6 @@ and deleting it frees every allocation.
 Servers are booted in cell1 (cell2's computes disabled) and resized
 with cell1's computes disabled, so every resize goes to cell2.
 """
-import json
 import os
 import re
 import signal
@@ -36,6 +35,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova_lite.conductor.tasks import cross_cell_migrate
+from nova_lite.virt import fake
 from tests.functional.conftest import wait_for
 from tests.real import test_cross_cell_resize_deployment as xcell
 from tests.real import test_deployment as deployed
@@ -237,13 +237,9 @@ def _guests(dep, uuid):
     for cell in dep.cell_names():
         for i in range(1, dep.computes_per_cell + 1):
             host = '%s-compute%d' % (cell, i)
-            path = os.path.join(dep.workdir, 'state', 'fake-hypervisor',
-                                '%s.json' % host)
-            try:
-                with open(path) as f:
-                    names = [g for g in json.load(f) if g.startswith(uuid)]
-            except FileNotFoundError:
-                names = []
+            names = [g for g in fake.load_guests(os.path.join(
+                dep.workdir, 'state', 'fake-hypervisor'), host)
+                if g.startswith(uuid)]
             if names:
                 found[host] = sorted(names)
     return found

@@ -2,7 +2,6 @@
 server, waiting for a status, and the allocations of a server and of
 its migration (placement holds no REST API here: read through the
 scheduler's placement functions, as a consistency checker would)."""
-import json
 import os
 
 import sqlalchemy as sa
@@ -14,6 +13,7 @@ from nova_lite import objects
 from nova_lite.placement import allocations
 from nova_lite.placement import db as placement_db
 from nova_lite.placement import providers
+from nova_lite.virt import fake
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_servers_boot import Client
@@ -117,10 +117,5 @@ def wait_migration(uuid, status, timeout=30):
 def guests(plane, host):
     """The simulated guests on host (uuid, or uuid_resize for a resize's
     set-aside source guest)."""
-    path = os.path.join(plane.state_dir, 'fake-hypervisor',
-                        '%s.json' % host)
-    try:
-        with open(path) as f:
-            return sorted(json.load(f))
-    except FileNotFoundError:
-        return []
+    return sorted(fake.load_guests(
+        os.path.join(plane.state_dir, 'fake-hypervisor'), host))

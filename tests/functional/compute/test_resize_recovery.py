@@ -4,7 +4,6 @@ are booted and resized through the REST API; the interrupted moves are
 the states a compute that died mid-step leaves (written here: a running
 plane cannot kill one of its computes halfway through a driver call;
 tests/real kills a process)."""
-import json
 import os
 
 import pytest
@@ -13,6 +12,7 @@ from nova_lite import context as nova_context
 from nova_lite import objects
 from nova_lite.objects import embedded_flavor
 from nova_lite.placement import allocations
+from nova_lite.virt import fake
 from tests.functional.api.resize_helpers import boot
 from tests.functional.api.resize_helpers import client_of
 from tests.functional.api.resize_helpers import guests
@@ -131,9 +131,8 @@ def test_restarts_put_interrupted_moves_back_on_their_source(api, plane):
 
 
 def _guest(plane, host, uuid):
-    path = os.path.join(plane.state_dir, 'fake-hypervisor', '%s.json' % host)
-    with open(path) as f:
-        return json.load(f).get(uuid)
+    return fake.load_guests(os.path.join(plane.state_dir, 'fake-hypervisor'),
+                            host).get(uuid)
 
 
 def test_restarts_finish_interrupted_reverts(api, plane):
