@@ -108,13 +108,18 @@ def _overrides(state_dir, host, port):
 _DEFAULTS = [('auth_strategy', 'noauth2', 'api')]
 
 
-def configure(state_dir, host='127.0.0.1', port=8774):
-    """Point CONF at the state directory's databases and transports."""
+def configure(state_dir, host='127.0.0.1', port=8774, service_host=None):
+    """Point CONF at the state directory's databases and transports;
+    service_host: [DEFAULT] host unless the configuration sets it (the
+    host the API, super conductor and scheduler record as theirs, so
+    the events and notifications they send name it too)."""
     os.makedirs(state_dir, exist_ok=True)
     for name, value, group in _overrides(state_dir, host, port):
         CONF.set_override(name, value, group=group)
     for name, value, group in _DEFAULTS:
         CONF.set_default(name, value, group=group)
+    if service_host:
+        CONF.set_default('host', service_host)
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
@@ -127,6 +132,7 @@ def unconfigure():
         CONF.clear_override(name, group=group)
     for name, _value, group in _DEFAULTS:
         CONF.clear_default(name, group=group)
+    CONF.clear_default('host')
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
@@ -299,7 +305,7 @@ class Plane(oslo_service.ServiceBase):
                 version=self.service_versions.get(host))
 
     def build(self):
-        configure(self.state_dir, self.host, self.port)
+        configure(self.state_dir, self.host, self.port, self.service_host)
         self.cells = prepare_databases(self.state_dir, self.n_cells)
         write_config(self.state_dir, self.host, self.port)
         self.services = [

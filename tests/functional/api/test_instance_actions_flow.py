@@ -133,5 +133,9 @@ def test_a_server_no_host_could_take_has_its_create_action_in_cell0(api):
     assert event['result'] == 'Error'
     assert event['details'].startswith('No valid host')
     # As Nova, the event names the conductor's host ([DEFAULT] host), as
-    # the conductor's other events do (2.62: host and hostId strings).
+    # the conductor's other events do (2.62: host and hostId strings);
+    # in the all-in-one, the host its super conductor's service has.
     assert event['host'] == CONF.host and event['hostId']
+    services = api('GET', '/os-services?binary=nova-conductor',
+                   token=ADMIN).json()['services']
+    assert event['host'] in {s['host'] for s in services}
