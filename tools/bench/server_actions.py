@@ -12,17 +12,20 @@ resolution).
 Figures (server CPU per action is what machine load distorts least;
 this machine's speed drifts by a third within an hour, so compare only
 figures of one run):
-- session 14, after the API's connections got TCP_NODELAY (every
+- session 14. The API's connections now set TCP_NODELAY: every
   GET /servers/detail of the polls had waited 40 ms for the client's
-  delayed ACK: the server was idle a third of the run) and the fake
-  hypervisor's journal; five runs side by side with Nova: nova_lite
-  137.8 / 122.6 / 148.7 / 161.5 / 165.9 actions/s (7.0 / 8.1 / 6.7 /
-  6.2 / 6.0 ms CPU per action), Nova 20.4 / 19.0 / 20.4 / 19.6 / 19.7
-  (45.0 / 48.5 / 44.8 / 46.9 / 46.7 ms): 6.8x / 6.4x / 7.3x / 8.2x /
-  8.4x (CPU 6.4x / 6.0x / 6.7x / 7.6x / 7.8x); p95 110-152 ms vs
-  832-932 ms. Before the TCP_NODELAY fix, same window: 83.6 vs 17.9
-  actions/s, 4.7x, although CPU per action was already 6.7x less
-  (7.7 vs 51.5 ms).
+  delayed ACK, and the server was idle a third of the run. Before that
+  fix: 83.6 vs 17.9 actions/s, 4.7x, although CPU per action was
+  already 6.7x less (7.7 vs 51.5 ms). Then, each run side by side
+  with Nova, nova_lite vs Nova actions/s (CPU per action):
+  with TCP_NODELAY, 137.8 vs 20.4, 6.8x (7.0 vs 45.0 ms); with the
+  fake hypervisor's journal too, 116.6 vs 17.0, 6.9x (8.5 vs 54.7 ms)
+  and 165.9 vs 19.7, 8.4x (6.0 vs 46.7 ms); with the listing's
+  prebuilt statements too (the final tree), 121.8 vs 16.9, 7.2x
+  (8.1 vs 55.0 ms), 122.6 vs 19.0, 6.4x (8.1 vs 48.5 ms), 148.7 vs
+  20.4, 7.3x (6.7 vs 44.8 ms) and 161.5 vs 19.6, 8.2x (6.2 vs 46.9
+  ms). p95 110-162 ms vs 832-1,053 ms. Our 400 actions take 2.5-3.4 s,
+  so one run's figure moves by +-10% with the machine.
 - session 13, two runs side by side with Nova (a slow window: both
   sides' CPU per action higher than session 12's): nova_lite 34.0 /
   33.4 actions/s (24.7 / 25.2 ms CPU per action), Nova 7.1 / 6.9
