@@ -54,8 +54,7 @@ class NoAuthMiddleware(middleware.Middleware):
             user_id=user_id, project_id=project_id, roles=list(roles),
             user_name=user_id, project_name=project_id, auth_token=token,
             request_id=req.environ.get('openstack.request_id'),
-            global_request_id=req.environ.get('openstack.global_request_id'),
-            overwrite=False)
+            global_request_id=req.environ.get('openstack.global_request_id'))
         return self.application
 
 
@@ -67,7 +66,6 @@ class KeystoneContext(middleware.Middleware):
         if req.headers.get('X-Identity-Status', 'Confirmed') != 'Confirmed':
             if not _is_version_document(req):
                 raise exception.Unauthorized()
-        ctxt = nova_context.RequestContext.from_environ(
-            req.environ, overwrite=False)
+        ctxt = nova_context.RequestContext.from_environ(req.environ)
         req.environ[CONTEXT_KEY] = ctxt
         return self.application

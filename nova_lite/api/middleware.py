@@ -13,6 +13,7 @@ from nova_lite.api import faults
 from nova_lite.api import json_body
 from nova_lite.api.openstack import api_version
 from nova_lite.conf import CONF
+from nova_lite import context as nova_context
 from nova_lite import exception
 
 # Longer URLs get a 414 here; nova_lite.wsgi answers request lines too
@@ -34,9 +35,29 @@ class Middleware(object):
 
 
 class ComputeRequestId(request_id.RequestId):
-    """oslo.middleware's request id, also sent as x-compute-request-id."""
+    """oslo.middleware's request id, also sent as x-compute-request-id.
+
+    Every line logged while the request is served names its request id:
+    a context carrying only the ids is the green thread's current one
+    (oslo.context's store, what oslo.log's formatter reads) before the
+    rest of the pipeline runs, until the auth middleware replaces it
+    with the caller's. Without it, the lines of a request refused before
+    auth, and eventlet's access line of every request on a keep-alive
+    connection, named a context an earlier request had left there."""
 
     compat_headers = ['x-compute-request-id']
+
+    def __init__(self, application, conf=None):
+        super().__init__(_with_logging_context(application), conf)
+
+
+def _with_logging_context(application):
+    def app(environ, start_response):
+        nova_context.RequestContext(
+            request_id=environ.get(request_id.ENV_REQUEST_ID),
+            global_request_id=environ.get(request_id.GLOBAL_REQ_ID))
+        return application(environ, start_response)
+    return app
 
 
 class BodySizeLimit(sizelimit.RequestBodySizeLimiter):

@@ -1,6 +1,8 @@
 """nova_lite.wsgi: the eventlet server (in-process and as nova-lite-api with
 workers) and the ``application`` module for other WSGI servers."""
+import http.client
 import json
+import logging
 import os
 import signal
 import socket
@@ -10,6 +12,7 @@ import urllib.error
 import urllib.request
 
 import eventlet
+from oslo_context import context as oslo_context
 import pytest
 
 from nova_lite.wsgi import server as wsgi_server
@@ -193,3 +196,47 @@ def test_application_module_serves_with_its_environment(plane):
     assert result.returncode == 0, result.stderr
     ok, bad, fault = json.loads(result.stdout.splitlines()[-1])
     assert (ok, bad) == (200, 400) and fault['badRequest']['code'] == 400
+
+
+class _CurrentRequestIds(logging.Handler):
+    """The request id oslo.log's formatter would print on each access
+    line: the green thread's current context when the line is logged."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids = []
+
+    def emit(self, record):
+        if '"GET ' in record.getMessage():      # not "accepted" lines
+            current = oslo_context.get_current()
+            self.ids.append(current.request_id if current else None)
+
+
+def test_every_access_line_names_its_own_request(plane):
+    """Requests on one keep-alive connection, one refused before auth
+    (401): each line logged while it is served names its own request id
+    (they named the first request's)."""
+    handler = _CurrentRequestIds()
+    access = logging.getLogger('eventlet.wsgi.server')
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    conn = http.client.HTTPConnection(plane.host, plane.port, timeout=30)
+    sent = []
+    try:
+        for path, token in (('/v2.1/flavors', 'admin:admin'),
+                            ('/v2.1/os-services', 'admin:admin'),
+                            ('/v2.1/servers', None),
+                            ('/v2.1/servers/nope', 'demo:demo'),
+                            ('/v2.1/flavors', 'admin:admin')):
+            conn.request('GET', path, headers={'X-Auth-Token': token}
+                         if token else {})
+            response = conn.getresponse()
+            response.read()
+            sent.append(response.getheader('X-OpenStack-Request-Id'))
+    finally:
+        conn.close()
+        access.removeHandler(handler)
+    assert len(set(sent)) == 5
+    wait_for(lambda: len(handler.ids) >= 5, timeout=10,
+             message='five access lines')
+    assert handler.ids == sent
