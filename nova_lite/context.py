@@ -13,6 +13,7 @@ from oslo_context import context as oslo_context
 from oslo_db.sqlalchemy import enginefacade
 from oslo_log import log as logging
 
+from nova_lite import exception
 from nova_lite import policy
 
 LOG = logging.getLogger(__name__)
@@ -158,7 +159,10 @@ def scatter_gather_cells(context, cell_mappings, timeout, fn, *args,
 
     Returns {cell_uuid: result}; a cell that raised maps to the exception
     instance, one that did not answer within timeout seconds maps to
-    did_not_respond_sentinel. Callers decide how to degrade.
+    did_not_respond_sentinel. Callers decide how to degrade. An error of
+    ours (a NovaLiteException: a server deleted meanwhile is not found)
+    is an answer, logged at debug; anything else is logged with its
+    traceback.
     """
     results = {}
     queue = eventlet.queue.LightQueue()
@@ -167,6 +171,9 @@ def scatter_gather_cells(context, cell_mappings, timeout, fn, *args,
         try:
             with target_cell(context, cell) as cctxt:
                 result = fn(cctxt, *args, **kwargs)
+        except exception.NovaLiteException as exc:
+            LOG.debug('Cell %s answered: %s', cell.uuid, exc)
+            result = exc
         except Exception as exc:
             LOG.exception('Error gathering result from cell %s', cell.uuid)
             result = exc
