@@ -220,6 +220,11 @@ class ComputeTaskManager(object):
                                            allow_cross_cell)
             except cross_cell_migrate.SimulatedCrash as crash:
                 LOG.warning('Simulated crash at %s (test hook)', crash)
+            except exception.NovaLiteException:
+                # Expected (no valid host, a host that cannot take it):
+                # the user sees it in the action's event. One line (oslo.log
+                # appends the exception), no traceback.
+                LOG.warning('Move of %s did not start', instance.uuid)
             except Exception:
                 LOG.warning('Move of %s did not start', instance.uuid,
                             exc_info=True)

@@ -4,6 +4,8 @@ power-off, the destination's start, the confirm, both halves of a
 revert) leaves the allocations and states as they were; the bad
 requests (400), the states and locks that refuse (409); the
 notifications and instance actions of a move."""
+import logging
+
 import pytest
 import sqlalchemy as sa
 
@@ -78,16 +80,21 @@ def _failed_back_on_source(api, plane, uuid, source, migration_status):
 
 
 def test_a_failure_before_the_guest_moves_puts_everything_back(
-        api, plane, conf):
+        api, plane, conf, caplog):
     uuid = boot(api)
     source = show(api, uuid)[HOST]
     # No host has room: the scheduler claims nothing.
-    assert action(api, uuid, {'resize': {'flavorRef': 'huge'}}
-                  ).status_code == 202
-    _failed_back_on_source(api, plane, uuid, source, 'error')
+    with caplog.at_level(logging.WARNING, logger='nova_lite.conductor'):
+        assert action(api, uuid, {'resize': {'flavorRef': 'huge'}}
+                      ).status_code == 202
+        _failed_back_on_source(api, plane, uuid, source, 'error')
     [event] = _events(api, uuid, 'resize')
     assert (event['event'], event['result']) == (
         'conductor_migrate_server', 'Error')
+    # An expected refusal: one warning line, no traceback.
+    [warning] = [r for r in caplog.records
+                 if 'did not start' in r.getMessage()]
+    assert warning.levelno == logging.WARNING and not warning.exc_info
     # The source fails to power off and hand over the guest.
     conf.set_override('fail_methods', ['migrate_disk_and_power_off'],
                       group='fake_driver')
