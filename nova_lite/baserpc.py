@@ -45,28 +45,34 @@ class BaseAPI(object):
         return cctxt.call(context, 'ping', arg=arg)
 
     def wait_until_ready(self, context, timeout=None, early_timeout=5,
-                         sleep=time.sleep):
+                         sleep=time.sleep, first_timeout=0.5):
         """Ping until a server of the topic answers.
 
         A message published before any server declared the topic's queue is
         dropped by the broker, so a service started alongside its conductor
         retries with short timeouts instead of waiting once for the full
-        rpc_response_timeout. Gives up (MessagingTimeout) after `timeout`
-        seconds when set, else waits forever, logging each miss.
+        rpc_response_timeout: first_timeout seconds, doubled after each
+        miss up to early_timeout (a service started with its conductor is
+        ready within about a second of it, not early_timeout later).
+        Gives up (MessagingTimeout) after `timeout` seconds when set, else
+        waits forever, logging each miss (a warning from early_timeout on).
         """
         start = time.monotonic()
         attempt = 0
+        wait = min(first_timeout, early_timeout)
         while True:
             attempt += 1
             try:
-                self.ping(context, 'ready?', timeout=early_timeout)
+                self.ping(context, 'ready?', timeout=wait)
                 break
             except messaging.MessagingTimeout:
                 waited = time.monotonic() - start
                 if timeout is not None and waited >= timeout:
                     raise
-                LOG.warning('No %s answered after %.0fs (attempt %d); '
-                            'still waiting', self.topic, waited, attempt)
+                log = LOG.warning if waited >= early_timeout else LOG.info
+                log('No %s answered after %.1fs (attempt %d); still waiting',
+                    self.topic, waited, attempt)
+                wait = min(wait * 2, early_timeout)
             except (messaging.UnsupportedVersion, messaging.RemoteError):
                 break
         if attempt > 1:
