@@ -24,8 +24,11 @@ figures of one run):
   prebuilt statements too (the final tree), 121.8 vs 16.9, 7.2x
   (8.1 vs 55.0 ms), 122.6 vs 19.0, 6.4x (8.1 vs 48.5 ms), 148.7 vs
   20.4, 7.3x (6.7 vs 44.8 ms) and 161.5 vs 19.6, 8.2x (6.2 vs 46.9
-  ms). p95 110-162 ms vs 832-1,053 ms. Our 400 actions take 2.5-3.4 s,
-  so one run's figure moves by +-10% with the machine.
+  ms); the session's last tree (request ids in logs, quicker
+  conductor wait), 154.2 vs 21.4, 7.2x (6.4 vs 42.5 ms) and 157.3 vs
+  19.1, 8.2x (6.3 vs 48.1 ms). p95 110-162 ms vs 789-1,053 ms. Our
+  400 actions take 2.5-3.4 s, so one run's figure moves by +-10% with
+  the machine.
 - session 13, two runs side by side with Nova (a slow window: both
   sides' CPU per action higher than session 12's): nova_lite 34.0 /
   33.4 actions/s (24.7 / 25.2 ms CPU per action), Nova 7.1 / 6.9
