@@ -45,7 +45,7 @@ class BaseAPI(object):
         return cctxt.call(context, 'ping', arg=arg)
 
     def wait_until_ready(self, context, timeout=None, early_timeout=5,
-                         sleep=time.sleep, first_timeout=0.5):
+                         first_timeout=0.5):
         """Ping until a server of the topic answers.
 
         A message published before any server declared the topic's queue is

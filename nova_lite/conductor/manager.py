@@ -220,14 +220,14 @@ class ComputeTaskManager(object):
                                            allow_cross_cell)
             except cross_cell_migrate.SimulatedCrash as crash:
                 LOG.warning('Simulated crash at %s (test hook)', crash)
-            except exception.NovaLiteException:
-                # Expected (no valid host, a host that cannot take it):
-                # the user sees it in the action's event. One line (oslo.log
-                # appends the exception), no traceback.
-                LOG.warning('Move of %s did not start', instance.uuid)
-            except Exception:
+            except Exception as exc:
+                # An expected refusal (no valid host, a host that cannot
+                # take it) is one line, the user sees it in the action's
+                # event (oslo.log appends the exception); anything else
+                # with its traceback.
                 LOG.warning('Move of %s did not start', instance.uuid,
-                            exc_info=True)
+                            exc_info=not isinstance(
+                                exc, exception.NovaLiteException))
 
     def _cross_cell(self, context, instance, migration, step):
         mapping = objects.InstanceMapping.get_by_instance_uuid(

@@ -295,15 +295,12 @@ class ServiceList(base.ObjectListBase, base.NovaLiteObject):
 
     @staticmethod
     @main_db.reader
-    def _get_from_db(context, disabled=None, binary=None, hosts=None,
-                     **filters):
+    def _get_from_db(context, disabled=None, binary=None, **filters):
         query = _active(context.session.query(models.Service))
         if disabled is not None:
             query = query.filter_by(disabled=disabled)
         if binary is not None:
             query = query.filter(_binary_is([binary]))
-        if hosts is not None:
-            query = query.filter(models.Service.host.in_(sorted(hosts)))
         query = query.filter_by(**filters).order_by(models.Service.id)
         return [_to_dict(r) for r in query.all()]
 
