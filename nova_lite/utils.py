@@ -1,6 +1,7 @@
 """Small helpers shared by services and tools."""
 import re
 import threading
+import types
 
 
 # user:password@ in each (possibly comma-separated) host of a URL's netloc.
@@ -74,3 +75,29 @@ def _os_threading():
         from eventlet import patcher
         return patcher.original('threading')
     return threading
+
+
+def memoized_argspec(read_argspec):
+    """read_argspec (a library's signature reader), remembering each
+    plain function's answer. Signatures of functions do not change, and
+    a bound method's is its function's (self included, as inspect gives
+    it). pecan reads a controller's signature several times per request
+    with a reader that builds a namedtuple class (with eval) every time,
+    about a tenth of a POST /flavors; oslo.policy reads each check's
+    signature with inspect.getfullargspec at every check of every rule
+    (2% of a server action). Both are library internals: see
+    doc/private-apis.rst."""
+    specs = {}
+
+    def getargspec(func):
+        func = getattr(func, '__func__', func)
+        if not isinstance(func, types.FunctionType):
+            return read_argspec(func)
+        try:
+            return specs[func]
+        except KeyError:
+            spec = specs[func] = read_argspec(func)
+            return spec
+
+    getargspec.memoized = True
+    return getargspec

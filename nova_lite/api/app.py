@@ -4,7 +4,6 @@ load_app() is what nova-lite-api (and tests) call.
 """
 import json
 import os
-import types
 
 from oslo_config import cfg
 from paste import deploy
@@ -19,6 +18,7 @@ from nova_lite.api.openstack import versions
 from nova_lite.api.openstack import wsgi
 from nova_lite.conf import CONF
 from nova_lite import exception
+from nova_lite import utils
 
 PASTE_FILE = 'api-paste.ini'
 APP_NAME = 'osapi_compute'
@@ -32,33 +32,11 @@ class JSONOnlyHook(hooks.PecanHook):
         state.request.pecan['content_type'] = wsgi.JSON
 
 
-def _memoized(read_argspec):
-    """read_argspec (pecan's signature reader), remembering each plain
-    function's answer: pecan reads a controller's signature several times
-    per request, and its reader builds a namedtuple class (with eval)
-    every time, about a tenth of a POST /flavors. Signatures of functions
-    do not change; a bound method's is its function's. (A pecan
-    internal: see doc/private-apis.rst.)"""
-    specs = {}
-
-    def getargspec(func):
-        func = getattr(func, '__func__', func)
-        if not isinstance(func, types.FunctionType):
-            return read_argspec(func)
-        try:
-            return specs[func]
-        except KeyError:
-            spec = specs[func] = read_argspec(func)
-            return spec
-
-    getargspec.memoized = True
-    return getargspec
-
-
 def v21_app_factory(global_conf, **local_conf):
     """The pecan app serving /v2.1 (paste app factory)."""
     if not getattr(pecan_util._getargspec, 'memoized', False):
-        pecan_util._getargspec = _memoized(pecan_util._getargspec)
+        pecan_util._getargspec = utils.memoized_argspec(
+            pecan_util._getargspec)
     return pecan.make_app(
         root.V21Controller(),
         hooks=[JSONOnlyHook()],

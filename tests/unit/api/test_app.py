@@ -2,6 +2,7 @@
 from pecan import util as pecan_util
 
 from nova_lite.api import app as api_app
+from nova_lite import utils
 
 
 class _Controller(object):
@@ -16,7 +17,7 @@ def test_signatures_are_read_once_per_function():
         reads.append(func)
         return pecan_util._getargspec(func)
 
-    getargspec = api_app._memoized(read)
+    getargspec = utils.memoized_argspec(read)
     first = getargspec(_Controller().post)
     assert getargspec(_Controller().post) is first
     assert getargspec(_Controller.post) is first
@@ -31,7 +32,7 @@ def test_other_callables_are_read_every_time():
         reads.append(func)
         return 'spec'
 
-    getargspec = api_app._memoized(read)
+    getargspec = utils.memoized_argspec(read)
     callable_object = _Controller()
     getargspec(callable_object)
     getargspec(callable_object)
