@@ -29,21 +29,26 @@ and no connection ever waits in C (busy timeout 0):
 - BEGIN is issued by green threads (or, without eventlet, by any thread):
   helper threads of the OS only run statements on connections their
   caller began (utils.run_together(native=True)).
-- oslo.db gives SQLite files no pool: each engine keeps up to IDLE_MAX
-  closed connections open for its next connect (_Idle).
+- oslo.db gives SQLite files no pool (NullPool: a new connection, set up
+  by every "connect" listener, for each transaction; and the last
+  connection to a WAL file to close checkpoints it and deletes the WAL).
+  Each engine here keeps up to IDLE_MAX of its connections open between
+  transactions (_KeepingPool): a connection is set up once. One that
+  ends dirty -- in a transaction, with a file attached, or with a
+  setting changed by a PRAGMA since it was set up -- is closed.
 
 Two oslo.db internals are relied on, for speed only (_begin): its SQLite
 "begin" listener skips its own BEGIN when conn.info has
 'in_transaction', and ours must run before it (SQLAlchemy ignores
-insert=True for engine events, so the listeners are re-registered).
+insert=True for engine events, so the listeners are re-registered). And
+SQLAlchemy's pool internals (_KeepingPool): see doc/private-apis.rst.
 """
 import functools
+import logging
 import os
-import re
 import sqlite3
 import threading
 import time
-import weakref
 
 import sqlalchemy as sa
 
@@ -86,7 +91,6 @@ def configure(manager, options):
 
 def _set_up(manager, path, engine):
     lock = _locks.setdefault(path, _FileLock(path))
-    idle = _Idle()
     role = []
 
     def connection_class():
@@ -100,26 +104,63 @@ def _set_up(manager, path, engine):
 
     @sa.event.listens_for(engine, 'do_connect')
     def do_connect(dialect, conn_rec, cargs, cparams):
-        conn = idle.get()
-        if conn is not None:
-            conn.replaying = True
-            return conn
         cparams['factory'] = connection_class()
         cparams['timeout'] = 0
 
     @sa.event.listens_for(engine, 'connect')
     def connect(dbapi_conn, conn_rec):
         # Registered after SQLAlchemy's and oslo.db's own: the last.
-        if dbapi_conn.idle is None:
-            dbapi_conn.set_up(lock, idle)
-        dbapi_conn.replaying = False
+        dbapi_conn.set_up(lock)
 
     _listen_first(engine, 'begin', _begin)
     # Connections made before these listeners (oslo.db's test connection)
-    # are not kept.
+    # are not kept: dispose() closes them and builds the pool anew (of
+    # the same class).
+    engine.pool = _KeepingPool.replacing(engine.pool)
     engine.dispose()
-    weakref.finalize(engine, idle.close_all)
     _use_wal(path)
+
+
+class _KeepingPool(sa.pool.NullPool):
+    """oslo.db's NullPool, except that up to IDLE_MAX connections that
+    end clean (no transaction, no attached file, no PRAGMA since their
+    set-up) stay open for the next checkout, which then runs no
+    "connect" listener. No pre-ping: a SQLite file does not go away.
+    Built as SQLAlchemy builds a pool's successor (Pool.recreate), from
+    the pool it replaces: its creator, events and dialect."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **dict(kwargs, pre_ping=False))
+        self._kept = []
+        # SQLAlchemy names a pool's logger after its class: this one's
+        # goes under "sqlalchemy" with the others, where oslo.log's
+        # default levels (sqlalchemy=WARN) expect it.
+        self.logger = logging.getLogger('sqlalchemy.pool.impl.'
+                                        + type(self).__name__)
+
+    @classmethod
+    def replacing(cls, pool):
+        return cls(pool._creator, recycle=pool._recycle, echo=pool.echo,
+                   logging_name=pool._orig_logging_name,
+                   reset_on_return=pool._reset_on_return,
+                   _dispatch=pool.dispatch, dialect=pool._dialect)
+
+    def _do_get(self):
+        if self._kept:
+            return self._kept.pop()
+        return super()._do_get()
+
+    def _do_return_conn(self, record):
+        conn = record.dbapi_connection
+        if (conn is not None and conn.clean()
+                and len(self._kept) < IDLE_MAX):
+            self._kept.append(record)
+            return
+        super()._do_return_conn(record)
+
+    def dispose(self):
+        while self._kept:
+            self._kept.pop().close()
 
 
 def _begin(conn):
@@ -151,29 +192,6 @@ def _use_wal(path):
                     time.monotonic() + LOCK_TIMEOUT)
     finally:
         conn.close()
-
-
-class _Idle(object):
-    """One engine's connections that SQLAlchemy closed, kept open for its
-    next connect: oslo.db gives SQLite files no connection pool, and the
-    last connection to a WAL file to close checkpoints the file and
-    deletes the WAL -- at the end of every transaction, without these."""
-
-    def __init__(self):
-        self.conns = []
-
-    def get(self):
-        return self.conns.pop() if self.conns else None
-
-    def put(self, conn):
-        if len(self.conns) >= IDLE_MAX:
-            return False
-        self.conns.append(conn)
-        return True
-
-    def close_all(self):
-        while self.conns:
-            sqlite3.Connection.close(self.conns.pop())
 
 
 def _is_busy(exc):
@@ -228,10 +246,6 @@ class _FileLock(object):
         self._lock.release()
 
 
-_FOREIGN_KEYS_ON = re.compile(
-    r'\s*pragma\s+foreign_keys\s*=\s*(on|1)\s*;?\s*$', re.IGNORECASE)
-
-
 def _is_begin(sql):
     return sql.lstrip()[:5].upper() == 'BEGIN'
 
@@ -242,34 +256,31 @@ class _Cursor(sqlite3.Cursor):
             self.connection.begin(super().execute)
             return self
         result = super().execute(sql, parameters)
-        if sql.lstrip()[:6].upper() in ('ATTACH', 'DETACH'):
+        verb = sql.lstrip()[:6].upper()
+        if verb in ('ATTACH', 'DETACH'):
             self.connection.attachments_changed()
+        elif verb == 'PRAGMA' and '=' in sql:
+            self.connection.altered = True
         return result
 
 
 class ReaderConnection(sqlite3.Connection):
-    """A reader engine's connection: never writes.
+    """A reader engine's connection: never writes."""
 
-    SQLAlchemy sees a kept connection (_Idle) as a new one each time it
-    hands it out, so its "connect" listeners (SQLAlchemy's and oslo.db's)
-    set it up again while it is ``replaying``. What they did before is
-    not redone: a function already registered with the same callable, or
-    foreign keys switched on when they are on. Redoing it would cost
-    nothing but time, except that SQLite then expires every prepared
-    statement of the connection, and each transaction would prepare all
-    its statements anew.
-    """
-
-    idle = None
     lock = None
     holding = False
     attached = False
-    replaying = False
-    functions = frozenset()
+    # A PRAGMA changed a setting after set_up (the "connect" listeners'
+    # own, e.g. oslo.db's foreign keys, came before): not kept.
+    altered = False
 
-    def set_up(self, lock, idle):
-        self.idle = idle
+    def set_up(self, lock):
         self.execute('PRAGMA query_only = ON')
+        self.altered = False
+
+    def clean(self):
+        """Fit to be kept for the next checkout."""
+        return not (self.in_transaction or self.attached or self.altered)
 
     def begin(self, execute):
         execute('BEGIN')
@@ -290,31 +301,12 @@ class ReaderConnection(sqlite3.Connection):
         return super().cursor(factory)
 
     def execute(self, sql, parameters=()):
-        if (self.replaying and _FOREIGN_KEYS_ON.match(sql)
-                and super().execute('PRAGMA foreign_keys').fetchone()[0]):
-            return self.cursor()
         return self.cursor().execute(sql, parameters)
-
-    def create_function(self, name, narg, func, **kwargs):
-        key = (name, narg, func)
-        if self.replaying and key in self.functions:
-            return
-        self._register(name, narg, func, **kwargs)
-        self.functions = self.functions | {key}
-
-    def _register(self, name, narg, func, **kwargs):
-        super().create_function(name, narg, func, **kwargs)
 
     def _release(self):
         pass
 
     def close(self):
-        """Back to the engine's idle connections if it is clean (no
-        transaction, no attached file), else closed."""
-        if (self.idle is not None and not self.in_transaction
-                and not self.attached and self.idle.put(self)):
-            self._release()
-            return
         try:
             super().close()
         finally:
@@ -325,10 +317,10 @@ class WriterConnection(ReaderConnection):
     """A writer engine's connection: its transactions take the file's
     write turn (see the module's docstring)."""
 
-    def set_up(self, lock, idle):
-        self.idle = idle
+    def set_up(self, lock):
         self.lock = lock
         self.execute('PRAGMA synchronous = NORMAL')
+        self.altered = False
 
     def begin(self, execute):
         deadline = time.monotonic() + LOCK_TIMEOUT
