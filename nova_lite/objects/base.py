@@ -7,6 +7,7 @@ open one). Keeping the choice on the context lets a compute and a conductor
 share one process (the all-in-one and functional tests) without the
 compute touching the database.
 """
+import datetime
 import functools
 import sys
 
@@ -43,6 +44,12 @@ def indirection_api_for(obj):
     """The API obj's remotable methods go through (its context's, else
     its class's); None when they run here."""
     return _indirection_api(obj, obj._context)
+
+
+def indirection_api_of(cls, context):
+    """The API cls's remotable classmethods go through under context;
+    None when they run here."""
+    return _indirection_api(cls, context)
 
 
 def remotable_classmethod(fn):
@@ -132,22 +139,29 @@ class _ClassInfo(object):
         self.names = _FieldNames(tuple(cls.fields)
                                  + tuple(cls.obj_extra_fields))
         self.items = []
+        self.utc_times = set()
         for name, field in cls.fields.items():
             # Storage is read and written directly only behind ovo's own
             # property (a class may define its own for a field).
             prop = getattr(cls, name, None)
             own = (isinstance(prop, property) and prop.fget is not None
                    and '_make_class_properties' in prop.fget.__qualname__)
-            plain = (own and type(field._type) in _PLAIN_TYPES
-                     and (type(field).to_primitive, type(field).from_primitive,
-                          type(field).coerce) == _OVO_FIELD_METHODS)
+            kind = type(field)
+            ovo_methods = (kind.to_primitive, kind.from_primitive,
+                           kind.coerce) == _OVO_FIELD_METHODS
+            plain = (own and ovo_methods
+                     and type(field._type) in _PLAIN_TYPES)
             self.items.append((name, '_obj_' + name, field, own, plain))
+            if (own and ovo_methods and type(field._type) is fields.DateTime
+                    and field._type.tzinfo_aware):
+                self.utc_times.add(name)
         self.keys = {part: cls._obj_primitive_key(part)
                      for part in ('name', 'namespace', 'version', 'data',
                                   'changes')}
 
 
 _MISSING = object()
+_fromisoformat = datetime.datetime.fromisoformat
 
 
 class FastFieldsMixin(object):
@@ -167,8 +181,10 @@ class FastFieldsMixin(object):
       the plain fields (strings, UUIDs, integers, booleans, floats:
       their primitive is the value) as they are;
     - deserializing stores those plain fields' received values without
-      coercing them again (they were coerced when the sender set them);
-      every other field goes through ovo's from_primitive and setter.
+      coercing them again (they were coerced when the sender set them),
+      and parses the times ovo sends ('2026-11-28T02:03:04Z') with
+      datetime.fromisoformat; every other field (and value) goes
+      through ovo's from_primitive and setter.
 
     Put before VersionedObject in the bases."""
 
@@ -235,11 +251,18 @@ class FastFieldsMixin(object):
         for name, attr, field, own, plain in info.items:
             if name not in data:
                 continue
+            value = data[name]
             if plain:
-                storage[attr] = data[name]
-            else:
-                setattr(self, name, field.from_primitive(self, name,
-                                                         data[name]))
+                storage[attr] = value
+                continue
+            if (name in info.utc_times and isinstance(value, str)
+                    and value[-1:] == 'Z'):
+                try:
+                    storage[attr] = _fromisoformat(value)
+                    continue
+                except ValueError:
+                    pass
+            setattr(self, name, field.from_primitive(self, name, value))
         self._changed_fields = {name for name in primitive.get(
             info.keys['changes'], ()) if name in cls.fields}
         return self

@@ -155,3 +155,17 @@ def test_unknown_names_are_refused_as_ovo_refuses_them():
         inst.obj_attr_is_set('no_such_field')
     with pytest.raises(AttributeError):
         ovo_base.VersionedObject.obj_attr_is_set(inst, 'no_such_field')
+
+
+@pytest.mark.parametrize('sent', [
+    '2026-11-28T02:03:04Z', '2026-11-28T02:03:04.000123Z',
+    '2026-11-28T02:03:04+02:00', '2026-11-28 02:03:04Z',
+    '2026-11-28T02:03Z'])
+def test_received_times_are_read_as_ovo_reads_them(sent):
+    primitive = objects.Instance(launched_at=NOW).obj_to_primitive()
+    primitive['nova_lite_object.data']['launched_at'] = sent
+    ours = objects.Instance.obj_from_primitive(primitive)
+    theirs = ovo_base.VersionedObject._obj_from_primitive.__func__(
+        objects.Instance, None, objects.Instance.VERSION, primitive)
+    assert ours.launched_at == theirs.launched_at
+    assert ours.launched_at.utcoffset() == theirs.launched_at.utcoffset()
