@@ -26,10 +26,24 @@ the work fail: a missing action (work not started by a user request,
 e.g. a restart's recovery) or a database hiccup is logged and ignored.
 Adding a new action: call record_action() in the API-side function
 before its cast, and wrap the compute manager method as above.
+
+A quick action's start is recorded with its finish (defer_start=True,
+wrap_instance_event(..., pass_event=True)): the server actions end in
+one save of the state they reach (save_and_finish), and the event's
+start goes into that same call to the cell conductor, with the time the
+work started, instead of a call of its own before the work. An action
+still running after START_DEFERRAL seconds has its start recorded then,
+so `openstack server event show` shows a long stop in progress as Nova
+does, half a second late; a process killed within that half second
+leaves no event (a kill after it leaves it unfinished, as in Nova).
+Moves, builds and the other long work record their start first.
 """
 import functools
+import threading
 
+import eventlet
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import exception
@@ -38,6 +52,9 @@ from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)
 Event = instance_action.InstanceActionEvent
+# Seconds a deferred start waits for its finish before it is recorded on
+# its own.
+START_DEFERRAL = 0.5
 
 
 def record_action(context, instance, action):
@@ -52,13 +69,21 @@ class EventReporter(object):
     action on each of ``instance_uuids``, started on entry and finished
     on exit (Success, or Error with the exception)."""
 
-    def __init__(self, context, event_name, host, *instance_uuids):
+    def __init__(self, context, event_name, host, *instance_uuids,
+                 defer_start=False):
         self.context = context
         self.event_name = event_name
         self.host = host
         self.instance_uuids = instance_uuids
         self._failure = None
         self._finished = False
+        self._defer = defer_start and len(instance_uuids) == 1
+        # While the start is deferred: the time the work started (None
+        # once recorded or taken by the finish), the timer that records
+        # it late, and the lock that orders the two.
+        self._start_time = None
+        self._timer = None
+        self._lock = None
 
     def save_and_finish(self, instance, expected_task_state=None):
         """instance.save(expected_task_state=...) as the block's last
@@ -72,14 +97,20 @@ class EventReporter(object):
                 or not _runs_save_and_finish(instance)):
             instance.save(expected_task_state=expected_task_state)
             return
+        start_time = self._take_start_time()
+        kwargs = {} if start_time is None else {'start_time': start_time}
         try:
             instance.save_and_finish_event(
                 self.event_name, host=self.host,
-                expected_task_state=expected_task_state)
+                expected_task_state=expected_task_state, **kwargs)
         except exception.InstanceActionNotFound:
             # Work no user request started: no event to finish.
             instance.save(expected_task_state=expected_task_state)
             return
+        except Exception:
+            # Nothing written: the exit finishes the event, from then.
+            self._start_time = start_time
+            raise
         self._finished = True
 
     def _record(self, method, uuid, *args, **kwargs):
@@ -95,9 +126,37 @@ class EventReporter(object):
                           self.event_name, uuid)
 
     def __enter__(self):
+        if self._defer and _takes_start_time(self.context):
+            self._start_time = timeutils.utcnow()
+            self._lock = threading.Lock()
+            self._timer = eventlet.spawn_after(START_DEFERRAL,
+                                               self._start_late)
+            return self
         for uuid in self.instance_uuids:
             self._record(Event.event_start, uuid)
         return self
+
+    def _start_late(self):
+        """The timer: the work still runs; record its start now."""
+        with self._lock:
+            if self._start_time is None:
+                return
+            self._record(Event.event_start, self.instance_uuids[0],
+                         start_time=self._start_time)
+            self._start_time = None
+
+    def _take_start_time(self):
+        """Stop the deferred start: the time the finish must record as
+        the start, or None when it was recorded (or never deferred)."""
+        if self._lock is None:
+            return None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        # Waits for a late start being recorded right now.
+        with self._lock:
+            start_time, self._start_time = self._start_time, None
+        return start_time
 
     def failed(self, exc_val, exc_tb=None):
         """Finish as 'Error' with exc_val on exit, for a block that
@@ -109,7 +168,9 @@ class EventReporter(object):
             # The process or thread is going away (a BaseException: a
             # kill, a stop, the tests' simulated crash): the event stays
             # unfinished, as a SIGKILL leaves it -- what a super
-            # conductor's restart reads (conductor.tasks.move_recovery).
+            # conductor's restart reads (conductor.tasks.move_recovery);
+            # a deferred start not yet recorded stays unrecorded.
+            self._take_start_time()
             return False
         if exc_val is None and self._failure is not None:
             exc_val, exc_tb = self._failure
@@ -121,12 +182,14 @@ class EventReporter(object):
                             'finished: %s', self.event_name,
                             self.instance_uuids[0], exc_val)
             return False
+        start_time = self._take_start_time()
+        kwargs = {} if start_time is None else {'start_time': start_time}
         for uuid in self.instance_uuids:
             if exc_val is None:
-                self._record(Event.event_finish, uuid)
+                self._record(Event.event_finish, uuid, **kwargs)
             else:
                 self._record(Event.event_finish_with_failure, uuid,
-                             exc_val, exc_tb=exc_tb)
+                             exc_val, exc_tb=exc_tb, **kwargs)
         return False
 
 
@@ -134,13 +197,15 @@ def wrap_instance_event(prefix, pass_event=False):
     """Decorate a service method ``fn(self, context, instance, ...)`` so
     that it runs as event ``<prefix>_<fn name>`` on ``self.host``;
     pass_event: fn also gets the EventReporter as ``event=`` (to end
-    with event.save_and_finish)."""
+    with event.save_and_finish), which defers the event's start to it
+    (see the module's docstring)."""
     def decorator(fn):
         @functools.wraps(fn)
         def wrapper(self, context, instance, *args, **kwargs):
             name = '%s_%s' % (prefix, fn.__name__)
             with EventReporter(context, name, getattr(self, 'host', None),
-                               instance.uuid) as event:
+                               instance.uuid,
+                               defer_start=pass_event) as event:
                 if pass_event:
                     kwargs['event'] = event
                 return fn(self, context, instance, *args, **kwargs)
@@ -152,3 +217,11 @@ def _runs_save_and_finish(instance):
     api = obj_base.indirection_api_for(instance)
     return api is None or api.can_send_version(
         conductor_rpcapi.SAVE_AND_FINISH_EVENT_VERSION)
+
+
+def _takes_start_time(context):
+    """Whether the event methods (and save_and_finish_event) run where
+    they take start_time: here, or on a conductor at 1.3."""
+    api = obj_base.indirection_api_of(Event, context)
+    return api is None or api.can_send_version(
+        conductor_rpcapi.EVENT_START_TIME_VERSION)

@@ -79,7 +79,7 @@ def _field_values(obj):
 class ConductorManager(object):
     """Object indirection endpoint, one per cell conductor; and the cell's
     own orchestration (a reschedule to an alternate host)."""
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.3')
 
     def __init__(self):
         self.service_name = 'conductor'

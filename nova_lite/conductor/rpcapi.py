@@ -8,6 +8,11 @@ ConductorAPI (default namespace), served by every conductor:
     1.2 - object_action runs Instance 1.1's save_and_finish_event (a
           compute asks for it only while it may send 1.2:
           can_send_version).
+    1.3 - object methods take start_time: InstanceActionEvent 1.1's
+          event_start and event_finish, Instance 1.2's
+          save_and_finish_event (a compute records a quick action's
+          event start with its finish only while it may send 1.3; a
+          call passing start_time is sent as 1.3).
 
 ComputeTaskAPI (namespace 'compute_task'), served by super conductors
 only (those holding the API database):
@@ -36,15 +41,24 @@ from nova_lite import rpc
 TOPIC = 'conductor'
 # The version that runs Instance.save_and_finish_event.
 SAVE_AND_FINISH_EVENT_VERSION = '1.2'
+# The version whose object methods take start_time.
+EVENT_START_TIME_VERSION = '1.3'
 # object_action methods a conductor runs from a version later than 1.0.
 OBJECT_ACTION_VERSIONS = {'save_and_finish_event':
                           SAVE_AND_FINISH_EVENT_VERSION}
 COMPUTE_TASK_NAMESPACE = 'compute_task'
 
 
+def _version(objmethod, kwargs):
+    """The version an object method's call goes out as."""
+    if 'start_time' in kwargs:
+        return EVENT_START_TIME_VERSION
+    return OBJECT_ACTION_VERSIONS.get(objmethod, '1.0')
+
+
 class ConductorAPI(object):
     """Calls the cell conductor; used as computes' indirection API."""
-    VERSION = '1.2'
+    VERSION = '1.3'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -59,15 +73,14 @@ class ConductorAPI(object):
 
     def object_class_action_versions(self, context, objname, objmethod,
                                      object_versions, args, kwargs):
-        cctxt = self.client.prepare()
+        cctxt = self.client.prepare(version=_version(objmethod, kwargs))
         return cctxt.call(context, 'object_class_action_versions',
                           objname=objname, objmethod=objmethod,
                           object_versions=object_versions,
                           args=args, kwargs=kwargs)
 
     def object_action(self, context, objinst, objmethod, args, kwargs):
-        cctxt = self.client.prepare(
-            version=OBJECT_ACTION_VERSIONS.get(objmethod, '1.0'))
+        cctxt = self.client.prepare(version=_version(objmethod, kwargs))
         return cctxt.call(context, 'object_action', objinst=objinst,
                           objmethod=objmethod, args=args, kwargs=kwargs)
 

@@ -22,6 +22,7 @@ from nova_lite import exception
 from nova_lite.objects import base
 from nova_lite.objects import embedded_flavor
 from nova_lite.objects import fields as nl_fields
+from nova_lite.objects import instance_action
 
 # vm_state / task_state / power_state values used by the services.
 ACTIVE, BUILDING, ERROR, DELETED, STOPPED = (
@@ -141,7 +142,8 @@ def _reset_all(instance):
 class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
     # 1.0: initial
     # 1.1: save_and_finish_event
-    VERSION = '1.1'
+    # 1.2: save_and_finish_event takes start_time
+    VERSION = '1.2'
 
     fields = dict(base.NovaLitePersistentObject.fields, **_COLUMN_FIELDS,
                   **_RELATED_FIELDS)
@@ -209,19 +211,21 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
 
     @base.remotable
     def save_and_finish_event(self, event_name, host=None,
-                              expected_task_state=None):
+                              expected_task_state=None, start_time=None):
         """1.1: finish event event_name (Success) of the context's
         request's action on this instance and save() it, in one
         transaction of its cell: a compute's last two writes of an
         action, in one call to its cell conductor. Nothing is written
         when the save is refused (UnexpectedTaskStateError,
         InstanceNotFound); InstanceActionNotFound when the request
-        started no action."""
+        started no action. 1.2: an event never started is recorded as
+        started at start_time (default now)."""
         with main_db.writing(self._context):
             actions_db.event_finish(
                 self._context, self.uuid, self._context.request_id,
                 event_name, actions_db.RESULT_SUCCESS, host=host,
-                want_result=False)
+                want_result=False,
+                start_time=instance_action.start_time_value(start_time))
             self._save(expected_task_state, None)
 
     def _save(self, expected_task_state, expected_vm_state):

@@ -9,8 +9,10 @@ RPC, which is how a compute finds the action its event belongs to. Use
 nova_lite.compute.instance_events to record events, not these methods
 directly.
 """
+import datetime
 import traceback as tb_module
 
+from oslo_utils import timeutils
 from oslo_versionedobjects import fields
 
 from nova_lite.db.main import instance_actions as db
@@ -43,6 +45,17 @@ SWAP_VOLUME = 'swap_volume'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR
+
+
+def start_time_value(start_time):
+    """A start_time argument as the database takes it (naive UTC): it
+    arrives as sent in-process (a datetime) or over a broker (its ISO
+    string)."""
+    if start_time is None:
+        return None
+    if not isinstance(start_time, datetime.datetime):
+        start_time = timeutils.parse_isotime(start_time)
+    return timeutils.normalize_time(start_time)
 
 
 def _set(obj, rec, context):
@@ -124,7 +137,9 @@ class InstanceActionList(base.ObjectListBase, base.NovaLiteObject):
 class InstanceActionEvent(base.NovaLiteObject,
                           base.NovaLitePersistentObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: event_start, event_finish and event_finish_with_failure take
+    #      start_time (a start recorded late, or with the finish)
+    VERSION = '1.1'
 
     fields = dict(base.NovaLitePersistentObject.fields, **{
         'id': fields.IntegerField(),
@@ -140,29 +155,35 @@ class InstanceActionEvent(base.NovaLiteObject,
 
     @base.remotable_classmethod
     def event_start(cls, context, instance_uuid, event_name, host=None,
-                    want_result=True):
-        """Start event_name in context's request's action on the
-        instance (InstanceActionNotFound when there is none)."""
+                    want_result=True, start_time=None):
+        """Start event_name (at start_time, default now) in context's
+        request's action on the instance (InstanceActionNotFound when
+        there is none)."""
         rec = db.event_start(context, instance_uuid, context.request_id,
-                             event_name, host=host, want_result=want_result)
+                             event_name, host=host,
+                             start_time=start_time_value(start_time),
+                             want_result=want_result)
         return _set(cls(), rec, context) if want_result else None
 
     @base.remotable_classmethod
     def event_finish(cls, context, instance_uuid, event_name, result=SUCCESS,
                      traceback=None, details=None, host=None,
-                     want_result=True):
+                     want_result=True, start_time=None):
         """Finish event_name with result ('Success' or 'Error'); an
-        error marks the action's message 'Error'."""
+        error marks the action's message 'Error'. An event that was
+        never started is recorded as started at start_time (default
+        now)."""
         rec = db.event_finish(context, instance_uuid, context.request_id,
                               event_name, result, traceback=traceback,
                               details=details, host=host,
-                              want_result=want_result)
+                              want_result=want_result,
+                              start_time=start_time_value(start_time))
         return _set(cls(), rec, context) if want_result else None
 
     @classmethod
     def event_finish_with_failure(cls, context, instance_uuid, event_name,
                                   exc_val, exc_tb=None, host=None,
-                                  want_result=True):
+                                  want_result=True, start_time=None):
         """Finish event_name as 'Error': the traceback (shown to
         administrators) and the failure's details (its message for our
         own exceptions, else the exception's class name)."""
@@ -171,10 +192,11 @@ class InstanceActionEvent(base.NovaLiteObject,
                    else type(exc_val).__name__)
         traceback = ''.join(tb_module.format_exception(
             type(exc_val), exc_val, exc_tb)) if exc_tb is not None else None
+        kwargs = {} if start_time is None else {'start_time': start_time}
         return cls.event_finish(context, instance_uuid, event_name,
                                 result=ERROR, traceback=traceback,
                                 details=details, host=host,
-                                want_result=want_result)
+                                want_result=want_result, **kwargs)
 
 
 @base.NovaLiteObjectRegistry.register

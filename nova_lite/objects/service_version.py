@@ -170,6 +170,19 @@ SERVICE_VERSION_HISTORY = _history(
                 'finishes the action\'s event in one call to its cell '
                 'conductor, one transaction, while it may send 1.2 '
                 '(two calls otherwise)'},
+    # 13
+    {'conductor_rpc': '1.3',
+     'objects': {'Instance': '1.2', 'InstanceActionEvent': '1.1'},
+     'enables': 'conductor RPC 1.3, InstanceActionEvent 1.1 and '
+                'Instance 1.2 (event_start, event_finish and '
+                'save_and_finish_event take start_time): a compute '
+                'records the event of a quick server action (stop, '
+                'start, reboot, pause, unpause, suspend, resume) with '
+                'its finish, in the one call that saves the state it '
+                'ends in, while it may send 1.3; an action still '
+                'running after half a second (instance_events.'
+                'START_DEFERRAL) has its '
+                'start recorded then'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -1,5 +1,8 @@
 """The instance-action event helper: names, results, and that recording
 never makes the work fail."""
+import datetime
+
+import eventlet
 import pytest
 
 from nova_lite.compute import instance_events
@@ -7,18 +10,25 @@ from nova_lite import exception
 
 
 class _Recorder(object):
-    """Stands in for InstanceActionEvent's remotable methods."""
+    """Stands in for InstanceActionEvent's remotable methods (run here:
+    no indirection API)."""
+    indirection_api = None
 
     def __init__(self, fail_with=None):
         self.calls = []
         self.fail_with = fail_with
+        self.start_times = []
+        self.start_delay = 0
 
     def _call(self, kind, context, uuid, name, *args, **kwargs):
         self.calls.append((kind, uuid, name, kwargs.get('host'), args))
+        self.start_times.append(kwargs.get('start_time'))
         if self.fail_with is not None:
             raise self.fail_with
 
     def event_start(self, *args, **kwargs):
+        if self.start_delay:
+            eventlet.sleep(self.start_delay)    # a call on its way
         self._call('start', *args, **kwargs)
 
     def event_finish(self, *args, **kwargs):
@@ -102,16 +112,18 @@ class _Saving(object):
     def __init__(self, fail_with=None):
         self.saves = []
         self.fail_with = fail_with
+        self.start_times = []
 
     def save(self, expected_task_state=None):
         self.saves.append(('save', expected_task_state))
 
     def save_and_finish_event(self, event_name, host=None,
-                              expected_task_state=None):
+                              expected_task_state=None, start_time=None):
         if self.fail_with is not None:
             raise self.fail_with
         self.saves.append(('save_and_finish', event_name, host,
                            expected_task_state))
+        self.start_times.append(start_time)
 
 
 def test_save_and_finish_is_one_call_and_the_exit_adds_none(recorder):
@@ -160,3 +172,114 @@ def test_a_failure_after_the_finish_records_no_second_event(recorder):
             ev.save_and_finish(instance)
             raise ValueError('after')
     assert [c[0] for c in recorder.calls] == ['start']
+
+
+# A quick action's start goes with its finish (defer_start).
+
+class _Acting(object):
+    host = 'host-1'
+
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def stop_instance(self, context, instance, event, work=0, fail=False):
+        if work:
+            eventlet.sleep(work)
+        if fail:
+            raise ValueError('driver')
+        event.save_and_finish(instance, expected_task_state=['powering-off'])
+
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def reboot_instance(self, context, instance, event):
+        return 'moved on: nothing saved'
+
+
+@pytest.fixture
+def quick(monkeypatch, recorder):
+    monkeypatch.setattr(instance_events, 'START_DEFERRAL', 0.02)
+    return recorder
+
+
+def test_a_quick_action_is_one_call_with_its_start_time(quick):
+    instance = _Saving()
+    before = instance_events.timeutils.utcnow()
+    _Acting().stop_instance(None, instance)
+    assert instance.saves == [('save_and_finish', 'compute_stop_instance',
+                               'host-1', ['powering-off'])]
+    assert before <= instance.start_times[0] <= \
+        instance_events.timeutils.utcnow()
+    eventlet.sleep(0.05)        # past the deferral: nothing more
+    assert quick.calls == []
+
+
+def test_a_long_action_has_its_start_recorded_when_the_deferral_ends(quick):
+    instance = _Saving()
+    before = instance_events.timeutils.utcnow()
+    _Acting().stop_instance(None, instance, work=0.06)
+    assert [c[0] for c in quick.calls] == ['start']
+    # Recorded late, with the time the work started.
+    assert before <= quick.start_times[0] < before + \
+        datetime.timedelta(seconds=0.02)
+    assert instance.saves[0][0] == 'save_and_finish'
+    assert instance.start_times == [None]
+
+
+def test_a_finish_waits_for_a_late_start_on_its_way(quick):
+    quick.start_delay = 0.05
+    instance = _Saving()
+    order = []
+    instance.save_and_finish_event = (
+        lambda *a, **k: order.append(('finish', k.get('start_time'))))
+    real_start = quick.event_start
+
+    def start(*args, **kwargs):
+        real_start(*args, **kwargs)
+        order.append(('start', kwargs.get('start_time') is not None))
+    quick.event_start = start
+    _Acting().stop_instance(None, instance, work=0.03)
+    assert order == [('start', True), ('finish', None)]
+
+
+def test_a_quick_failure_records_start_and_failure_together(quick):
+    with pytest.raises(ValueError):
+        _Acting().stop_instance(None, _Saving(), fail=True)
+    assert [c[0] for c in quick.calls] == ['failure']
+    assert quick.start_times[0] is not None
+    eventlet.sleep(0.05)
+    assert [c[0] for c in quick.calls] == ['failure']
+
+
+def test_an_action_that_saves_nothing_finishes_with_its_start(quick):
+    assert _Acting().reboot_instance(None, _Saving()) == \
+        'moved on: nothing saved'
+    assert [c[0] for c in quick.calls] == ['finish']
+    assert quick.start_times[0] is not None
+
+
+def test_a_refused_save_fails_the_event_on_exit_with_its_start(quick):
+    instance = _Saving(exception.UnexpectedTaskStateError(
+        instance_uuid='uuid-1', expected=[None], actual='deleting'))
+    with pytest.raises(exception.UnexpectedTaskStateError):
+        _Acting().stop_instance(None, instance)
+    assert [c[0] for c in quick.calls] == ['failure']
+    assert quick.start_times[0] is not None
+
+
+def test_a_kill_within_the_deferral_records_nothing(quick):
+    with pytest.raises(_Crash):
+        with instance_events.EventReporter(None, 'stop', 'h', 'uuid-1',
+                                           defer_start=True):
+            raise _Crash()
+    eventlet.sleep(0.05)
+    assert quick.calls == []
+
+
+def test_a_conductor_below_1_3_gets_the_start_first(quick):
+    class Pinned(object):
+        def can_send_version(self, version):
+            return version <= '1.2'
+    quick.indirection_api = Pinned()
+    instance = _Saving()
+    _Acting().stop_instance(None, instance)
+    assert [c[0] for c in quick.calls] == ['start']
+    assert quick.start_times == [None]
+    assert instance.saves[0][0] == 'save_and_finish'
+    assert instance.start_times == [None]

@@ -163,11 +163,12 @@ def _get_event(session, event_id):
 
 @main_db.connection_writer
 def event_finish(context, instance_uuid, request_id, event, result,
-                 traceback=None, details=None, host=None, want_result=True):
+                 traceback=None, details=None, host=None, want_result=True,
+                 start_time=None):
     """Finish the newest unfinished event named so of the request's
-    action (starting it now if it never started); an 'Error' result
-    marks the action's message 'Error'. Returns the event (None without
-    want_result: three statements)."""
+    action (starting it if it never started: at start_time, default
+    now); an 'Error' result marks the action's message 'Error'. Returns
+    the event (None without want_result: three statements)."""
     session = context.connection
     row = session.execute(_ACTION_AND_OPEN_EVENT, dict(
         _request(instance_uuid, request_id), event=event)).first()
@@ -180,8 +181,9 @@ def event_finish(context, instance_uuid, request_id, event, result,
                   details=details, updated_at=now)
     if event_id is None:
         event_id = session.execute(EVENTS.insert(), dict(
-            event=event, action_id=action_id, start_time=now, host=host,
-            created_at=now, deleted=0, **values)).inserted_primary_key[0]
+            event=event, action_id=action_id, start_time=start_time or now,
+            host=host, created_at=now, deleted=0,
+            **values)).inserted_primary_key[0]
     else:
         session.execute(_UPDATE_EVENT, dict(values, event_id=event_id))
     action_values = {'updated_at': now, 'finish_time': now}

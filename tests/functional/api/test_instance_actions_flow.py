@@ -139,3 +139,30 @@ def test_a_server_no_host_could_take_has_its_create_action_in_cell0(api):
     services = api('GET', '/os-services?binary=nova-conductor',
                    token=ADMIN).json()['services']
     assert event['host'] in {s['host'] for s in services}
+
+
+def test_a_long_stop_shows_its_event_in_progress(api, conf):
+    """A quick action's event is recorded with its finish; one still
+    running after instance_events.START_DEFERRAL shows as started (no
+    finish yet), as Nova shows it, then finishes."""
+    from nova_lite.compute import instance_events
+    created = api('POST', '/servers', _server('slow'), version='2.37')
+    uuid = created.json()['server']['id']
+    _wait_status(api, uuid, 'ACTIVE')
+    conf.set_override('delay_methods', {'power_off': '2.0'},
+                      group='fake_driver')
+    response = act(api, uuid, {'os-stop': None})
+    req = request_id(response)
+
+    def in_progress():
+        events = action(api, uuid, req)['events']
+        return events if events else None
+    [event] = wait_for(in_progress, timeout=1.5,
+                       message='the started event')
+    assert event['event'] == 'compute_stop_instance'
+    assert event['finish_time'] is None and event['result'] is None
+    settled(api, uuid, 'SHUTOFF')
+    [done] = finished(api, uuid, req)['events']
+    assert done['start_time'] == event['start_time']
+    assert done['result'] == 'Success'
+    assert instance_events.START_DEFERRAL < 1.5

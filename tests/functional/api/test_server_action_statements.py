@@ -30,17 +30,20 @@ API_STATEMENTS = 1
 # Cell database: the API reads the instance (row with its 1:1 rows, then
 # metadata/system metadata/tags), sets the task state (compare-and-swap:
 # the row under its lock, the update) and starts the action; the compute,
-# through its cell conductor, starts its event (the action's id, the
-# event, the action's updated_at), saves the new state (row, update) and
-# finishes the event (action and open event in one read, the event, the
-# action).
-CELL_STATEMENTS = 2 + 2 + 1 + 3 + 2 + 3
+# through its cell conductor, records its event, started and finished
+# (the action and no open event in one read, the event, the action), and
+# saves the new state (row, update).
+CELL_STATEMENTS = 2 + 2 + 1 + 3 + 2
 # Cell write transactions: the API's task state with its action; the
-# compute's event start; the compute's new state with its event's
-# finish (Instance.save_and_finish_event: one call to the conductor).
+# compute's new state with its whole event (Instance.save_and_finish_event
+# with the event's start time: one call to the conductor).
 CELL_WRITES = [['SELECT', 'UPDATE', 'INSERT'],
-               ['SELECT', 'INSERT', 'UPDATE'],
-               ['SELECT', 'UPDATE', 'UPDATE', 'SELECT', 'UPDATE']]
+               ['SELECT', 'INSERT', 'UPDATE', 'SELECT', 'UPDATE']]
+# The same with the event started in a call of its own (a conductor
+# pinned below 1.3, or an action still running after the deferral).
+STARTED_APART = [['SELECT', 'UPDATE', 'INSERT'],
+                 ['SELECT', 'INSERT', 'UPDATE'],
+                 ['SELECT', 'UPDATE', 'UPDATE', 'SELECT', 'UPDATE']]
 
 
 def _counter(cell_name):
@@ -97,14 +100,45 @@ def test_a_conductor_pinned_below_1_2_gets_the_save_and_finish_apart(
     uuid = boot(api)
     set_override('conductor', '1.1', group='upgrade_levels')
     _, _, writes = _count(api, uuid, {'os-stop': None}, 'SHUTOFF')
-    assert writes == CELL_WRITES[:2] + [['SELECT', 'UPDATE'],
-                                        ['SELECT', 'UPDATE', 'UPDATE']]
-    [stop] = [a for a in api('GET', '/servers/%s/os-instance-actions'
+    assert writes == STARTED_APART[:2] + [['SELECT', 'UPDATE'],
+                                          ['SELECT', 'UPDATE', 'UPDATE']]
+    _one_successful_event(api, uuid, 'stop')
+
+
+def _one_successful_event(client, uuid, action):
+    [act_] = [a for a in client('GET', '/servers/%s/os-instance-actions'
                              % uuid, token=ADMIN).json()['instanceActions']
-              if a['action'] == 'stop']
-    events = api('GET', '/servers/%s/os-instance-actions/%s' % (
-        uuid, stop['request_id']), token=ADMIN,
-        version='2.51').json()['instanceAction']['events']
+              if a['action'] == action]
+    events = client('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, act_['request_id']), token=ADMIN,
+        version='2.62').json()['instanceAction']['events']
     assert [(e['event'], e['result']) for e in events] == [
-        ('compute_stop_instance', 'Success')]
-    assert events[0]['finish_time'] is not None
+        ('compute_%s_instance' % action, 'Success')]
+    [event] = events
+    assert act_['start_time'] <= event['start_time'] <= event['finish_time']
+    return event
+
+
+def _host_of(client, uuid):
+    return client('GET', '/servers/%s' % uuid, token=ADMIN).json()[
+        'server']['OS-EXT-SRV-ATTR:host']
+
+
+def test_a_conductor_pinned_below_1_3_gets_the_event_started_apart(
+        api):  # noqa: F811
+    """[upgrade_levels] conductor = 1.2 (a cell conductor whose event
+    methods take no start time): the compute starts its event first, in a
+    call of its own, and the event ends as with one call."""
+    uuid = boot(api)
+    set_override('conductor', '1.2', group='upgrade_levels')
+    _, _, writes = _count(api, uuid, {'os-stop': None}, 'SHUTOFF')
+    assert writes == STARTED_APART
+    _one_successful_event(api, uuid, 'stop')
+
+
+def test_the_event_recorded_with_its_finish_keeps_its_start(
+        api):  # noqa: F811
+    uuid = boot(api)
+    _count(api, uuid, {'os-stop': None}, 'SHUTOFF')
+    event = _one_successful_event(api, uuid, 'stop')
+    assert event['host'] == _host_of(api, uuid)
