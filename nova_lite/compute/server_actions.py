@@ -18,6 +18,9 @@ an instance_action name in nova_lite.objects.instance_action; a compute
 RPC method (rpcapi + manager, wrapped with
 instance_events.wrap_instance_event).
 """
+import contextlib
+import functools
+
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
@@ -58,11 +61,9 @@ def _compute():
     return _rpcapi
 
 
-def get(context, server_id, read_deleted='no'):
-    """The server as an Instance whose context is targeted at its cell
-    (a server still being scheduled: its build request's instance, in
-    vm_state building, that no action accepts). InstanceNotFound (404)
-    for none, or for another project's server unless the caller is an
+def _mapping(context, server_id):
+    """The server's instance mapping; InstanceNotFound (404) for none,
+    or for another project's server unless the caller is an
     administrator."""
     try:
         mapping = objects.InstanceMapping.get_by_instance_uuid(
@@ -71,6 +72,16 @@ def get(context, server_id, read_deleted='no'):
         raise exception.InstanceNotFound(instance_id=server_id)
     if not context.is_admin and mapping.project_id != context.project_id:
         raise exception.InstanceNotFound(instance_id=server_id)
+    return mapping
+
+
+def get(context, server_id, read_deleted='no'):
+    """The server as an Instance whose context is targeted at its cell
+    (a server still being scheduled: its build request's instance, in
+    vm_state building, that no action accepts). InstanceNotFound (404)
+    for none, or for another project's server unless the caller is an
+    administrator."""
+    mapping = _mapping(context, server_id)
     if mapping.cell_mapping is None:
         try:
             return _scheduling(objects.BuildRequest.get_by_instance_uuid(
@@ -91,6 +102,29 @@ _SCHEDULING_DEFAULTS = (('vm_state', inst_obj.BUILDING),
                         ('locked', False), ('locked_by', None),
                         ('host', None), ('project_id', None),
                         ('user_id', None))
+
+
+@contextlib.contextmanager
+def acting_on(context, server_id):
+    """get(context, server_id) for an action that writes and casts
+    (_cast): the instance is read in a write transaction of its cell
+    that the action's writes then join, so the states it is checked in
+    are the ones its compare-and-swap finds, in one transaction instead
+    of two. The casts the action makes go out once that transaction has
+    committed (the compute must find the task state it is sent for);
+    nothing is written or cast when the block raises. A server still
+    being scheduled (no cell yet) is get()'s."""
+    mapping = _mapping(context, server_id)
+    if mapping.cell_mapping is None:
+        yield get(context, server_id)
+        return
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        cctxt.casts_after_commit = casts = []
+        with main_db.writing(cctxt):
+            yield objects.Instance.get_by_uuid(cctxt, server_id)
+        del cctxt.casts_after_commit
+        for cast in casts:
+            cast()
 
 
 def _scheduling(instance):
@@ -148,7 +182,17 @@ def _cast(instance, action, method, task_state, expected_task_state,
         raise exception.InstanceInvalidState(
             action=action, instance_uuid=instance.uuid, attr='task_state',
             state=exc.kwargs.get('actual'))
-    getattr(_compute(), method)(context, instance, **kwargs)
+    _cast_when_committed(context, functools.partial(
+        getattr(_compute(), method), context, instance, **kwargs))
+
+
+def _cast_when_committed(context, cast):
+    """cast() now, or, in acting_on's transaction, once it commits."""
+    pending = getattr(context, 'casts_after_commit', None)
+    if pending is None:
+        cast()
+    else:
+        pending.append(cast)
 
 
 def stop(context, instance):
@@ -211,7 +255,8 @@ def reset_network(context, instance):
     _check_compute(instance, actions.RESET_NETWORK)
     instance_events.record_action(instance._context, instance,
                                   actions.RESET_NETWORK)
-    _compute().reset_network(instance._context, instance)
+    _cast_when_committed(instance._context, functools.partial(
+        _compute().reset_network, instance._context, instance))
 
 
 def _in_cell(instance, action):

@@ -124,8 +124,9 @@ class _FieldNames(tuple):
 # Field types whose primitive is the value itself and whose coerce
 # returns a received primitive unchanged (exact types: Enum, a String,
 # validates on coerce and is not among them).
-_PLAIN_TYPES = (fields.String, fields.UUID, fields.Integer, fields.Boolean,
-                fields.Float)
+_EXACT_TYPES = {fields.String: str, fields.UUID: str, fields.Integer: int,
+                fields.Boolean: bool, fields.Float: float}
+_PLAIN_TYPES = tuple(_EXACT_TYPES)
 _OVO_FIELD_METHODS = (fields.Field.to_primitive, fields.Field.from_primitive,
                       fields.Field.coerce)
 
@@ -140,6 +141,9 @@ class _ClassInfo(object):
                                  + tuple(cls.obj_extra_fields))
         self.items = []
         self.utc_times = set()
+        # {field: the Python type its coerce returns unchanged}, for
+        # set_fields (read-only fields keep ovo's setter and its check).
+        self.exact_types = {}
         for name, field in cls.fields.items():
             # Storage is read and written directly only behind ovo's own
             # property (a class may define its own for a field).
@@ -155,6 +159,8 @@ class _ClassInfo(object):
             if (own and ovo_methods and type(field._type) is fields.DateTime
                     and field._type.tzinfo_aware):
                 self.utc_times.add(name)
+            if plain and not field.read_only:
+                self.exact_types[name] = _EXACT_TYPES[type(field._type)]
         self.keys = {part: cls._obj_primitive_key(part)
                      for part in ('name', 'namespace', 'version', 'data',
                                   'changes')}
@@ -199,6 +205,23 @@ class FastFieldsMixin(object):
     @property
     def obj_fields(self):
         return self._nl_info().names
+
+    def set_fields(self, values, names):
+        """setattr(self, name, values[name]) for each of names, as ovo's
+        setters do it: a value of the exact type a plain field's coerce
+        returns unchanged (a str for a string, an int for an integer,
+        ...) is stored as it is and marked changed; any other value (a
+        None, a naive datetime, a dict) goes through the setter."""
+        exact = self._nl_info().exact_types
+        storage = self.__dict__
+        changed = self._changed_fields
+        for name in names:
+            value = values[name]
+            if type(value) is exact.get(name):
+                storage['_obj_' + name] = value
+                changed.add(name)
+            else:
+                setattr(self, name, value)
 
     def obj_attr_is_set(self, attrname):
         if attrname not in self._nl_info().names:

@@ -150,8 +150,7 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
 
     @classmethod
     def _from_record(cls, context, obj, rec):
-        for name in _ROW_FIELDS:
-            setattr(obj, name, rec[name])
+        obj.set_fields(rec, _ROW_FIELDS)
         for name in ('metadata', 'system_metadata', 'tags'):
             if name in rec:
                 setattr(obj, name, rec[name])

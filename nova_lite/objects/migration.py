@@ -55,8 +55,7 @@ class Migration(base.NovaLiteObject, base.NovaLitePersistentObject):
 
     @classmethod
     def _from_record(cls, context, obj, rec):
-        for name in cls.fields:
-            setattr(obj, name, rec[name])
+        obj.set_fields(rec, cls.fields)
         obj._context = context
         obj.obj_reset_changes()
         return obj

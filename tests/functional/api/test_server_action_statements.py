@@ -34,14 +34,17 @@ API_STATEMENTS = 1
 # (the action and no open event in one read, the event, the action), and
 # saves the new state (row, update).
 CELL_STATEMENTS = 2 + 2 + 1 + 3 + 2
-# Cell write transactions: the API's task state with its action; the
-# compute's new state with its whole event (Instance.save_and_finish_event
-# with the event's start time: one call to the conductor).
-CELL_WRITES = [['SELECT', 'UPDATE', 'INSERT'],
+# Cell transactions, all writes: the API's read of the instance, its
+# task state and its action (server_actions.acting_on: one transaction);
+# the compute's new state with its whole event
+# (Instance.save_and_finish_event with the event's start time: one call
+# to the conductor).
+API_WRITE = ['SELECT', 'SELECT', 'SELECT', 'UPDATE', 'INSERT']
+CELL_WRITES = [API_WRITE,
                ['SELECT', 'INSERT', 'UPDATE', 'SELECT', 'UPDATE']]
 # The same with the event started in a call of its own (a conductor
 # pinned below 1.3, or an action still running after the deferral).
-STARTED_APART = [['SELECT', 'UPDATE', 'INSERT'],
+STARTED_APART = [API_WRITE,
                  ['SELECT', 'INSERT', 'UPDATE'],
                  ['SELECT', 'UPDATE', 'UPDATE', 'SELECT', 'UPDATE']]
 
@@ -142,3 +145,40 @@ def test_the_event_recorded_with_its_finish_keeps_its_start(
     _count(api, uuid, {'os-stop': None}, 'SHUTOFF')
     event = _one_successful_event(api, uuid, 'stop')
     assert event['host'] == _host_of(api, uuid)
+
+
+def test_the_cast_goes_out_once_the_api_has_committed(
+        api, monkeypatch):  # noqa: F811
+    """server_actions.acting_on: the compute is cast to only after the
+    transaction that read the instance and set its task state has
+    committed (a reader on another connection sees the task state when
+    the cast leaves). The real cast is made; this only looks on."""
+    from nova_lite.compute import rpcapi as compute_rpcapi
+    uuid = boot(api)
+    seen = []
+    real = compute_rpcapi.ComputeAPI.stop_instance
+
+    def stop_instance(self, context, instance, *args, **kwargs):
+        ctxt = nova_context.get_admin_context()
+        mapping = objects.InstanceMapping.get_by_instance_uuid(ctxt, uuid)
+        with nova_context.target_cell(ctxt, mapping.cell_mapping) as cctxt:
+            seen.append(objects.Instance.get_by_uuid(cctxt, uuid).task_state)
+        return real(self, context, instance, *args, **kwargs)
+
+    monkeypatch.setattr(compute_rpcapi.ComputeAPI, 'stop_instance',
+                        stop_instance)
+    assert act(api, uuid, {'os-stop': None}).status_code == 202
+    settled(api, uuid, 'SHUTOFF')
+    assert seen == ['powering-off']
+
+
+def test_a_refused_action_writes_and_casts_nothing(api):  # noqa: F811
+    uuid = boot(api)
+    counter = _counter(_cell_of(api, uuid))
+    with counter.counting():
+        response = act(api, uuid, {'os-start': None})    # ACTIVE already
+    assert response.status_code == 409, response.text
+    writes = [s for s in _ours(counter.statements['cell'])
+              if not s.startswith('SELECT')]
+    assert writes == []
+    settled(api, uuid, 'ACTIVE')

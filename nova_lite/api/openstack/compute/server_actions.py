@@ -45,48 +45,51 @@ class ServerActionController(server_image_actions.ImageActions,
                                'user_id': instance.user_id})
         return ctxt, instance
 
+    def _act(self, rule, action, *args):
+        """action(context, instance, *args) once rule allows the caller
+        on the server (as _authorized), the instance read in the
+        action's own write transaction (server_actions.acting_on)."""
+        ctxt = wsgi.request_context()
+        with server_actions.acting_on(ctxt, self.server_id) as instance:
+            ctxt.can(rule, target={'project_id': instance.project_id,
+                                   'user_id': instance.user_id})
+            action(ctxt, instance, *args)
+
     @wsgi.action('os-stop', status=202)
     @validation.schema(schemas.stop)
     def stop(self, body):
-        ctxt, instance = self._authorized(policies.STOP)
-        server_actions.stop(ctxt, instance)
+        self._act(policies.STOP, server_actions.stop)
 
     @wsgi.action('os-start', status=202)
     @validation.schema(schemas.start)
     def start(self, body):
-        ctxt, instance = self._authorized(policies.START)
-        server_actions.start(ctxt, instance)
+        self._act(policies.START, server_actions.start)
 
     @wsgi.action('reboot', status=202)
     @validation.schema(schemas.reboot)
     def reboot(self, body):
-        ctxt, instance = self._authorized(policies.REBOOT)
-        server_actions.reboot(ctxt, instance,
-                              body['reboot']['type'].upper())
+        self._act(policies.REBOOT, server_actions.reboot,
+                  body['reboot']['type'].upper())
 
     @wsgi.action('pause', status=202)
     @validation.schema(schemas.pause)
     def pause(self, body):
-        ctxt, instance = self._authorized(policies.PAUSE)
-        server_actions.pause(ctxt, instance)
+        self._act(policies.PAUSE, server_actions.pause)
 
     @wsgi.action('unpause', status=202)
     @validation.schema(schemas.unpause)
     def unpause(self, body):
-        ctxt, instance = self._authorized(policies.UNPAUSE)
-        server_actions.unpause(ctxt, instance)
+        self._act(policies.UNPAUSE, server_actions.unpause)
 
     @wsgi.action('suspend', status=202)
     @validation.schema(schemas.suspend)
     def suspend(self, body):
-        ctxt, instance = self._authorized(policies.SUSPEND)
-        server_actions.suspend(ctxt, instance)
+        self._act(policies.SUSPEND, server_actions.suspend)
 
     @wsgi.action('resume', status=202)
     @validation.schema(schemas.resume)
     def resume(self, body):
-        ctxt, instance = self._authorized(policies.RESUME)
-        server_actions.resume(ctxt, instance)
+        self._act(policies.RESUME, server_actions.resume)
 
     @wsgi.action('lock', status=202)
     @validation.schema(schemas.lock, av.MIN, av.before(
@@ -119,5 +122,4 @@ class ServerActionController(server_image_actions.ImageActions,
     @wsgi.action('resetNetwork', status=202)
     @validation.schema(schemas.reset_network)
     def reset_network(self, body):
-        ctxt, instance = self._authorized(policies.RESET_NETWORK)
-        server_actions.reset_network(ctxt, instance)
+        self._act(policies.RESET_NETWORK, server_actions.reset_network)
