@@ -45,3 +45,24 @@ def test_the_app_factory_memoizes_the_reader_pecan_uses(monkeypatch):
     assert pecan_util._getargspec.memoized
     # pecan.util.getargspec looks the reader up by this name on each call.
     assert '_getargspec' in pecan_util.getargspec.__code__.co_names
+
+
+def test_custom_path_segments_are_detected_once_per_class(monkeypatch):
+    from pecan import routing as pecan_routing
+    seen = []
+    monkeypatch.setattr(pecan_routing, '_detect_custom_path_segments',
+                        lambda obj: seen.append(type(obj)))
+    api_app.v21_app_factory({})
+    detect = pecan_routing._detect_custom_path_segments
+    assert detect.once
+
+    class Fresh(object):
+        pass
+    detect(Fresh())
+    assert seen == [Fresh]
+    pecan_routing.__observed_controllers__.add(Fresh)
+    try:
+        detect(Fresh())
+        assert seen == [Fresh]
+    finally:
+        pecan_routing.__observed_controllers__.discard(Fresh)
