@@ -107,3 +107,19 @@ def test_stop_wakes_a_waiting_listener(no_periodic_wakeups):
 def test_a_poll_with_a_timeout_returns_empty():
     listener = _listener()
     assert listener.poll(timeout=0.01) == []
+
+
+class _NotJson(object):
+    pass
+
+
+def test_messages_a_broker_could_not_carry_are_refused_when_checked(
+        server_and_client, monkeypatch):
+    """In-process (the functional tests) every message is first encoded
+    as a broker needs it; the all-in-one command turns that off."""
+    _transport, endpoint, client = server_and_client
+    assert inproc_transport.CHECK_MESSAGES
+    with pytest.raises(ValueError, match='Cannot convert'):
+        client.call({}, 'echo', value=_NotJson())
+    monkeypatch.setattr(inproc_transport, 'CHECK_MESSAGES', False)
+    assert isinstance(client.call({}, 'echo', value=_NotJson()), _NotJson)
