@@ -27,9 +27,12 @@ figures of one run):
   73.8 ms); then 162.7 vs 16.7, 9.7x (6.1 vs 55.6 ms); 172.3 vs 16.4,
   10.5x and 167.2 vs 15.8, 10.6x (5.8 / 5.9 vs 56.6 / 59.0 ms); 173.5
   vs 16.5, 10.5x, 164.5 vs 16.7, 9.8x and 171.2 vs 16.7, 10.3x; the
-  session's last code, 175.2 vs 16.3, 10.7x, 177.0 vs 16.1, 11.0x
-  and 172.5 vs 16.5, 10.4x (5.6-5.8 vs 56.1-58.0 ms). p95 110-114 ms
-  vs 1,058-1,092 ms.
+  session's last code, eleven runs: 10.7x, 11.0x, 10.4x, 10.2x,
+  9.7x, 11.2x, 12.9x, 11.0x, 10.5x, 11.6x, 10.6x (median 10.7x; e.g.
+  175.2 vs 16.3 actions/s, 5.6 vs 56.9 ms); the same with
+  --action-warmup 0, six runs: 8.6x, 10.0x, 10.3x, 11.4x, 9.8x,
+  10.8x (median 10.2x). The machine was noisy for most of them (Nova's
+  CPU per action 55.6-78.8 ms). p95 110-148 ms vs 1,058-1,646 ms.
 - session 14. The API's connections now set TCP_NODELAY: every
   GET /servers/detail of the polls had waited 40 ms for the client's
   delayed ACK, and the server was idle a third of the run. Before that
