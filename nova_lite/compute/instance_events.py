@@ -98,7 +98,7 @@ class EventReporter(object):
             instance.save(expected_task_state=expected_task_state)
             return
         start_time = self._take_start_time()
-        kwargs = {} if start_time is None else {'start_time': start_time}
+        kwargs = instance_action.start_time_kwargs(start_time)
         try:
             instance.save_and_finish_event(
                 self.event_name, host=self.host,
@@ -182,8 +182,7 @@ class EventReporter(object):
                             'finished: %s', self.event_name,
                             self.instance_uuids[0], exc_val)
             return False
-        start_time = self._take_start_time()
-        kwargs = {} if start_time is None else {'start_time': start_time}
+        kwargs = instance_action.start_time_kwargs(self._take_start_time())
         for uuid in self.instance_uuids:
             if exc_val is None:
                 self._record(Event.event_finish, uuid, **kwargs)
@@ -213,15 +212,19 @@ def wrap_instance_event(prefix, pass_event=False):
     return decorator
 
 
+def _here_or_at(api, version):
+    """Whether methods going through api (None: they run here) run
+    where conductor RPC version is spoken."""
+    return api is None or api.can_send_version(version)
+
+
 def _runs_save_and_finish(instance):
-    api = obj_base.indirection_api_for(instance)
-    return api is None or api.can_send_version(
-        conductor_rpcapi.SAVE_AND_FINISH_EVENT_VERSION)
+    return _here_or_at(obj_base.indirection_api_for(instance),
+                       conductor_rpcapi.SAVE_AND_FINISH_EVENT_VERSION)
 
 
 def _takes_start_time(context):
-    """Whether the event methods (and save_and_finish_event) run where
-    they take start_time: here, or on a conductor at 1.3."""
-    api = obj_base.indirection_api_of(Event, context)
-    return api is None or api.can_send_version(
-        conductor_rpcapi.EVENT_START_TIME_VERSION)
+    """Whether the event methods (and save_and_finish_event) take
+    start_time where they run: here, or on a conductor at 1.3."""
+    return _here_or_at(obj_base.indirection_api_of(Event, context),
+                       conductor_rpcapi.EVENT_START_TIME_VERSION)

@@ -81,7 +81,12 @@ def get(context, server_id, read_deleted='no'):
     vm_state building, that no action accepts). InstanceNotFound (404)
     for none, or for another project's server unless the caller is an
     administrator."""
-    mapping = _mapping(context, server_id)
+    return _get_mapped(context, server_id, _mapping(context, server_id),
+                       read_deleted)
+
+
+def _get_mapped(context, server_id, mapping, read_deleted='no'):
+    """get() once the server's mapping is read."""
     if mapping.cell_mapping is None:
         try:
             return _scheduling(objects.BuildRequest.get_by_instance_uuid(
@@ -116,7 +121,7 @@ def acting_on(context, server_id):
     being scheduled (no cell yet) is get()'s."""
     mapping = _mapping(context, server_id)
     if mapping.cell_mapping is None:
-        yield get(context, server_id)
+        yield _get_mapped(context, server_id, mapping)
         return
     with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
         cctxt.casts_after_commit = casts = []

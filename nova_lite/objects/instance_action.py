@@ -58,6 +58,13 @@ def start_time_value(start_time):
     return timeutils.normalize_time(start_time)
 
 
+def start_time_kwargs(start_time):
+    """{'start_time': start_time}, or {} for None: a call without it
+    still goes to a conductor older than 1.3 (nova_lite.conductor.rpcapi
+    sends a call passing start_time as 1.3)."""
+    return {} if start_time is None else {'start_time': start_time}
+
+
 def _set(obj, rec, context):
     for name in obj.fields:
         if name == 'deleted':
@@ -192,11 +199,11 @@ class InstanceActionEvent(base.NovaLiteObject,
                    else type(exc_val).__name__)
         traceback = ''.join(tb_module.format_exception(
             type(exc_val), exc_val, exc_tb)) if exc_tb is not None else None
-        kwargs = {} if start_time is None else {'start_time': start_time}
         return cls.event_finish(context, instance_uuid, event_name,
                                 result=ERROR, traceback=traceback,
                                 details=details, host=host,
-                                want_result=want_result, **kwargs)
+                                want_result=want_result,
+                                **start_time_kwargs(start_time))
 
 
 @base.NovaLiteObjectRegistry.register
