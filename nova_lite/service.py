@@ -12,7 +12,14 @@ Which database and message queue it uses come from its base context: an
 untargeted context uses [database]/[DEFAULT]; a context targeted at a
 cell (all-in-one) uses that cell's; a compute's context carries an
 indirection API instead of any database.
+
+Whatever a process hooks into shared code, it hooks when its first
+service starts (prepare_process), never on import: the instance.update
+sender on Instance.save, and the start hooks of installed plugins
+(entry-point group nova_lite.start_hooks).
 """
+import importlib.metadata
+
 from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_service import service as oslo_service
@@ -22,6 +29,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite import exception
+from nova_lite.notifications import instance as notify
 from nova_lite import objects
 from nova_lite.objects import service as service_obj
 from nova_lite.objects import service_version
@@ -29,6 +37,28 @@ from nova_lite import rpc
 from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
+
+# Entry-point group of callables run once per process, without
+# arguments, as its first service starts (before it serves). nova_lite
+# registers none; a plugin may add observers there, e.g. of the super
+# conductor's steps (conductor.tasks.base.STEP_OBSERVERS: the tests'
+# plugin, tests/plugin, kills or crashes a conductor at a step).
+START_HOOKS = 'nova_lite.start_hooks'
+# Whether prepare_process ran in this process.
+_prepared = []
+
+
+def prepare_process():
+    """Once per process, as its first service (RPC or API) starts: send
+    instance.update from Instance.save (notifications.instance.
+    register_hooks), then run every START_HOOKS entry point installed."""
+    if _prepared:
+        return
+    _prepared.append(True)
+    notify.register_hooks()
+    for hook in importlib.metadata.entry_points(group=START_HOOKS):
+        LOG.info('Running start hook %s (%s)', hook.name, hook.value)
+        hook.load()()
 
 
 def _hooks(endpoints, name):
@@ -94,6 +124,7 @@ class Service(oslo_service.Service):
 
     def start(self):
         LOG.info('Starting %s on %s', self.binary, self.host)
+        prepare_process()
         self.service_ref = self._register()
         for init_host in _hooks(self.endpoints, 'init_host'):
             init_host(self.context, self.service_ref)

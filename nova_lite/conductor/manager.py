@@ -19,15 +19,12 @@ from nova_lite.conductor import build
 from nova_lite.conductor import resize_confirm
 from nova_lite.conductor import rpcapi
 from nova_lite.conductor.tasks import cross_cell_finish
-from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conductor.tasks import cross_cell_recovery
 from nova_lite.conductor.tasks import migrate
 from nova_lite.conductor.tasks import move_recovery
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
-# Saves of instances run here for computes: send their instance.update.
-from nova_lite.notifications import instance as _notify  # noqa: F401
 from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
@@ -218,8 +215,6 @@ class ComputeTaskManager(object):
                     migrate.migrate_server(cctxt, instance, flavor,
                                            cell.uuid, host,
                                            allow_cross_cell)
-            except cross_cell_migrate.SimulatedCrash as crash:
-                LOG.warning('Simulated crash at %s (test hook)', crash)
             except Exception as exc:
                 # An expected refusal (no valid host, a host that cannot
                 # take it) is one line, the user sees it in the action's
@@ -238,8 +233,6 @@ class ComputeTaskManager(object):
             migration._context = cctxt
             try:
                 step(cctxt, instance, migration)
-            except cross_cell_migrate.SimulatedCrash as crash:
-                LOG.warning('Simulated crash at %s (test hook)', crash)
             except Exception:
                 LOG.warning('%s of %s failed', step.__name__,
                             instance.uuid, exc_info=True)

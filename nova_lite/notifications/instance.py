@@ -16,10 +16,12 @@
   Nova documents an error phase for reboot, not for power_off etc.).
 - notify_about_instance_create(context, instance, host, phase,
   exception=None): instance.create.start/end/error (compute builds).
-- instance.update is sent by itself: importing this module hooks
-  Instance.save(), which reports each committed change of vm_state or
-  task_state (old and new in the payload's state_update), wherever the
-  save runs (the API, a conductor, or a compute's cell conductor).
+- register_hooks(): hooks the instance.update sender onto
+  Instance.save(), which then reports each committed change of vm_state
+  or task_state (old and new in the payload's state_update), wherever
+  the save runs (the API, a conductor, or a compute's cell conductor).
+  Every service calls it as it starts (nova_lite.service.
+  prepare_process); importing this module registers nothing.
 
 None of them raises: a notification that cannot be built or sent is
 logged and the operation it reports goes on. None of them builds a
@@ -164,5 +166,7 @@ def _state_changed(context, instance, old_vm_state, old_task_state):
                                      old_task_state)
 
 
-if _state_changed not in instance_obj.STATE_CHANGE_HOOKS:
-    instance_obj.STATE_CHANGE_HOOKS.append(_state_changed)
+def register_hooks():
+    """Send instance.update from Instance.save (idempotent)."""
+    if _state_changed not in instance_obj.STATE_CHANGE_HOOKS:
+        instance_obj.STATE_CHANGE_HOOKS.append(_state_changed)

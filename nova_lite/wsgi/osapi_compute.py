@@ -65,6 +65,7 @@ def init_application(argv=None):
                                     version, all_cells=True)
     except (exception.ServiceTooOld, exception.TooOldComputeService) as exc:
         return _refusing(exc.format_message())
+    service.prepare_process()
     service.register_api_service(ctxt, CONF.host, version)
     return server.guard(api_app.load_app())
 

@@ -45,6 +45,7 @@ class WSGIService(oslo_service.ServiceBase):
                                         all_cells=True)
 
     def start(self):
+        service.prepare_process()
         self.service_ref = service.register_api_service(
             self.context, self.record_host, self.version)
         self.server.start()

@@ -4,10 +4,12 @@ scheduling before a resize is handed off, on MariaDB +
 RabbitMQ (the session's tools/deployment.py deployment).
 
 For each step the super conductor is restarted with
-NOVA_LITE_TEST_KILL_AT_STEP=<step> (its test hook SIGKILLs the process
-before that step), the operation is started through the REST API, the
-process must die by SIGKILL (exit status -9, its log naming the step),
-and it is started again without the hook. Its start-up recovery must
+NOVA_LITE_TEST_KILL_AT_STEP=<step> (the tests' plugin, tests/plugin,
+installed only in the test environment, adds a step observer as the
+process starts that SIGKILLs it before that step), the operation is
+started through the REST API, the process must die by SIGKILL (exit
+status -9, its log naming the step), and it is started again without
+the hook. Its start-up recovery must
 then complete or roll back the move (conductor.tasks.
 cross_cell_recovery) so that the server settles with exactly one
 visible copy across the cells, its instance mapping in that copy's
@@ -31,6 +33,7 @@ import signal
 import subprocess
 import time
 
+import nova_lite_test_hooks as step_hooks
 import pytest
 import sqlalchemy as sa
 
@@ -87,14 +90,14 @@ HOOKED = []
 
 
 def test_every_step_boundary_is_killed():
-    """STEPS names every _step_boundary() of the cross-cell tasks and
+    """STEPS names every step_boundary() of the cross-cell tasks and
     of migrate_server (the scheduling before them)."""
     found = set()
     for name in os.listdir(TASKS):
         if ((name.startswith('cross_cell') and name.endswith('.py'))
                 or name == 'migrate.py'):
             with open(os.path.join(TASKS, name)) as f:
-                found.update(re.findall(r"_step_boundary\('(\w+)'\)",
+                found.update(re.findall(r"step_boundary\('(\w+)'\)",
                                         f.read()))
     assert found == set(STEPS)
 
@@ -330,7 +333,7 @@ def _killed_at(dep, step, act):
     marker = 'Killing myself at step %s ' % step
     with open(log) as f:
         before = f.read().count(marker)
-    dep.respawn('conductor', env={cross_cell_migrate.KILL_ENV: step})
+    dep.respawn('conductor', env={step_hooks.KILL_ENV: step})
     HOOKED.append(step)
     act()
     assert _wait_killed(dep) == -signal.SIGKILL

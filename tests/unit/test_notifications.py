@@ -118,7 +118,6 @@ def test_instance_update_is_due_as_notify_on_state_change_says(
     monkeypatch.setattr(notify, 'notify_about_instance_update',
                         lambda ctx, inst, vm, task: sent.append((vm, task)))
     inst = _instance(vm_state='active', task_state=None)
-    assert notify._state_changed in instance_obj.STATE_CHANGE_HOOKS
     notify._state_changed(_ctx(), inst, 'active', 'powering-on')
     assert sent == []   # Nova's default: none
     conf.set_override('notify_on_state_change', 'vm_and_task_state',

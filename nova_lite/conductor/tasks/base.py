@@ -11,12 +11,32 @@ others, and the original error propagates.
 
 Each task's docstring states its entry state (what must hold before
 ``execute()``) and its exit state (what holds after it returns).
+
+``step_boundary(name)`` runs before each named step of a move (the
+cross-cell chain, its confirm and revert, and the scheduling before a
+resize is handed off): it calls every observer in ``STEP_OBSERVERS``
+with the step's name. Nothing in nova_lite adds one; a plugin may, as
+its process starts (entry-point group ``nova_lite.start_hooks``, see
+nova_lite.service.prepare_process) -- the tests' plugin (tests/plugin)
+uses it to kill, crash or fail a super conductor at a given step. An
+observer's ``Exception`` fails the step like any error of the step (it
+is rolled back); any other ``BaseException`` leaves the orchestration
+where it is, no rollback, as the end of its thread or process would.
 """
 import abc
 
 from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
+
+# fn(step_name), called by step_boundary; empty unless a plugin adds one.
+STEP_OBSERVERS = []
+
+
+def step_boundary(name):
+    """Call every step observer with name, before step name runs."""
+    for observer in tuple(STEP_OBSERVERS):
+        observer(name)
 
 
 class TaskBase(metaclass=abc.ABCMeta):

@@ -17,15 +17,14 @@ destination's), the source restarts the guest with the old flavor,
 and the migration is reverted (last: a super conductor restarted
 before then completes the revert).
 
-Before each step _step_boundary(name) runs (the test hook of
-cross_cell_migrate).
+Before each step base.step_boundary(name) runs (its observers).
 """
 from oslo_log import log as logging
 
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.conductor.tasks.cross_cell_migrate import _step_boundary
+from nova_lite.conductor.tasks import base
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -71,7 +70,7 @@ def confirm(context, instance, migration):
 def _confirm(sctxt, tctxt, instance, migration):
     uuid = instance.uuid
     try:
-        _step_boundary('confirm_at_source')
+        base.step_boundary('confirm_at_source')
         if cross_cell.exists(sctxt, uuid):
             src_inst = objects.Instance.get_by_uuid(sctxt, uuid)
             src_mig = objects.Migration.get_by_uuid(sctxt, migration.uuid)
@@ -81,7 +80,7 @@ def _confirm(sctxt, tctxt, instance, migration):
         # Idempotent: a rerun finds them gone.
         network_api.API().delete_instance_bindings(
             sctxt, uuid, migration.source_compute)
-        _step_boundary('confirm_delete_source')
+        base.step_boundary('confirm_delete_source')
         cross_cell.hard_delete(sctxt, uuid)
     except Exception as exc:
         LOG.warning('Confirming the cross-cell resize of %s failed: %s',
@@ -89,7 +88,7 @@ def _confirm(sctxt, tctxt, instance, migration):
         _put_back(tctxt, instance, migration, exc, [
             migration_obj.CONFIRMING])
         raise
-    _step_boundary('confirm_finish')
+    base.step_boundary('confirm_finish')
     try:
         mig = objects.Migration.get_by_uuid(tctxt, migration.uuid)
         mig.status = migration_obj.CONFIRMED
@@ -129,7 +128,7 @@ def revert(context, instance, migration):
     cell, where the server ends)."""
     source, target = _cells(context, instance, migration)
     sctxt, tctxt = _targeted(context, source), _targeted(context, target)
-    _step_boundary('revert_sync_to_source')
+    base.step_boundary('revert_sync_to_source')
     cross_cell.sync_actions(tctxt, sctxt, instance.uuid)
     with instance_events.EventReporter(
             sctxt, 'conductor_revert_snapshot_based_resize', CONF.host,
@@ -148,11 +147,11 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
     src_mig.save()
     if cross_cell.exists(tctxt, uuid):
         _sync_volumes_back(sctxt, tctxt, uuid)
-    _step_boundary('revert_mapping_swap')
+    base.step_boundary('revert_mapping_swap')
     cross_cell.set_hidden(sctxt, uuid, False, muuid)
     mapping_obj.set_cell(context, [uuid], source.uuid)
     cross_cell.set_hidden(tctxt, uuid, True, muuid)
-    _step_boundary('revert_at_dest')
+    base.step_boundary('revert_at_dest')
     try:
         tgt_inst = objects.Instance.get_by_uuid(tctxt, uuid)
         tgt_mig = objects.Migration.get_by_uuid(tctxt, muuid)
@@ -160,7 +159,7 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
             tctxt, migration.dest_compute, tgt_inst, tgt_mig)
     except exception.InstanceNotFound:
         pass
-    _step_boundary('revert_delete_target')
+    base.step_boundary('revert_delete_target')
     # The destination's events of the revert go with the server.
     cross_cell.sync_actions(tctxt, sctxt, uuid)
     cross_cell.hard_delete(tctxt, uuid)
@@ -168,7 +167,7 @@ def _revert(context, sctxt, tctxt, source, instance, migration):
     if not placement.move_allocations(context, muuid, uuid):
         LOG.info('Migration %s held nothing to give back to %s', muuid,
                  uuid)
-    _step_boundary('revert_finish_at_source')
+    base.step_boundary('revert_finish_at_source')
     src_inst = objects.Instance.get_by_uuid(sctxt, uuid)
     rpc.finish_revert_snapshot_based_resize_at_source(
         sctxt, migration.source_compute, src_inst, src_mig)

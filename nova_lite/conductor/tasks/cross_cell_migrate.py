@@ -19,7 +19,7 @@ copy, so a restart can tell where a move stopped): pre-migrating
 source), post-migrating (guest gone from the source), finished
 (VERIFY_RESIZE, mapping in the target cell).
 
-Before each step _step_boundary(name) runs: a test hook (see there).
+Before each step base.step_boundary(name) runs (its observers).
 
 A delete wins over the move: the API deletes the source copy (the
 server while the mapping is in the source cell) whatever step runs.
@@ -30,9 +30,6 @@ step raise InstanceNotFound, so the chain rolls back (target copy,
 destination guest, attachments and port bindings, snapshot) and the
 scheduling task drops the claims of the instance and the migration.
 """
-import os
-import signal
-
 from oslo_log import log as logging
 
 from nova_lite.compute import rpcapi as compute_rpcapi
@@ -49,40 +46,6 @@ from nova_lite.objects import instance_mapping as mapping_obj
 from nova_lite.objects import migration as migration_obj
 
 LOG = logging.getLogger(__name__)
-
-KILL_ENV = 'NOVA_LITE_TEST_KILL_AT_STEP'
-RAISE_ENV = 'NOVA_LITE_TEST_RAISE_AT_STEP'
-FAIL_ENV = 'NOVA_LITE_TEST_FAIL_AT_STEP'
-
-
-class SimulatedStepFailure(Exception):
-    """Raised at a step boundary named in NOVA_LITE_TEST_FAIL_AT_STEP:
-    an ordinary failure of that step (rolled back)."""
-
-
-# The steps at which SimulatedCrash was raised, in order (for tests).
-CRASHES = []
-
-
-class SimulatedCrash(BaseException):
-    """Raised at a step boundary named in NOVA_LITE_TEST_RAISE_AT_STEP:
-    a BaseException, so no rollback runs (as after a crash); the
-    conductor's endpoint stops there (nothing more is done)."""
-
-
-def _step_boundary(name):
-    """Test hook before each step: SIGKILL this process when
-    NOVA_LITE_TEST_KILL_AT_STEP names the step; raise SimulatedCrash
-    when NOVA_LITE_TEST_RAISE_AT_STEP does, SimulatedStepFailure when
-    NOVA_LITE_TEST_FAIL_AT_STEP does. Nothing otherwise."""
-    if os.environ.get(KILL_ENV) == name:
-        LOG.warning('Killing myself at step %s (test hook)', name)
-        os.kill(os.getpid(), signal.SIGKILL)
-    if os.environ.get(RAISE_ENV) == name:
-        CRASHES.append(name)
-        raise SimulatedCrash(name)
-    if os.environ.get(FAIL_ENV) == name:
-        raise SimulatedStepFailure('Simulated failure at step %s' % name)
 
 
 def deleted_meanwhile(cctxt, instance_uuid):
@@ -167,7 +130,7 @@ class TargetDBSetupTask(base.TaskBase):
         move = self.move
         move.migration.cross_cell_move = True
         move.migration.save()
-        _step_boundary('target_db_setup')
+        base.step_boundary('target_db_setup')
         cross_cell.copy_instance(move.sctxt, move.tctxt, move.instance.uuid,
                                  move.migration.uuid, hidden=True)
         move.target_instance = objects.Instance.get_by_uuid(
@@ -202,7 +165,7 @@ class PrepResizeAtDestTask(base.TaskBase):
         self.host = None
 
     def _execute(self):
-        _step_boundary('prep_resize_at_dest')
+        base.step_boundary('prep_resize_at_dest')
         move = self.move
         placement = compute_inventory.placement_for(move.context)
         last = None
@@ -292,7 +255,7 @@ class PrepResizeAtSourceTask(base.TaskBase):
         self.done = False
 
     def _execute(self):
-        _step_boundary('prep_resize_at_source')
+        base.step_boundary('prep_resize_at_source')
         move = self.move
         _check_not_deleted(move)
         bdms = objects.BlockDeviceMappingList.get_by_instance_uuid(
@@ -354,7 +317,7 @@ class FinishResizeAtDestTask(base.TaskBase):
         self.done = False
 
     def _execute(self):
-        _step_boundary('finish_resize_at_dest')
+        base.step_boundary('finish_resize_at_dest')
         move = self.move
         _check_not_deleted(move)
         cross_cell.sync_actions(move.sctxt, move.tctxt, move.instance.uuid)
@@ -395,7 +358,7 @@ class MappingSwapTask(base.TaskBase):
         self.move = move
 
     def _execute(self):
-        _step_boundary('mapping_swap')
+        base.step_boundary('mapping_swap')
         move = self.move
         _check_not_deleted(move)
         uuid, muuid = move.instance.uuid, move.migration.uuid

@@ -14,8 +14,8 @@ same vm_state) with the failure recorded in its instance action. The
 computes do the rest (nova_lite.compute.resize_tasks).
 
 Before scheduling and before the hand-off (the prep_resize cast or the
-cross-cell chain), cross_cell_migrate._step_boundary runs: the test
-hook ('schedule', 'dispatch'). A super conductor that dies between the
+cross-cell chain), base.step_boundary runs ('schedule', 'dispatch':
+its observers). A super conductor that dies between the
 migration's creation and the hand-off leaves the move to its start-up
 recovery (move_recovery).
 """
@@ -154,7 +154,7 @@ class ScheduleMoveTask(base.TaskBase):
         self.selections = []
 
     def _execute(self):
-        cross_cell_migrate._step_boundary('schedule')
+        base.step_boundary('schedule')
         migration = self.migration_task.migration
         selections = scheduler_rpcapi.SchedulerAPI().select_destinations(
             self.context, self.spec_task.spec, [self.instance.uuid],
@@ -234,7 +234,7 @@ class DispatchMoveTask(base.TaskBase):
         self.cell_uuid = cell_uuid
 
     def _execute(self):
-        cross_cell_migrate._step_boundary('dispatch')
+        base.step_boundary('dispatch')
         instance, migration_task, spec_task, new_flavor = self.args
         dest = self.schedule_task.selections[0]
         if dest.get('cell_uuid') in (None, self.cell_uuid):

@@ -43,9 +43,10 @@ gives up without touching the server or allocations
 (nova_lite.compute.resize_tasks; a compute older than that check would
 take the newer move's resize_prep).
 
-An event whose block a BaseException left (a kill, a stop, the tests'
-SimulatedCrash) stays unfinished (compute.instance_events), so a
-simulated crash reads as a SIGKILL does.
+An event whose block a BaseException left (a kill, a stop, a step
+observer's crash: base.step_boundary) stays unfinished
+(compute.instance_events), so a simulated crash reads as a SIGKILL
+does.
 
 Assumes one super conductor per deployment: no other one runs the move
 while this one recovers. Known limits: a kill during the scheduler call

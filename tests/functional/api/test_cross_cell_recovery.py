@@ -1,13 +1,13 @@
 """A super conductor stopped between two steps of a cross-cell resize,
-confirm or revert (simulated: the step boundary's test hook raises, so
-nothing after it runs and no rollback either), then started again (its
+confirm or revert (simulated: the tests' step observer raises SimulatedCrash,
+so nothing after it runs and no rollback either), then started again (its
 compute_task endpoint's init_host): each move is completed or rolled
 back, leaving one visible copy of the server, its mapping in that
 copy's cell and allocations matching it."""
+import nova_lite_test_hooks as step_hooks
 import pytest
 
 from nova_lite.conductor import manager as conductor_manager
-from nova_lite.conductor.tasks import cross_cell_migrate
 from tests.functional.api.cross_cell_helpers import HOST
 from tests.functional.api.cross_cell_helpers import xplane  # noqa: F401
 from tests.functional.api.resize_helpers import guests
@@ -39,24 +39,21 @@ STEPS = [
 ]
 
 
-def _crash_at(monkeypatch, step, trigger):
-    before = len(cross_cell_migrate.CRASHES)
-    monkeypatch.setenv(cross_cell_migrate.RAISE_ENV, step)
-    try:
+def _crash_at(step, trigger):
+    before = len(step_hooks.CRASHES)
+    with step_hooks.observing(step_hooks.crash_at(step)):
         trigger()
-        wait_for(lambda: len(cross_cell_migrate.CRASHES) > before,
+        wait_for(lambda: len(step_hooks.CRASHES) > before,
                  timeout=30, message='crash at %s' % step)
-    finally:
-        monkeypatch.delenv(cross_cell_migrate.RAISE_ENV)
 
 
-def _crash_resize(xp, monkeypatch, uuid, step, into):
+def _crash_resize(xp, uuid, step, into):
     """Resize uuid to medium with every compute outside cell `into`
     disabled, the super conductor 'crashing' at step."""
     others = [h for h in xp._computes() if not h.startswith(into + '-')]
     xp._set_enabled(others, False)
     try:
-        _crash_at(monkeypatch, step, lambda: xp.act(
+        _crash_at(step, lambda: xp.act(
             uuid, {'resize': {'flavorRef': 'medium'}}))
     finally:
         xp._set_enabled(others, True)
@@ -64,17 +61,17 @@ def _crash_resize(xp, monkeypatch, uuid, step, into):
 
 
 @pytest.mark.parametrize('step,interrupted,ends', STEPS)
-def test_a_restart_completes_or_rolls_back(xplane, monkeypatch,  # noqa
+def test_a_restart_completes_or_rolls_back(xplane,  # noqa: F811
                                            step, interrupted, ends):
     xp = xplane
     uuid = xp.boot(cell='cell1')
     source = xp.host(uuid)
     if interrupted == 'resize':
-        _crash_resize(xp, monkeypatch, uuid, step, 'cell2')
+        _crash_resize(xp, uuid, step, 'cell2')
     else:
         xp.resize_into(uuid, 'cell2')
         status = 204 if interrupted == 'confirmResize' else 202
-        _crash_at(monkeypatch, step, lambda: xp.act(
+        _crash_at(step, lambda: xp.act(
             uuid, {interrupted: None}, status=status))
     migration = migration_of(uuid)
     # The super conductor starts again.
@@ -113,7 +110,7 @@ def test_a_restart_completes_or_rolls_back(xplane, monkeypatch,  # noqa
 @pytest.mark.parametrize('step', ['target_db_setup', 'prep_resize_at_dest',
                                   'prep_resize_at_source'])
 def test_a_rolled_back_volume_backed_move_keeps_its_attachment(
-        xplane, monkeypatch, step):  # noqa: F811
+        xplane, step):  # noqa: F811
     """The target copy carries the source's attachment ids until the
     destination's prep replaces them: rolling back a move stopped
     before then must not delete the attachment the source still uses
@@ -131,7 +128,7 @@ def test_a_rolled_back_volume_backed_move_keeps_its_attachment(
                 for a in volumes.get(volume_id).json()['volume'][
                     'attachments']]
     assert attachments() == [(uuid, source, 'attached')]
-    _crash_resize(xp, monkeypatch, uuid, step, 'cell2')
+    _crash_resize(xp, uuid, step, 'cell2')
     conductor_manager.ComputeTaskManager().init_host(xp.ctxt, None)
     server = xp.wait_status(uuid, 'ACTIVE')
     assert server[HOST] == source

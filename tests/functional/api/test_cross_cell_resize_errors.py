@@ -1,17 +1,18 @@
 """Cross-cell resize failures on one running two-cell plane: a failure
-at each step of the chain (a driver failure on a compute, or the
-conductor's test hook) leaves exactly one visible copy in the source
-cell, ACTIVE on its host, the allocations as before the move, no guest,
-snapshot image or port binding left at the destination, the migration
-in error and the failure in the action's events; a destination whose
-prep fails is replaced by an alternate of the same cell."""
+at each step of the chain (a driver failure on a compute, or a step
+observer of the tests' plugin failing) leaves exactly one visible copy
+in the source cell, ACTIVE on its host, the allocations as before the
+move, no guest, snapshot image or port binding left at the
+destination, the migration in error and the failure in the action's
+events; a destination whose prep fails is replaced by an alternate of
+the same cell."""
+import nova_lite_test_hooks as step_hooks
 import pytest
 
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.volume import api as volume_api
 
-from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conf import CONF
 from nova_lite.network import api as network_api
 from tests.functional.api.cross_cell_helpers import HOST
@@ -90,16 +91,16 @@ STEPS = [
 
 @pytest.mark.parametrize('kind,step', STEPS)
 def test_a_failure_at_each_step_rolls_back(xplane, fake_hooks,  # noqa: F811
-                                           monkeypatch, kind, step):
+                                           kind, step):
     xp = xplane
     uuid = xp.boot(cell='cell1', networks='auto')
     if kind == 'hook':
-        monkeypatch.setenv(cross_cell_migrate.FAIL_ENV, step)
+        with step_hooks.observing(step_hooks.fail_at(step)):
+            _resize_fails(xp, uuid, 'cell2')
     else:
         fake_hooks('fail_methods', [step])
-    _resize_fails(xp, uuid, 'cell2')
-    monkeypatch.delenv(cross_cell_migrate.FAIL_ENV, raising=False)
-    fake_hooks('fail_methods', [])
+        _resize_fails(xp, uuid, 'cell2')
+        fake_hooks('fail_methods', [])
     # And it can be resized again.
     server = xp.resize_into(uuid, 'cell2')
     assert server[HOST].startswith('cell2-')

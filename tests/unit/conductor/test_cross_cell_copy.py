@@ -2,17 +2,18 @@
 databases: a copy carries the instance's related rows, actions and
 events, and the migration (hidden); copying again or syncing actions
 adds nothing twice and carries later events over; hard_delete leaves
-nothing. And the step-boundary test hooks of cross_cell_migrate."""
+nothing. And the step observers of the conductor's tasks."""
 from oslo_utils import uuidutils
 import pytest
 
-from nova_lite.conductor.tasks import cross_cell_migrate
+from nova_lite.conductor.tasks import base
 from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import cross_cell
 from nova_lite.objects import instance_action
+import nova_lite_test_hooks
 from tests.functional.db.inventory_helpers import StatementCounter
 
 
@@ -82,17 +83,41 @@ def test_copy_sync_and_hard_delete(cells_env):
     assert cross_cell.exists(source, uuid)
 
 
-def test_step_boundary_hooks(monkeypatch):
-    cross_cell_migrate._step_boundary('mapping_swap')      # nothing
-    monkeypatch.setenv(cross_cell_migrate.FAIL_ENV, 'mapping_swap')
-    with pytest.raises(cross_cell_migrate.SimulatedStepFailure):
-        cross_cell_migrate._step_boundary('mapping_swap')
-    cross_cell_migrate._step_boundary('prep_resize_at_dest')
-    monkeypatch.delenv(cross_cell_migrate.FAIL_ENV)
-    monkeypatch.setenv(cross_cell_migrate.RAISE_ENV, 'mapping_swap')
-    with pytest.raises(cross_cell_migrate.SimulatedCrash):
-        cross_cell_migrate._step_boundary('mapping_swap')
-    assert not issubclass(cross_cell_migrate.SimulatedCrash, Exception)
+def test_step_boundary_calls_every_observer_with_the_step(monkeypatch):
+    seen = []
+    monkeypatch.setattr(base, 'STEP_OBSERVERS', [
+        lambda name: seen.append(('first', name)),
+        lambda name: seen.append(('second', name))])
+    base.step_boundary('mapping_swap')
+    assert seen == [('first', 'mapping_swap'), ('second', 'mapping_swap')]
+
+
+def test_step_observers_stop_a_step_with_what_they_raise(monkeypatch):
+    """The tests' plugin (tests/plugin): a failure is an Exception (the
+    step rolls back), a crash is not (nothing does)."""
+    with nova_lite_test_hooks.observing(
+            nova_lite_test_hooks.fail_at('mapping_swap')):
+        base.step_boundary('prep_resize_at_dest')
+        with pytest.raises(nova_lite_test_hooks.SimulatedStepFailure):
+            base.step_boundary('mapping_swap')
+    with nova_lite_test_hooks.observing(
+            nova_lite_test_hooks.crash_at('mapping_swap')):
+        with pytest.raises(nova_lite_test_hooks.SimulatedCrash):
+            base.step_boundary('mapping_swap')
+    assert not issubclass(nova_lite_test_hooks.SimulatedCrash, Exception)
+    base.step_boundary('mapping_swap')      # observers gone: nothing
+    assert base.STEP_OBSERVERS == []
+
+
+def test_the_plugin_installs_what_the_environment_asks_for(monkeypatch):
+    monkeypatch.setattr(base, 'STEP_OBSERVERS', [])
+    nova_lite_test_hooks.install()
+    assert base.STEP_OBSERVERS == []
+    monkeypatch.setenv(nova_lite_test_hooks.FAIL_ENV, 'schedule')
+    nova_lite_test_hooks.install()
+    base.step_boundary('dispatch')
+    with pytest.raises(nova_lite_test_hooks.SimulatedStepFailure):
+        base.step_boundary('schedule')
 
 
 def test_syncing_actions_costs_the_same_however_long_the_history(
