@@ -29,11 +29,11 @@ from nova_lite.db.api import api as api_db
 from nova_lite.db.local_services import api as local_services_db
 from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
-from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
+from nova_lite.objects import host_mapping
 from nova_lite.placement import rpcapi as placement_rpcapi
 from nova_lite import rpc
 from nova_lite.scheduler import manager as scheduler_manager
@@ -172,22 +172,13 @@ def create_local_defaults(ctxt):
 
 
 def discover_hosts(ctxt, cells):
-    """Map every compute host found in the cells' databases."""
-    added = []
-    for cell in cells:
-        if cell.is_cell0():
-            continue
-        with nova_context.target_cell(ctxt, cell) as cctxt:
-            computes = objects.ServiceList.get_by_binary(
-                cctxt, constants.COMPUTE_BINARY)
-        for svc in computes:
-            try:
-                objects.HostMapping(ctxt, host=svc.host,
-                                    cell_mapping=cell).create()
-                added.append(svc.host)
-            except exception.HostMappingExists:
-                pass
-    return added
+    """Map every compute host found in the cells' databases
+    (objects.host_mapping.discover_hosts); a conflict or an unreadable
+    cell is logged. Returns the hosts mapped."""
+    found = host_mapping.discover_hosts(ctxt, cells)
+    for problem in found.problems():
+        LOG.warning('%s', problem)
+    return found.hosts()
 
 
 def warm_up_engines(ctxt, cells):

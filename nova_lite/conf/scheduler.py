@@ -4,7 +4,15 @@ group = cfg.OptGroup('scheduler', title='Scheduler options')
 
 opts = [
     cfg.IntOpt('discover_hosts_in_cells_interval', default=-1, min=-1,
-               help='Seconds between automatic host discovery; -1 disables.'),
+               help='Seconds between two automatic host discoveries by '
+                    'the scheduler: the compute hosts of every cell '
+                    'that have no host mapping yet are mapped, as '
+                    '`nova-lite-manage cell_v2 discover_hosts` does (a '
+                    'host mapped to another cell is logged, not '
+                    'remapped). 0 discovers at every run of the '
+                    'periodic tasks ([DEFAULT] periodic_interval); -1 '
+                    '(the default) never: map new hosts with '
+                    'nova-lite-manage.'),
     cfg.IntOpt('max_attempts', default=3, min=1,
                help='Hosts (primary plus alternates) tried per request.'),
     cfg.IntOpt('max_candidates', default=1000, min=1,

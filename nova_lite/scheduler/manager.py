@@ -8,13 +8,23 @@ inventories and allocations ([scheduler] max_candidates at most), the
 host state of only those candidates from their cells, filters, weighers,
 then a generation-checked claim for each instance on the best host that
 takes it; alternates come from the same cell as the primary.
+
+Periodic host discovery, as Nova's scheduler does: every [scheduler]
+discover_hosts_in_cells_interval seconds (first as the scheduler
+starts its periodic tasks; -1, the default, never) the compute hosts of
+every cell without a host mapping are mapped
+(objects.host_mapping.discover_hosts: a host mapped to another cell is
+reported, not remapped; several schedulers may do it at once).
 """
+import time
+
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import host_mapping
 from nova_lite.placement import allocations
 from nova_lite.placement import candidates
 from nova_lite.scheduler import host_state
@@ -35,6 +45,8 @@ class SchedulerManager(object):
     def __init__(self):
         self.service_name = 'scheduler'
         self.placement = None
+        # time.monotonic() of the next host discovery (None: at once).
+        self.next_discovery = None
 
     def init_host(self, context, service_ref):
         self.placement = placement.PlacementServers(service_ref.host)
@@ -54,7 +66,34 @@ class SchedulerManager(object):
             self.placement.start()
 
     def periodic_tasks(self, context, raise_on_error=False):
-        return 60
+        """The host discovery when due; seconds until the next one (60
+        when it is disabled). An interval of 0 discovers at each run of
+        the periodic tasks ([DEFAULT] periodic_interval)."""
+        interval = CONF.scheduler.discover_hosts_in_cells_interval
+        if interval < 0:
+            self.next_discovery = None
+            return 60
+        now = time.monotonic()
+        if self.next_discovery is None or now >= self.next_discovery:
+            self.next_discovery = now + (interval or CONF.periodic_interval)
+            self.discover_hosts(context, raise_on_error)
+        return max(self.next_discovery - time.monotonic(), 0.1)
+
+    def discover_hosts(self, context, raise_on_error=False):
+        """Map the compute hosts of every cell that have no host mapping
+        (logged: the hosts mapped, a conflict, an unreadable cell)."""
+        try:
+            found = host_mapping.discover_hosts(
+                context, objects.CellMappingList.get_all(context))
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Periodic host discovery failed')
+            return
+        for host, cell in found.mapped:
+            LOG.info('Mapped host %s to cell %s', host, cell.identity)
+        for problem in found.problems():
+            LOG.warning('Host discovery: %s', problem)
 
     def _cells(self, context):
         return [c for c in objects.CellMappingList.get_all(context)

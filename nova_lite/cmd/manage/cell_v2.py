@@ -4,12 +4,12 @@ from nova_lite.cmd import common
 from nova_lite.cmd.common import args
 from nova_lite.cmd.manage import checks
 from nova_lite.conf import CONF
-from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import models as api_models
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import host_mapping
 
 CELL0_TRANSPORT_URL = 'none:///'
 
@@ -298,10 +298,14 @@ class CellV2Commands(object):
         else:
             cells = [c for c in objects.CellMappingList.get_all(ctxt)
                      if not c.is_cell0()]
-        mapped, result = discover_hosts(ctxt, cells, verbose=verbose)
+        found = host_mapping.discover_hosts(
+            ctxt, cells, status_fn=print if verbose else None)
+        problems = found.problems()
+        for problem in problems:
+            common.error(problem)
         if verbose:
-            print('Mapped %d new hosts.' % len(mapped))
-        return result
+            print('Mapped %d new hosts.' % len(found.mapped))
+        return 2 if problems else 0
 
     @args('--cell_uuid', '--cell-uuid', metavar='UUID',
           help='Only hosts of this cell')
@@ -333,62 +337,6 @@ class CellV2Commands(object):
                 ['Cell Name', 'Cell UUID', 'Hostname'],
                 [(r['cell_name'], r['cell_uuid'], r['host']) for r in rows])
         return 0
-
-
-def _compute_hosts(cctxt):
-    return [s.host for s in
-            objects.ServiceList.get_by_binary(cctxt, constants.COMPUTE_BINARY)]
-
-
-def discover_hosts(ctxt, cells, verbose=False):
-    """Create host mappings for unmapped compute hosts in cells.
-
-    Returns (list of newly mapped host names, exit code 0 or 2). Cells are
-    read in parallel with [DEFAULT] cell_timeout.
-    """
-    def say(message):
-        if verbose:
-            print(message)
-
-    results = nova_context.scatter_gather_cells(
-        ctxt, cells, CONF.cell_timeout, _compute_hosts)
-    mapped, result = [], 0
-    for cell in cells:
-        hosts = results[cell.uuid]
-        if nova_context.is_cell_failure(hosts):
-            reason = ('did not respond' if
-                      hosts is nova_context.did_not_respond_sentinel
-                      else str(hosts).splitlines()[0])
-            common.error('Could not read compute services of cell %s: %s'
-                         % (cell.identity, reason))
-            result = 2
-            continue
-        say('Found %d compute hosts in cell %s.' % (len(hosts),
-                                                    cell.identity))
-        for host in hosts:
-            try:
-                existing = objects.HostMapping.get_by_host(ctxt, host)
-            except exception.HostMappingNotFound:
-                existing = None
-            if existing is None:
-                say('Creating host mapping for %s in cell %s.'
-                    % (host, cell.identity))
-                mapping = objects.HostMapping(ctxt, host=host,
-                                              cell_mapping=cell)
-                try:
-                    mapping.create()
-                    mapped.append(host)
-                    continue
-                except exception.HostMappingExists:
-                    # Another discover_hosts mapped it meanwhile.
-                    existing = objects.HostMapping.get_by_host(ctxt, host)
-            if existing.cell_mapping.uuid != cell.uuid:
-                common.error('Host %s in cell %s is already mapped to cell '
-                             '%s; not remapped.'
-                             % (host, cell.identity,
-                                existing.cell_mapping.identity))
-                result = 2
-    return mapped, result
 
 
 def _delete_compute_services(ctxt, cell, hosts):
