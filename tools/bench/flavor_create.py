@@ -16,17 +16,7 @@ nova_lite's figures as a fraction of Nova's. Every request must answer
 "database is locked" and failed heartbeats.
 Target (issue 13 item 6): nova_lite total <= 0.5 x Nova's.
 
-Measured on 2026-11-25 (2 cores shared with other work, medians of 3
-runs, load average 1.3-2.3): nova_lite 4.19 s (p50 3.5 ms, p95 8.6 ms,
-max 141 ms), Nova 34 10.01 s (p50 8.9 ms, p95 18.3 ms, max 290 ms):
-0.42 (server CPU 0.39); two runs at load 2.4-5.5 gave 0.40 and 0.41.
-Before (the same day's HEAD at start): 0.61. nova_lite's max is a full
-(generation 2) garbage collection of the process, 100-140 ms. Per
-request on the server, what went: SQLAlchemy statement building and ORM
-sessions (statements built once, Core connections), SQLite re-preparing
-every statement per transaction (kept connections were set up again),
-pecan's signature reader (memoized), webob request/response objects per
-filter (plain WSGI filters).
+Figures: doc/performance.rst.
 
 The client is http.client on one keep-alive connection per side, the
 same body to both (microversion 2.1, admin token `admin:admin`).

@@ -33,23 +33,7 @@ Target: after <= 1.5x before.
 
 Every figure is printed with its sizes; nothing is asserted.
 
-Tuning notes (what the figures above led to, in nova_lite.placement and
-the ComputeNode mapping):
-- capacity.CAPACITY_CHUNK = 2,000 providers per capacity query: per query
-  a load pays a round trip and, on SQLite, a fresh plan, so lists of 2,000
-  read 5,000 nodes in ~0.6x the time of lists of 500; 2,000 bound
-  parameters stay far below SQLite's limit (32,766 since 3.32) and
-  MariaDB's max_allowed_packet.
-- capacity keeps each row per (provider id, generation): a repeated
-  listing reads the generations (one index-only lookup per chunk) and the
-  capacity query only for providers that moved. 5,000 nodes on MariaDB:
-  ~0.05 s instead of ~0.2 s once read ("first load" above is the cold
-  case).
-- ComputeNode loads build one flat dict of numbers per node
-  (compute_inventory.values_from_row), not nested dicts: CPython's cyclic
-  GC does not track dicts holding only numbers; the nested shape (~6
-  tracked dicts per node) set off a full collection on most listings of
-  5,000 nodes, which cost more than the query.
+Figures and the tuning they led to: doc/performance.rst.
 """
 import argparse
 import datetime

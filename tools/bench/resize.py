@@ -6,6 +6,7 @@ fake-driver compute per cell) in the same run.
 
     python tools/bench/resize.py [--count 50] [--concurrent 50]
         [--sides nova_lite,nova] [--nova-python /tmp/nova-venv/bin/python]
+        [--poll 0.01] [--cross-cell]
 
 1. Sequential: one server per side (networks none, microversion 2.47),
    resized back and forth between two flavors (bench.resize.a/b, 64 and
@@ -26,46 +27,15 @@ fake-driver compute per cell) in the same run.
    instances and migrations; then every VERIFY_RESIZE is confirmed and
    checked again.
 
+--cross-cell (nova_lite only): a server that moves across cells at
+each resize and one that stays in its cell, taking turns, --count
+cycles each, then --concurrent cross-cell resizes; medians compared
+(target, issue 17: cross-cell <= 2x same-cell).
+
 Every unexpected answer stops the run; times are printed, never
 asserted.
 
-Measured on 2026-11-25 (2 cores shared with other work), 50 cycles per
-side, p50 (p95), in seconds:
-
-  load  resize: nova_lite / Nova / ratio  confirm: nova_lite / Nova / ratio
-  2-4   0.95 (1.18) / 1.59 (2.31) / 0.60x  0.29 (0.36) / 0.41 (0.76) / 0.70x
-  5-8   1.39 (2.73) / 3.69 (7.69) / 0.38x  0.43 (0.88) / 0.97 (2.54) / 0.44x
-  1.3   0.148 (0.205) / 0.824 (1.168) / 0.18x  0.044 / 0.229 / 0.19x  (*)
-
-(*) 2026-11-27, after the in-process transport and the CPU cuts of the
-perf branch (the tree before them, the next run, load 1.7: 0.202 /
-0.811 = 0.25x, 0.054 / 0.212 = 0.26x, 265 ms CPU per cycle); server
-CPU per cycle 193 ms vs Nova 1111 ms. The same merged tree (with the
-port-binding and recovery branches), load 1.0: 0.166 (0.212) / 0.801
-(1.265) = 0.21x, confirm 0.048 / 0.221 = 0.22x; the final tree, load
-0.9: 0.138 (0.208) / 0.817 (1.246) = 0.17x, confirm 0.041 / 0.218 =
-0.19x. Below: 2026-11-25.
-
-Where one nova_lite resize went at load 2-4 on 2026-11-25
-(instance action events): API to conductor 0.03 s,
-conductor_migrate_server 0.08 s, prep_resize 0.16 s, resize_instance
-0.27 s, finish_resize 0.21 s, each cast between them 0.05 s;
-confirm_resize 0.16 s. Polling every 0.1 s instead of 0.01 s changes
-nothing. 50 concurrent resizes: POSTs 1.6 s, all 50 VERIFY_RESIZE after
-11.3 s (26 s at load 5-8), allocations consistent before and after
-confirming them (101 then 51 consumers).
-
-Across cells (--cross-cell --count 20 --concurrent 50, 2026-11-26, load
-0.7-2.9, the same all-in-one): resize to VERIFY_RESIZE p50 (p95)
-cross-cell 1.33 s (2.07) vs same-cell 0.86 s (1.14) = 1.55x; confirm
-0.32 s (0.60) vs 0.20 s (0.32) = 1.58x (target <= 2x). 50 concurrent
-cross-cell resizes: POSTs 0.8 s, all 50 VERIFY_RESIZE in the other cell
-after 9.2 s, one visible copy each, allocations consistent before and
-after confirming them (102 then 52 consumers). 2026-11-27, load 0.7-0.8,
-after the transport, CPU and action-sync changes: cross-cell 287 ms
-(p95 451) vs same-cell 163 ms (235) = 1.76x; confirm 74 vs 45 ms =
-1.63x; 50 concurrent: all VERIFY_RESIZE in the other cell after 9.6 s,
-one copy each, consistent (102 then 52 consumers).
+Figures: doc/performance.rst.
 """
 import argparse
 import concurrent.futures
