@@ -19,7 +19,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_service import service as oslo_service
 
-from nova_lite.compute import manager as compute_manager
+from nova_lite.compute.service import manager as compute_manager
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF

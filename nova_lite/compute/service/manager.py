@@ -19,13 +19,13 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import timeutils
 
-from nova_lite.compute import cross_cell_tasks
-from nova_lite.compute import image_tasks
 from nova_lite.compute import instance_events
-from nova_lite.compute import resize_recovery
-from nova_lite.compute import resize_tasks
-from nova_lite.compute import resource_tracker
-from nova_lite.compute import volume_tasks
+from nova_lite.compute.service import cross_cell_tasks
+from nova_lite.compute.service import image_tasks
+from nova_lite.compute.service import resize_recovery
+from nova_lite.compute.service import resize_tasks
+from nova_lite.compute.service import resource_tracker
+from nova_lite.compute.service import volume_tasks
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import exception

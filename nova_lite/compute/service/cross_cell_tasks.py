@@ -44,7 +44,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
-from nova_lite.compute import resize_tasks
+from nova_lite.compute.service import resize_tasks
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.image import api as image_api
