@@ -123,7 +123,7 @@ def configure(state_dir, host='127.0.0.1', port=8774, service_host=None):
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
-    nova_context._CELL_CACHE.clear()
+    nova_context.clear_cell_cache()
 
 
 def unconfigure():
@@ -136,7 +136,7 @@ def unconfigure():
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
-    nova_context._CELL_CACHE.clear()
+    nova_context.clear_cell_cache()
 
 
 def prepare_databases(state_dir, cells):
