@@ -13,7 +13,8 @@ DATABASES = ('api', 'main', 'local_services')
 LOG = logging.getLogger(__name__)
 # Where alembic reports each step ("Running upgrade ...", "Context impl
 # ..."): some 35 lines at INFO for a fresh all-in-one.
-ALEMBIC_LOGGERS = ('alembic.runtime.migration', 'alembic.env')
+ALEMBIC_LOGGERS = ('alembic.runtime.migration', 'alembic.runtime.plugins',
+                   'alembic.env')
 
 
 class _AlembicStepsAtDebug(logging.Filter):
