@@ -359,7 +359,8 @@ def shared_deployment(tmp_path_factory):
     require_service('RabbitMQ')
     dep = deployment_tool().Deployment(
         str(tmp_path_factory.mktemp('deployment')),
-        cells=2, computes_per_cell=2, prefix=unique_name())
+        cells=2, computes_per_cell=2, prefix=unique_name(),
+        database_url=MYSQL_SERVER, transport_url=RABBIT_SERVER)
     try:
         dep.start()
     except Exception:
