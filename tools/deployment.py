@@ -3,6 +3,7 @@
 
     tools/deployment.py start --workdir DIR [--cells 2] [--computes-per-cell 2]
                               [--apis 1] [--keystone]
+                              [--allow-cross-cell-resize]
     tools/deployment.py stop  --workdir DIR [--keep-data]
 
     [--database-url URL] [--transport-url URL] [--rabbit-node NODE]
@@ -93,6 +94,10 @@ RABBIT = os.environ.get('NOVA_LITE_RABBIT',
 # (--rabbit-node, else the local node that listens on its port).
 RABBIT_MGMT = os.environ.get('NOVA_LITE_RABBIT_MGMT_URL')
 RABBIT_NODE = os.environ.get('NOVA_LITE_RABBIT_NODE')
+# --allow-cross-cell-resize (the same as the all-in-one's flag).
+CROSS_CELL_RULE = ('"compute:servers:resize:cross_cell": '
+                   '"rule:project_member_or_admin"\n')
+PREFER_OTHER_CELLS = -1000000.0
 
 
 def _bin(name):
@@ -270,8 +275,9 @@ class Deployment(object):
     def __init__(self, workdir, cells=2, computes_per_cell=2, port=None,
                  prefix=None, keystone=False, apis=1, api_ports=None,
                  database_url=None, transport_url=None, rabbit_node=None,
-                 rabbit_management_url=None):
+                 rabbit_management_url=None, allow_cross_cell_resize=False):
         self.workdir = os.path.abspath(workdir)
+        self.allow_cross_cell_resize = allow_cross_cell_resize
         # The servers (URLs without a database or vhost) this deployment
         # makes its databases and vhosts on.
         self.database_url = (database_url or DB_ROOT).rstrip('/')
@@ -381,6 +387,8 @@ class Deployment(object):
         if self.keystone:
             top['api']['auth_strategy'] = 'keystone'
             top['keystone_authtoken'] = self.keystone.authtoken_options()
+        if self.allow_cross_cell_resize:
+            top.update(self._cross_cell_resize())
         confs['top'] = self._write_conf('top', top)
         for name, port in zip(self.api_names()[1:], self.api_ports[1:]):
             confs[name] = self._write_conf(name, {'api': {'port': port}})
@@ -402,6 +410,19 @@ class Deployment(object):
                         'connection': self.db_url(LOCAL_SERVICES)},
                 })
         return confs
+
+    def _cross_cell_resize(self):
+        """top.conf's sections that let resizes and cold migrations move
+        a server to another cell (the API's policy, the scheduler's
+        weigher), as nova-lite-all-in-one --allow-cross-cell-resize."""
+        policy_dir = os.path.join(self.workdir, 'cross-cell-policy.d')
+        os.makedirs(policy_dir, exist_ok=True)
+        with open(os.path.join(policy_dir, 'cross-cell-resize.yaml'),
+                  'w') as f:
+            f.write(CROSS_CELL_RULE)
+        return {'oslo_policy': {'policy_dirs': 'policy.d,%s' % policy_dir},
+                'filter_scheduler': {
+                    'cross_cell_move_weight_multiplier': PREFER_OTHER_CELLS}}
 
     # --- lifecycle ----------------------------------------------------
 
@@ -777,6 +798,15 @@ def main(argv=None):
     parser.add_argument('--apis', type=int, default=1,
                         help='API processes, each on a port of its own')
     parser.add_argument('--keep-data', action='store_true')
+    parser.add_argument('--allow-cross-cell-resize', action='store_true',
+                        help='let resize and cold migration move servers '
+                             'to another cell: top.conf reads the policy '
+                             'directory DIR/cross-cell-policy.d (the rule '
+                             'compute:servers:resize:cross_cell for '
+                             'project members and administrators) and '
+                             'sets [filter_scheduler] '
+                             'cross_cell_move_weight_multiplier = %s'
+                             % PREFER_OTHER_CELLS)
     parser.add_argument('--database-url', metavar='URL',
                         help='MariaDB/MySQL server, e.g. '
                              'mysql+pymysql://root:secret@db1:3306 '
@@ -803,7 +833,8 @@ def main(argv=None):
                          database_url=args.database_url,
                          transport_url=args.transport_url,
                          rabbit_node=args.rabbit_node,
-                         rabbit_management_url=args.rabbit_management_url)
+                         rabbit_management_url=args.rabbit_management_url,
+                         allow_cross_cell_resize=args.allow_cross_cell_resize)
         try:
             dep.start()
         except Exception:
