@@ -420,7 +420,7 @@ class Deployment(object):
         with open(os.path.join(policy_dir, 'cross-cell-resize.yaml'),
                   'w') as f:
             f.write(CROSS_CELL_RULE)
-        return {'oslo_policy': {'policy_dirs': 'policy.d,%s' % policy_dir},
+        return {'oslo_policy': {'policy_dirs': policy_dir},
                 'filter_scheduler': {
                     'cross_cell_move_weight_multiplier': PREFER_OTHER_CELLS}}
 

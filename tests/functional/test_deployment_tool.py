@@ -223,3 +223,35 @@ def test_vhosts_go_through_the_management_api_when_given(tool, tmp_path):
         'Basic ' + base64.b64encode(b'nova:pw').decode()}
     assert _Management.requests[1][3] == {
         'configure': '.*', 'write': '.*', 'read': '.*'}
+
+
+def test_allow_cross_cell_resize_opens_the_rule_and_prefers_other_cells(
+        tool, tmp_path):
+    from oslo_config import cfg
+    from oslo_context import context as oslo_context
+    from oslo_policy import policy
+
+    from nova_lite import policies
+    from nova_lite.policies import server_resize
+
+    dep = tool.Deployment(str(tmp_path), cells=1, prefix='nl_c',
+                          allow_cross_cell_resize=True)
+    top = dep.write_configs()['top']
+    conf = cfg.ConfigOpts()
+    conf.register_opt(cfg.FloatOpt('cross_cell_move_weight_multiplier'),
+                      group='filter_scheduler')
+    conf(['--config-file', top], project='nova_lite')
+    assert conf.filter_scheduler.cross_cell_move_weight_multiplier == \
+        -1000000.0
+    enforcer = policy.Enforcer(conf)
+    enforcer.register_defaults(policies.list_rules())
+    member = oslo_context.RequestContext(project_id='p1', roles=['member'])
+    target = {'project_id': 'p1', 'user_id': 'u1'}
+    assert enforcer.authorize(server_resize.CROSS_CELL, target, member)
+    without = tool.Deployment(str(tmp_path / 'plain'), cells=1,
+                              prefix='nl_d').write_configs()['top']
+    conf = cfg.ConfigOpts()
+    conf(['--config-file', without], project='nova_lite')
+    enforcer = policy.Enforcer(conf)
+    enforcer.register_defaults(policies.list_rules())
+    assert not enforcer.authorize(server_resize.CROSS_CELL, target, member)
