@@ -175,18 +175,10 @@ class BrokerAdmin(object):
     def _ctl_all(self, calls):
         """Run several rabbitmqctl calls at once (each takes most of a
         second to start); raise if any failed."""
-        procs = [subprocess.Popen(
-            ('rabbitmqctl', '-q', '-n', self.node) + tuple(args),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for args in calls]
-        failed = []
-        for args, proc in zip(calls, procs):
-            out, err = proc.communicate()
-            if proc.returncode:
-                failed.append('rabbitmqctl -n %s %s: %s' % (
-                    self.node, ' '.join(args), err.strip()))
-        if failed:
-            raise RuntimeError('; '.join(failed))
+        _run_all([('rabbitmqctl', '-q', '-n', self.node) + tuple(args)
+                  for args in calls],
+                 lambda argv, output: '%s: %s' % (' '.join(argv[1:]),
+                                                  output))
 
     def _http(self, method, path, body=None):
         base = self.management_url.rstrip('/')
@@ -224,6 +216,21 @@ class BrokerAdmin(object):
         for vhost in vhosts:
             self._http('DELETE', '/api/vhosts/%s'
                        % urllib.parse.quote(vhost, safe=''))
+
+
+def _run_all(commands, describe_failure):
+    """Run the commands (argv tuples) at once; raise RuntimeError with
+    describe_failure(argv, output) of each that failed."""
+    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for argv in commands]
+    failed = []
+    for argv, proc in zip(commands, procs):
+        out, err = proc.communicate()
+        if proc.returncode:
+            failed.append(describe_failure(argv, (err or out).strip()))
+    if failed:
+        raise RuntimeError('; '.join(failed))
 
 
 def _default_rabbit_node():
@@ -461,18 +468,10 @@ class Deployment(object):
         """Run several nova-lite-manage commands at once (each spends
         seconds importing); raise if any failed."""
         conf = os.path.join(self.workdir, 'top.conf')
-        procs = [subprocess.Popen(
-            (_bin('nova-lite-manage'), '--config-file', conf) + args,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for args in calls]
-        failed = []
-        for args, proc in zip(calls, procs):
-            out, err = proc.communicate()
-            if proc.returncode:
-                failed.append('nova-lite-manage %s: %s' % (
-                    ' '.join(args[:2]), (err or out).strip()[-2000:]))
-        if failed:
-            raise RuntimeError('; '.join(failed))
+        _run_all([(_bin('nova-lite-manage'), '--config-file', conf) + args
+                  for args in calls],
+                 lambda argv, output: 'nova-lite-manage %s: %s' % (
+                     ' '.join(argv[3:5]), output[-2000:]))
 
     def map_cells(self, before_cells=None):
         """Three rounds, each waiting for the one before: the schemas of
