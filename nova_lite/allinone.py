@@ -17,6 +17,7 @@ import os
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_policy import opts as policy_opts
 from oslo_service import service as oslo_service
 
 from nova_lite.compute.service import manager as compute_manager
@@ -126,6 +127,33 @@ def configure(state_dir, host='127.0.0.1', port=8774, service_host=None):
     nova_context.clear_cell_cache()
 
 
+# --allow-cross-cell-resize: who may move a server to another cell (the
+# same persons who may resize it), and a weight that sends a move to
+# another cell rather than keeping it in the server's own.
+CROSS_CELL_POLICY_DIR = 'cross-cell-policy.d'
+CROSS_CELL_RULE = ('"compute:servers:resize:cross_cell": '
+                   '"rule:project_member_or_admin"\n')
+PREFER_OTHER_CELLS = -1000000.0
+
+
+def allow_cross_cell_resize(state_dir):
+    """Open the cross-cell resize policy rule (a policy directory of the
+    state directory, read after the operator's policy file and
+    directories) and make the scheduler prefer hosts of other cells."""
+    policy_dir = os.path.join(os.path.abspath(state_dir),
+                              CROSS_CELL_POLICY_DIR)
+    os.makedirs(policy_dir, exist_ok=True)
+    with open(os.path.join(policy_dir, 'cross-cell-resize.yaml'), 'w') as f:
+        f.write(CROSS_CELL_RULE)
+    for group, opts in policy_opts.list_opts():
+        CONF.register_opts(opts, group=group)
+    CONF.set_override('policy_dirs',
+                      list(CONF.oslo_policy.policy_dirs) + [policy_dir],
+                      group='oslo_policy')
+    CONF.set_override('cross_cell_move_weight_multiplier',
+                      PREFER_OTHER_CELLS, group='filter_scheduler')
+
+
 def unconfigure():
     """Undo configure() (tests run several planes in one process)."""
     for name, _value, group in _overrides('.', '', 0):
@@ -163,6 +191,24 @@ def prepare_databases(state_dir, cells):
         cell.create()
         mapped[name] = cell
     return mapped
+
+
+# The flavors a devstack (and Nova's legacy defaults) start with:
+# (flavorid, name, memory_mb, root_gb, vcpus).
+DEFAULT_FLAVORS = [('1', 'm1.tiny', 512, 1, 1),
+                   ('2', 'm1.small', 2048, 20, 1),
+                   ('3', 'm1.medium', 4096, 40, 2),
+                   ('4', 'm1.large', 8192, 80, 4),
+                   ('5', 'm1.xlarge', 16384, 160, 8)]
+
+
+def create_default_flavors(ctxt):
+    """The public m1.* flavors (a fresh plane only: an operator who
+    deleted one does not get it back at the next start)."""
+    for flavorid, name, memory_mb, root_gb, vcpus in DEFAULT_FLAVORS:
+        objects.Flavor(ctxt, flavorid=flavorid, name=name,
+                       memory_mb=memory_mb, root_gb=root_gb, vcpus=vcpus,
+                       ephemeral_gb=0, swap=0, is_public=True).create()
 
 
 def create_local_defaults(ctxt):
@@ -229,7 +275,8 @@ class Plane(oslo_service.ServiceBase):
 
     def __init__(self, state_dir, cells=2, computes_per_cell=2,
                  host='127.0.0.1', port=8774, service_host='aio',
-                 with_api=True, service_versions=None):
+                 with_api=True, service_versions=None,
+                 default_flavors=False):
         self.state_dir = state_dir
         self.n_cells = cells
         self.computes_per_cell = computes_per_cell
@@ -243,6 +290,9 @@ class Plane(oslo_service.ServiceBase):
         # (upgrade tests).
         self.service_versions = service_versions or {}
         self.api = None
+        # Create DEFAULT_FLAVORS when the state directory has no API
+        # database yet (nova-lite-all-in-one; the tests start empty).
+        self.default_flavors = default_flavors
         self.cells = {}
         self._drain = None
 
@@ -296,8 +346,12 @@ class Plane(oslo_service.ServiceBase):
                 version=self.service_versions.get(host))
 
     def build(self):
+        fresh = not os.path.exists(os.path.join(self.state_dir,
+                                                'api.sqlite'))
         configure(self.state_dir, self.host, self.port, self.service_host)
         self.cells = prepare_databases(self.state_dir, self.n_cells)
+        if fresh and self.default_flavors:
+            create_default_flavors(nova_context.get_admin_context())
         write_config(self.state_dir, self.host, self.port)
         self.services = [
             # The super conductor: the API DB, on the API transport.

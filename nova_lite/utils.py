@@ -101,3 +101,29 @@ def memoized_argspec(read_argspec):
 
     getargspec.memoized = True
     return getargspec
+
+
+def noauth_client_environment(endpoint, token='admin:admin'):
+    """{OS_* variable: value} that point the openstack client and
+    openstacksdk at a noauth2 API on endpoint (http://host:port): the
+    compute API, and the embedded identity, image, network and volume
+    services each at its own path (without the image, network and volume
+    overrides the client would send those requests to the compute
+    endpoint)."""
+    return {
+        'OS_AUTH_TYPE': 'admin_token',
+        'OS_TOKEN': token,
+        'OS_ENDPOINT': endpoint + '/v2.1',
+        'OS_IDENTITY_API_VERSION': '3',
+        'OS_IDENTITY_ENDPOINT_OVERRIDE': endpoint + '/identity',
+        'OS_IMAGE_ENDPOINT_OVERRIDE': endpoint + '/image',
+        'OS_NETWORK_ENDPOINT_OVERRIDE': endpoint + '/networking',
+        'OS_BLOCK_STORAGE_ENDPOINT_OVERRIDE': endpoint + '/volume/v3',
+        'OS_VOLUME_API_VERSION': '3',
+    }
+
+
+def export_line(environment):
+    """One shell line exporting environment (values need no quoting)."""
+    return 'export ' + ' '.join('%s=%s' % item for item in
+                                environment.items())

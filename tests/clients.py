@@ -9,6 +9,8 @@ import time
 import urllib.error
 import urllib.request
 
+from nova_lite import utils
+
 BINDIR = os.path.dirname(sys.executable)
 
 
@@ -67,19 +69,12 @@ def wait_until_up(proc, url, timeout=90):
 
 
 def openstack_env(endpoint):
-    """The environment README.rst gives for `openstack` against endpoint
-    (http://host:port), without any OS_* the caller's shell had."""
+    """The environment README.rst gives (and the all-in-one prints) for
+    `openstack` against endpoint (http://host:port), without any OS_*
+    the caller's shell had."""
     env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
-    env.update({
-        'OS_AUTH_TYPE': 'admin_token',
-        'OS_TOKEN': 'admin:admin',
-        'OS_ENDPOINT': endpoint + '/v2.1',
-        'OS_IDENTITY_API_VERSION': '3',
-        'OS_IDENTITY_ENDPOINT_OVERRIDE': endpoint + '/identity',
-        'OS_IMAGE_ENDPOINT_OVERRIDE': endpoint + '/image',
-        'OS_NETWORK_ENDPOINT_OVERRIDE': endpoint + '/networking',
-        'PYTHONWARNINGS': 'ignore',
-    })
+    env.update(utils.noauth_client_environment(endpoint))
+    env['PYTHONWARNINGS'] = 'ignore'
     return env
 
 

@@ -3,7 +3,11 @@
 
     tools/deployment.py start --workdir DIR [--cells 2] [--computes-per-cell 2]
                               [--apis 1] [--keystone]
+                              [--allow-cross-cell-resize]
     tools/deployment.py stop  --workdir DIR [--keep-data]
+
+    [--database-url URL] [--transport-url URL] [--rabbit-node NODE]
+    [--rabbit-management-url URL]: see --help.
 
 Layout: API, super conductor and scheduler share the API database, the
 top-level cell database (cell1) and the API RabbitMQ vhost; each cell has
@@ -40,6 +44,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -48,25 +54,50 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _use_project_venv():
     """Started by an interpreter without nova_lite (a bare
-    ``tools/deployment.py``): run again under the quick start's .venv."""
+    ``tools/deployment.py``): run again under the quick start's .venv.
+
+    Whether this process already is that venv is decided by sys.prefix:
+    a venv's bin/python is usually a symlink to the interpreter that made
+    it (the user's python3), so comparing the two files says "same" when
+    the venv is not in use at all.
+    """
     try:
         import nova_lite  # noqa: F401
         return
     except ImportError:
         pass
-    venv_python = os.path.join(ROOT, '.venv', 'bin', 'python')
-    if not os.path.exists(venv_python) or os.path.samefile(
-            venv_python, sys.executable):
+    venv = os.path.join(ROOT, '.venv')
+    venv_python = os.path.join(venv, 'bin', 'python')
+    if not os.path.exists(venv_python) or _in_venv(venv):
         sys.exit('tools/deployment.py needs nova_lite installed: run '
                  '`python3 -m venv .venv && .venv/bin/pip install -e .` in '
                  '%s first.' % ROOT)
     os.execv(venv_python, [venv_python] + sys.argv)
 
 
+def _in_venv(venv):
+    """Is this interpreter the one of the venv at ``venv``?"""
+    try:
+        return os.path.samefile(sys.prefix, venv)
+    except OSError:
+        return False
+
+
+# The database server and the broker: --database-url / --transport-url,
+# else these variables, else the local defaults.
 DB_ROOT = os.environ.get('NOVA_LITE_MYSQL', 'mysql+pymysql://root@127.0.0.1')
 LOCAL_SERVICES = 'local_services'
 RABBIT = os.environ.get('NOVA_LITE_RABBIT',
                         'rabbit://guest:guest@127.0.0.1:5672')
+# How vhosts are made on that broker: its management HTTP API
+# (--rabbit-management-url), or rabbitmqctl against its node
+# (--rabbit-node, else the local node that listens on its port).
+RABBIT_MGMT = os.environ.get('NOVA_LITE_RABBIT_MGMT_URL')
+RABBIT_NODE = os.environ.get('NOVA_LITE_RABBIT_NODE')
+# --allow-cross-cell-resize (the same as the all-in-one's flag).
+CROSS_CELL_RULE = ('"compute:servers:resize:cross_cell": '
+                   '"rule:project_member_or_admin"\n')
+PREFER_OTHER_CELLS = -1000000.0
 
 
 def _bin(name):
@@ -80,28 +111,161 @@ def _run(*cmd, **kwargs):
                           **kwargs)
 
 
-def _mysql(sql):
+def _mysql(server_url, sql):
     import sqlalchemy as sa
-    engine = sa.create_engine(DB_ROOT + '/', poolclass=sa.pool.NullPool)
+    engine = sa.create_engine(server_url.rstrip('/') + '/',
+                              poolclass=sa.pool.NullPool)
     with engine.begin() as conn:
         conn.execute(sa.text(sql))
     engine.dispose()
 
 
-def _rabbitmqctl_all(calls):
-    """Run several rabbitmqctl calls at once (each takes most of a second
-    to start); raise if any failed."""
-    procs = [subprocess.Popen(('rabbitmqctl', '-q') + tuple(args),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for args in calls]
+class BrokerAdmin(object):
+    """Makes and deletes vhosts on the broker of one transport URL, never
+    on another: through its management HTTP API when given one, else
+    with ``rabbitmqctl -n NODE`` for its node.
+
+    The node, unless given: the node registered with this machine's epmd
+    whose distribution port is the URL's AMQP port + 20000 (RabbitMQ's
+    default), named with the host part of the local default node name
+    (RABBITMQ_NODENAME, rabbitmq-env.conf's NODENAME, else
+    rabbit@<short hostname>). A broker on another machine needs
+    --rabbit-management-url or --rabbit-node.
+    """
+
+    LOCAL_HOSTS = ('127.0.0.1', 'localhost', '::1')
+
+    def __init__(self, transport_url, node=None, management_url=None):
+        parsed = urllib.parse.urlsplit(transport_url)
+        self.host = parsed.hostname or '127.0.0.1'
+        self.port = parsed.port or 5672
+        self.user = urllib.parse.unquote(parsed.username or 'guest')
+        self.password = urllib.parse.unquote(parsed.password or 'guest')
+        self.management_url = management_url
+        self.node = node
+        if not management_url and not node:
+            self.node = self.local_node()
+
+    def describe(self):
+        if self.management_url:
+            return 'management API %s' % self.management_url
+        return 'rabbitmqctl -n %s' % self.node
+
+    def local_node(self):
+        import socket
+        if self.host not in self.LOCAL_HOSTS and self.host not in (
+                socket.gethostname(), socket.getfqdn()):
+            raise RuntimeError(
+                'the broker %s:%d is not on this machine: pass '
+                '--rabbit-management-url or --rabbit-node so that its '
+                'vhosts are made there' % (self.host, self.port))
+        default = _default_rabbit_node()
+        name, _, host = default.partition('@')
+        dist_port = self.port + 20000
+        for registered, port in _epmd_names():
+            if port == dist_port:
+                return '%s@%s' % (registered, host)
+        if self.port == 5672:
+            return default
+        raise RuntimeError(
+            'no RabbitMQ node of this machine listens on port %d (epmd '
+            'lists none with distribution port %d): pass --rabbit-node'
+            % (self.port, dist_port))
+
+    def _ctl_all(self, calls):
+        """Run several rabbitmqctl calls at once (each takes most of a
+        second to start); raise if any failed."""
+        _run_all([('rabbitmqctl', '-q', '-n', self.node) + tuple(args)
+                  for args in calls],
+                 lambda argv, output: '%s: %s' % (' '.join(argv[1:]),
+                                                  output))
+
+    def _http(self, method, path, body=None):
+        base = self.management_url.rstrip('/')
+        request = urllib.request.Request(
+            base + path, method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={'content-type': 'application/json'})
+        passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+        passwords.add_password(None, base, self.user, self.password)
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPBasicAuthHandler(passwords))
+        try:
+            opener.open(request, timeout=30).close()
+        except urllib.error.HTTPError as exc:
+            if not (method == 'DELETE' and exc.code == 404):
+                raise RuntimeError('%s %s%s: %s' % (method, base, path, exc))
+
+    def add_vhosts(self, vhosts):
+        if not self.management_url:
+            self._ctl_all([('add_vhost', v) for v in vhosts])
+            self._ctl_all([('set_permissions', '-p', v, self.user, '.*',
+                            '.*', '.*') for v in vhosts])
+            return
+        user = urllib.parse.quote(self.user, safe='')
+        for vhost in vhosts:
+            quoted = urllib.parse.quote(vhost, safe='')
+            self._http('PUT', '/api/vhosts/%s' % quoted)
+            self._http('PUT', '/api/permissions/%s/%s' % (quoted, user),
+                       {'configure': '.*', 'write': '.*', 'read': '.*'})
+
+    def delete_vhosts(self, vhosts):
+        if not self.management_url:
+            self._ctl_all([('delete_vhost', v) for v in vhosts])
+            return
+        for vhost in vhosts:
+            self._http('DELETE', '/api/vhosts/%s'
+                       % urllib.parse.quote(vhost, safe=''))
+
+
+def _run_all(commands, describe_failure):
+    """Run the commands (argv tuples) at once; raise RuntimeError with
+    describe_failure(argv, output) of each that failed."""
+    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for argv in commands]
     failed = []
-    for args, proc in zip(calls, procs):
+    for argv, proc in zip(commands, procs):
         out, err = proc.communicate()
         if proc.returncode:
-            failed.append('rabbitmqctl %s: %s' % (' '.join(args),
-                                                 err.strip()))
+            failed.append(describe_failure(argv, (err or out).strip()))
     if failed:
         raise RuntimeError('; '.join(failed))
+
+
+def _default_rabbit_node():
+    """The node name a bare rabbitmqctl on this machine would use."""
+    import socket
+    name = os.environ.get('RABBITMQ_NODENAME')
+    if not name:
+        try:
+            with open('/etc/rabbitmq/rabbitmq-env.conf') as f:
+                for line in f:
+                    key, _, value = line.strip().partition('=')
+                    if key in ('NODENAME', 'RABBITMQ_NODENAME'):
+                        name = value.strip().strip('"\'')
+        except OSError:
+            pass
+    name = name or 'rabbit'
+    if '@' not in name:
+        name = '%s@%s' % (name, socket.gethostname().split('.')[0])
+    return name
+
+
+def _epmd_names():
+    """[(node name, distribution port)] registered with the local epmd."""
+    try:
+        out = subprocess.run(['epmd', '-names'], capture_output=True,
+                             text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    names = []
+    for line in out.splitlines():
+        # "name rabbit at port 25672"
+        words = line.split()
+        if len(words) == 5 and words[0] == 'name' and words[4].isdigit():
+            names.append((words[1], int(words[4])))
+    return names
 
 
 def keystone_tool():
@@ -116,8 +280,18 @@ def keystone_tool():
 
 class Deployment(object):
     def __init__(self, workdir, cells=2, computes_per_cell=2, port=None,
-                 prefix=None, keystone=False, apis=1, api_ports=None):
+                 prefix=None, keystone=False, apis=1, api_ports=None,
+                 database_url=None, transport_url=None, rabbit_node=None,
+                 rabbit_management_url=None, allow_cross_cell_resize=False):
         self.workdir = os.path.abspath(workdir)
+        self.allow_cross_cell_resize = allow_cross_cell_resize
+        # The servers (URLs without a database or vhost) this deployment
+        # makes its databases and vhosts on.
+        self.database_url = (database_url or DB_ROOT).rstrip('/')
+        self.transport_url = (transport_url or RABBIT).rstrip('/')
+        self.rabbit_node = rabbit_node or RABBIT_NODE
+        self.rabbit_management_url = rabbit_management_url or RABBIT_MGMT
+        self._broker = None
         self.cells = cells
         self.computes_per_cell = computes_per_cell
         self.prefix = prefix or 'nl_%s' % uuid.uuid4().hex[:10]
@@ -143,13 +317,24 @@ class Deployment(object):
         return '%s_%s' % (self.prefix, name)
 
     def db_url(self, name):
-        return '%s/%s?charset=utf8mb4' % (DB_ROOT, self.db(name))
+        return '%s/%s?charset=utf8mb4' % (self.database_url, self.db(name))
 
     def vhost(self, name):
         return '%s_%s' % (self.prefix, name)
 
     def mq_url(self, name):
-        return '%s/%s' % (RABBIT, self.vhost(name))
+        return '%s/%s' % (self.transport_url, self.vhost(name))
+
+    @property
+    def broker(self):
+        """The BrokerAdmin of transport_url (found once, kept in
+        deployment.json so that `stop` deletes on the same node)."""
+        if self._broker is None:
+            self._broker = BrokerAdmin(
+                self.transport_url, node=self.rabbit_node,
+                management_url=self.rabbit_management_url)
+            self.rabbit_node = self._broker.node
+        return self._broker
 
     def database_names(self):
         return ['api', 'cell0'] + self.cell_names() + [LOCAL_SERVICES]
@@ -209,6 +394,8 @@ class Deployment(object):
         if self.keystone:
             top['api']['auth_strategy'] = 'keystone'
             top['keystone_authtoken'] = self.keystone.authtoken_options()
+        if self.allow_cross_cell_resize:
+            top.update(self._cross_cell_resize())
         confs['top'] = self._write_conf('top', top)
         for name, port in zip(self.api_names()[1:], self.api_ports[1:]):
             confs[name] = self._write_conf(name, {'api': {'port': port}})
@@ -231,6 +418,19 @@ class Deployment(object):
                 })
         return confs
 
+    def _cross_cell_resize(self):
+        """top.conf's sections that let resizes and cold migrations move
+        a server to another cell (the API's policy, the scheduler's
+        weigher), as nova-lite-all-in-one --allow-cross-cell-resize."""
+        policy_dir = os.path.join(self.workdir, 'cross-cell-policy.d')
+        os.makedirs(policy_dir, exist_ok=True)
+        with open(os.path.join(policy_dir, 'cross-cell-resize.yaml'),
+                  'w') as f:
+            f.write(CROSS_CELL_RULE)
+        return {'oslo_policy': {'policy_dirs': policy_dir},
+                'filter_scheduler': {
+                    'cross_cell_move_weight_multiplier': PREFER_OTHER_CELLS}}
+
     # --- lifecycle ----------------------------------------------------
 
     def create_backends(self):
@@ -239,24 +439,24 @@ class Deployment(object):
 
     def create_databases(self):
         for name in self.database_names():
-            _mysql('CREATE DATABASE `%s` CHARACTER SET utf8mb4'
+            _mysql(self.database_url,
+                   'CREATE DATABASE `%s` CHARACTER SET utf8mb4'
                    % self.db(name))
 
     def create_vhosts(self):
         vhosts = [self.vhost(name) for name in ['api'] + self.cell_names()]
-        _rabbitmqctl_all([('add_vhost', v) for v in vhosts])
-        _rabbitmqctl_all([('set_permissions', '-p', v, 'guest', '.*', '.*',
-                           '.*') for v in vhosts])
+        self.broker.add_vhosts(vhosts)
 
     def drop_backends(self):
         for name in self.database_names():
             try:
-                _mysql('DROP DATABASE IF EXISTS `%s`' % self.db(name))
+                _mysql(self.database_url,
+                       'DROP DATABASE IF EXISTS `%s`' % self.db(name))
             except Exception as exc:
                 print('drop %s: %s' % (name, exc), file=sys.stderr)
         try:
-            _rabbitmqctl_all([('delete_vhost', self.vhost(name))
-                              for name in ['api'] + self.cell_names()])
+            self.broker.delete_vhosts([self.vhost(name) for name
+                                       in ['api'] + self.cell_names()])
         except RuntimeError as exc:
             print('drop vhosts: %s' % exc, file=sys.stderr)
 
@@ -268,18 +468,10 @@ class Deployment(object):
         """Run several nova-lite-manage commands at once (each spends
         seconds importing); raise if any failed."""
         conf = os.path.join(self.workdir, 'top.conf')
-        procs = [subprocess.Popen(
-            (_bin('nova-lite-manage'), '--config-file', conf) + args,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for args in calls]
-        failed = []
-        for args, proc in zip(calls, procs):
-            out, err = proc.communicate()
-            if proc.returncode:
-                failed.append('nova-lite-manage %s: %s' % (
-                    ' '.join(args[:2]), (err or out).strip()[-2000:]))
-        if failed:
-            raise RuntimeError('; '.join(failed))
+        _run_all([(_bin('nova-lite-manage'), '--config-file', conf) + args
+                  for args in calls],
+                 lambda argv, output: 'nova-lite-manage %s: %s' % (
+                     ' '.join(argv[3:5]), output[-2000:]))
 
     def map_cells(self, before_cells=None):
         """Three rounds, each waiting for the one before: the schemas of
@@ -393,6 +585,10 @@ class Deployment(object):
                        'cells': self.cells,
                        'keystone': self.keystone is not None,
                        'computes_per_cell': self.computes_per_cell,
+                       'database_url': self.database_url,
+                       'transport_url': self.transport_url,
+                       'rabbit_node': self.rabbit_node,
+                       'rabbit_management_url': self.rabbit_management_url,
                        'procs': self.procs, 'commands': self.commands}, f)
 
     @classmethod
@@ -401,7 +597,11 @@ class Deployment(object):
             state = json.load(f)
         dep = cls(workdir, state['cells'], state['computes_per_cell'],
                   state['port'], state['prefix'],
-                  api_ports=state.get('api_ports'))
+                  api_ports=state.get('api_ports'),
+                  database_url=state.get('database_url'),
+                  transport_url=state.get('transport_url'),
+                  rabbit_node=state.get('rabbit_node'),
+                  rabbit_management_url=state.get('rabbit_management_url'))
         dep.procs = state['procs']
         dep.commands = state.get('commands', {})
         if state.get('keystone'):
@@ -419,6 +619,9 @@ class Deployment(object):
             failures.append(exc)
 
     def start(self):
+        # Which broker node gets the vhosts, settled before any is made
+        # and saved with the rest, so that `stop` deletes them there.
+        self.broker.describe()
         confs = self.write_configs()
         # Keystone bootstraps (tens of seconds) while the databases are
         # made; the API starts once it answers.
@@ -523,12 +726,9 @@ class Deployment(object):
         """What to export for the openstack client against this
         deployment (shell lines)."""
         if not self.keystone:
-            return ['export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
-                    'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
-                    'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity '
-                    'OS_IMAGE_ENDPOINT_OVERRIDE=%s/image '
-                    'OS_NETWORK_ENDPOINT_OVERRIDE=%s/networking'
-                    % ((self.endpoint,) * 4)]
+            from nova_lite import utils
+            return [utils.export_line(
+                utils.noauth_client_environment(self.endpoint))]
         env = self.keystone.client_env('admin', base={})
         lines = ['export ' + ' '.join('%s=%s' % item
                                       for item in sorted(env.items()))]
@@ -570,8 +770,25 @@ def _free_port():
         return s.getsockname()[1]
 
 
+EPILOG = '''\
+The database server and the broker (URLs without a database or vhost):
+--database-url, else $NOVA_LITE_MYSQL, else %(db)s;
+--transport-url, else $NOVA_LITE_RABBIT, else %(mq)s.
+Each deployment makes its databases and one vhost per cell (plus the
+API's) there, with a unique prefix, and `stop` drops them. Vhosts are
+made on the broker of --transport-url: through its management HTTP API
+with --rabbit-management-url ($NOVA_LITE_RABBIT_MGMT_URL), else with
+`rabbitmqctl -n NODE`: --rabbit-node ($NOVA_LITE_RABBIT_NODE), else the
+local node whose distribution port is the AMQP port + 20000 (a broker on
+another machine needs one of the two options). The user of the URL gets
+every permission on each vhost. `stop` reads all of this back from
+WORKDIR/deployment.json.''' % {'db': DB_ROOT, 'mq': RABBIT}
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split('\n')[0], epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('action', choices=['start', 'stop'])
     parser.add_argument('--workdir', required=True)
     parser.add_argument('--cells', type=int, default=2)
@@ -580,13 +797,43 @@ def main(argv=None):
     parser.add_argument('--apis', type=int, default=1,
                         help='API processes, each on a port of its own')
     parser.add_argument('--keep-data', action='store_true')
+    parser.add_argument('--allow-cross-cell-resize', action='store_true',
+                        help='let resize and cold migration move servers '
+                             'to another cell: top.conf reads the policy '
+                             'directory DIR/cross-cell-policy.d (the rule '
+                             'compute:servers:resize:cross_cell for '
+                             'project members and administrators) and '
+                             'sets [filter_scheduler] '
+                             'cross_cell_move_weight_multiplier = %s'
+                             % PREFER_OTHER_CELLS)
+    parser.add_argument('--database-url', metavar='URL',
+                        help='MariaDB/MySQL server, e.g. '
+                             'mysql+pymysql://root:secret@db1:3306 '
+                             '(default: $NOVA_LITE_MYSQL or %s)' % DB_ROOT)
+    parser.add_argument('--transport-url', metavar='URL',
+                        help='RabbitMQ broker, e.g. '
+                             'rabbit://user:secret@mq1:5672 (default: '
+                             '$NOVA_LITE_RABBIT or %s)' % RABBIT)
+    parser.add_argument('--rabbit-node', metavar='NODE',
+                        help='Erlang node of that broker for rabbitmqctl '
+                             '-n (default: $NOVA_LITE_RABBIT_NODE, else '
+                             'found from the AMQP port)')
+    parser.add_argument('--rabbit-management-url', metavar='URL',
+                        help='make vhosts through this management HTTP '
+                             'API instead, e.g. http://mq1:15672 '
+                             '(default: $NOVA_LITE_RABBIT_MGMT_URL)')
     parser.add_argument('--keystone', action='store_true',
                         help='run OpenStack Keystone beside the services '
                              'and authenticate through it')
     args = parser.parse_args(argv)
     if args.action == 'start':
         dep = Deployment(args.workdir, args.cells, args.computes_per_cell,
-                         args.port, keystone=args.keystone, apis=args.apis)
+                         args.port, keystone=args.keystone, apis=args.apis,
+                         database_url=args.database_url,
+                         transport_url=args.transport_url,
+                         rabbit_node=args.rabbit_node,
+                         rabbit_management_url=args.rabbit_management_url,
+                         allow_cross_cell_resize=args.allow_cross_cell_resize)
         try:
             dep.start()
         except Exception:

@@ -17,8 +17,9 @@ RegionOne, the identity endpoint), serves Keystone's WSGI app
 ``keystone.wsgi.api`` does) with Werkzeug's threaded server in a process
 of its own, and fills the catalog and the users nova_lite needs:
 
-* services compute (URL/v2.1), image (URL/image) and network
-  (URL/networking) with public endpoints at the nova_lite API URL;
+* services compute (URL/v2.1), image (URL/image), network
+  (URL/networking) and block-storage (URL/volume/v3) with public
+  endpoints at the nova_lite API URL;
 * user ``nova`` with the ``service`` role in project ``service``: the
   service user keystonemiddleware's auth_token validates tokens as;
 * users ``demo`` (member) and ``demo-reader`` (reader) in project
@@ -60,7 +61,8 @@ USERS = [('nova', 'service', 'service'),
 # API URL) -- the Compute API and the embedded Glance/Neutron-style APIs.
 SERVICES = [('compute', 'nova', '/v2.1'),
             ('image', 'glance', '/image'),
-            ('network', 'neutron', '/networking')]
+            ('network', 'neutron', '/networking'),
+            ('block-storage', 'cinderv3', '/volume/v3')]
 
 
 def free_port():

@@ -19,6 +19,7 @@ from nova_lite.conf import CONF
 from nova_lite import config
 from nova_lite import inproc_transport
 from nova_lite import service
+from nova_lite import utils
 
 
 def _parse(argv):
@@ -36,11 +37,28 @@ def _parse(argv):
         '--config-file', action='append', default=[], metavar='FILE',
         help='oslo.config file applied over the defaults (repeatable; '
              'later files win), e.g. [oslo_policy] policy_file, '
-             '[scheduler] weights, [fake_driver] capacity, spawn_delay '
+             '[scheduler] weight_classes, [fake_driver] capacity, '
+             'spawn_delay '
              'and injected failures, [api] auth_strategy = keystone '
              'with [keystone_authtoken] (default noauth2). The state '
              'directory decides the '
              'databases, transports and listen address.')
+    parser.add_argument(
+        '--allow-cross-cell-resize', action='store_true',
+        help='let resize and cold migration move a server to another '
+             'cell: opens the compute:servers:resize:cross_cell policy '
+             'rule to the server\'s project members and administrators '
+             '(a policy directory in the state directory, read after '
+             'yours) and sets [filter_scheduler] '
+             'cross_cell_move_weight_multiplier to %s so that the '
+             'scheduler prefers hosts of other cells.'
+             % allinone.PREFER_OTHER_CELLS)
+    parser.add_argument(
+        '--no-default-flavors', dest='default_flavors',
+        action='store_false',
+        help='do not create the m1.tiny ... m1.xlarge flavors (ids 1-5, '
+             'as on a devstack) that a new state directory otherwise '
+             'gets at its first start.')
     return parser.parse_args(argv)
 
 
@@ -115,9 +133,12 @@ def main(argv=None):
     # Its messages never leave this process: they are not test-encoded
     # to JSON on the way (the functional tests, in-process, still are).
     inproc_transport.CHECK_MESSAGES = False
+    if args.allow_cross_cell_resize:
+        allinone.allow_cross_cell_resize(args.state_dir)
     plane = allinone.Plane(args.state_dir, cells=args.cells,
                            computes_per_cell=args.computes_per_cell,
-                           host=args.host, port=args.port).build()
+                           host=args.host, port=args.port,
+                           default_flavors=args.default_flavors).build()
     conf_file = '%s/nova_lite.conf' % CONF.state_path
     # The scripts next to this interpreter: the venv need not be active.
     manage = os.path.join(os.path.dirname(sys.executable), 'nova-lite-manage')
@@ -135,14 +156,14 @@ def main(argv=None):
             return
         print('nova_lite all-in-one is up in %.1fs: %s/v2.1\n'
               '  curl -H "X-Auth-Token: admin:admin" %s/v2.1/os-services\n'
-              '  export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin '
-              'OS_ENDPOINT=%s/v2.1 OS_IDENTITY_API_VERSION=3 '
-              'OS_IDENTITY_ENDPOINT_OVERRIDE=%s/identity\n'
+              '  %s\n'
               '  openstack compute service list\n'
               '  %s --config-file %s cell_v2 list_cells\n'
               'Stop with Ctrl-C.'
               % (time.monotonic() - started, plane.endpoint, plane.endpoint,
-                 plane.endpoint, plane.endpoint, manage, conf_file),
+                 utils.export_line(
+                     utils.noauth_client_environment(plane.endpoint)),
+                 manage, conf_file),
               flush=True)
 
     def on_started():

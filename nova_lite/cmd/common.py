@@ -8,6 +8,7 @@ dest, so a command method is also callable directly from Python.
 import argparse
 import inspect
 import json
+import os
 import sys
 
 import prettytable
@@ -99,6 +100,61 @@ def call_parsed_command(conf, categories):
     kwargs = {name: getattr(parsed, _KWARG_PREFIX + name)
               for name in parsed.action_kwargs}
     return parsed.action_fn(instance, **kwargs)
+
+
+# --- finding the configuration ---------------------------------------------
+
+# The all-in-one's default state directory and the config it writes there.
+STATE_DIR_CONFIG = os.path.join('nova-lite-state', 'nova_lite.conf')
+CONFIG_DIR = '/etc/nova_lite'
+# Where find_config_files looked when it found nothing (for config_hint).
+_searched_in_vain = []
+
+
+def find_config_files(argv, prog, environ=None):
+    """The configuration files an operator CLI reads when argv names none
+    (--config-file/--config-dir win): OS_NOVA_LITE_CONFIG_FILES
+    (';'-separated, relative to OS_NOVA_LITE_CONFIG_DIR, default
+    /etc/nova_lite, as the WSGI application reads them); else
+    oslo.config's search for project nova_lite (~/.nova_lite/,
+    ~/, /etc/nova_lite/, /etc/: nova_lite.conf and <prog>.conf); else
+    the all-in-one's ./nova-lite-state/nova_lite.conf. [] when nothing
+    is found (config_hint() then says where it looked)."""
+    from oslo_config import cfg
+    environ = os.environ if environ is None else environ
+    del _searched_in_vain[:]
+    if any(arg.split('=', 1)[0] in ('--config-file', '--config-dir')
+           for arg in argv):
+        return []
+    names = [name.strip() for name in
+             environ.get('OS_NOVA_LITE_CONFIG_FILES', '').split(';')
+             if name.strip()]
+    if names:
+        directory = environ.get('OS_NOVA_LITE_CONFIG_DIR', CONFIG_DIR)
+        # Missing ones are reported by oslo.config when it reads them.
+        return [os.path.join(directory.strip(), name) for name in names]
+    found = cfg.find_config_files(project='nova_lite', prog=prog)
+    if found:
+        return found
+    local = os.path.abspath(STATE_DIR_CONFIG)
+    if os.path.isfile(local):
+        return [local]
+    _searched_in_vain.extend([
+        'OS_NOVA_LITE_CONFIG_FILES (not set)',
+        'nova_lite.conf and %s.conf in ~/.nova_lite/, ~/, /etc/nova_lite/ '
+        'and /etc/' % prog, local])
+    return []
+
+
+def config_hint():
+    """' No configuration file was found ...' when find_config_files
+    found none (else ''): for messages about an unset option."""
+    if not _searched_in_vain:
+        return ''
+    return (' No configuration file was found (looked at %s): pass '
+            '--config-file FILE (e.g. an all-in-one\'s '
+            '<state-dir>/nova_lite.conf) or set OS_NOVA_LITE_CONFIG_FILES.'
+            % '; '.join(_searched_in_vain))
 
 
 # --- output ---------------------------------------------------------------

@@ -2,6 +2,11 @@
 
     nova-lite-status [--config-file FILE] upgrade check [--json]
 
+Without --config-file it reads OS_NOVA_LITE_CONFIG_FILES, else the first
+of oslo.config's usual places (/etc/nova_lite/nova_lite.conf ...), else
+./nova-lite-state/nova_lite.conf (an all-in-one's, run beside it);
+with none, the checks fail (2) saying where it looked.
+
 Exit codes (oslo.upgradecheck): 0 every check passed, 1 a warning, 2 a
 failure, 255 a check raised.
 
@@ -229,8 +234,12 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     common.prepare_cli(CONF)
     try:
-        return upgradecheck.main(CONF, project='nova_lite',
-                                 upgrade_command=Checks(), argv=argv)
+        config_files = common.find_config_files(argv, 'nova-lite-status')
+        if common.config_hint() and not {'-h', '--help'} & set(argv):
+            common.error('nova-lite-status:' + common.config_hint())
+        return upgradecheck.main(
+            CONF, project='nova_lite', upgrade_command=Checks(), argv=argv,
+            default_config_files=config_files)
     except SystemExit as exc:  # --help, or argparse rejected the input
         return exc.code if isinstance(exc.code, int) else 1
     except cfg.Error as exc:

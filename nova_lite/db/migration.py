@@ -1,6 +1,7 @@
 """Run the alembic trees shipped as nova_lite.migrations (api, main,
 local_services)."""
 import importlib.util
+import logging
 import os
 
 from alembic import command as alembic_command
@@ -9,6 +10,27 @@ from alembic import migration as alembic_migration
 import sqlalchemy as sa
 
 DATABASES = ('api', 'main', 'local_services')
+LOG = logging.getLogger(__name__)
+# Where alembic reports each step ("Running upgrade ...", "Context impl
+# ..."): some 35 lines at INFO for a fresh all-in-one.
+ALEMBIC_LOGGERS = ('alembic.runtime.migration', 'alembic.runtime.plugins',
+                   'alembic.env')
+
+
+class _AlembicStepsAtDebug(logging.Filter):
+    """Alembic's INFO records go to our log at DEBUG instead: schema steps
+    are detail for an operator (warnings and errors pass unchanged)."""
+
+    def filter(self, record):
+        if record.levelno != logging.INFO:
+            return True
+        LOG.debug('alembic: %s', record.getMessage())
+        return False
+
+
+_ALEMBIC_FILTER = _AlembicStepsAtDebug()
+for _name in ALEMBIC_LOGGERS:
+    logging.getLogger(_name).addFilter(_ALEMBIC_FILTER)
 
 
 def migrations_dir(database):

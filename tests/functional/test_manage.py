@@ -501,3 +501,92 @@ def test_console_script_creates_and_lists_cells(dep):
     listed = run('cell_v2', 'list_cells')
     assert listed.returncode == 0
     assert created.stdout.strip() in listed.stdout
+
+
+# --- finding the configuration without --config-file -------------------------
+
+@pytest.fixture
+def elsewhere(tmp_path, monkeypatch):
+    """A working directory and home with no configuration, and no
+    OS_NOVA_LITE_CONFIG_* in the environment."""
+    work = tmp_path / 'work'
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv('HOME', str(tmp_path / 'home'))
+    monkeypatch.delenv('OS_NOVA_LITE_CONFIG_FILES', raising=False)
+    monkeypatch.delenv('OS_NOVA_LITE_CONFIG_DIR', raising=False)
+    return work
+
+
+def _deployment_in(directory, capsys):
+    directory.mkdir()
+    dep = Deployment(directory, capsys)
+    dep.setup_cells(names=('cell1',))
+    return dep
+
+
+def _bare(capsys, main, *args):
+    """(code, stdout, stderr) of a CLI called with no --config-file."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_without_any_configuration_manage_says_where_it_looked(
+        elsewhere, capsys, conf):
+    from nova_lite.cmd import manage
+    code, _, err = _bare(capsys, manage.main, 'cell_v2', 'list_cells')
+    assert code == 1
+    assert 'No configuration file was found' in err
+    assert os.path.join(str(elsewhere), 'nova-lite-state',
+                        'nova_lite.conf') in err
+    assert '/etc/nova_lite/' in err and 'OS_NOVA_LITE_CONFIG_FILES' in err
+    assert '--config-file FILE' in err
+
+
+def test_without_any_configuration_status_says_where_it_looked(
+        elsewhere, capsys, conf):
+    from nova_lite.cmd import status
+    code, out, err = _bare(capsys, status.main, 'upgrade', 'check')
+    assert code == 2, out
+    assert '[api_database] connection is not set' in out
+    assert 'No configuration file was found' in err
+    assert 'nova-lite-state' in err and '--config-file FILE' in err
+
+
+def test_the_all_in_one_state_directory_config_is_found(
+        elsewhere, capsys, conf):
+    from nova_lite.cmd import manage
+    from nova_lite.cmd import status
+    # What an all-in-one started in this directory leaves: its state
+    # directory with the config it writes.
+    _deployment_in(elsewhere / 'nova-lite-state', capsys)
+    code, out, err = _bare(capsys, manage.main, 'cell_v2', 'list_cells',
+                           '--json')
+    assert code == 0, err
+    assert sorted(c['name'] for c in json.loads(out)) == ['cell0', 'cell1']
+    code, out, err = _bare(capsys, status.main, 'upgrade', 'check',
+                           '--json')
+    assert code in (0, 1), (out, err)
+    assert 'No configuration file was found' not in err
+
+
+def test_os_nova_lite_config_files_wins_over_the_state_directory(
+        elsewhere, capsys, conf, monkeypatch):
+    from nova_lite.cmd import manage
+    _deployment_in(elsewhere / 'nova-lite-state', capsys)
+    (elsewhere / 'other').mkdir()
+    other = Deployment(elsewhere / 'other', capsys)
+    other.setup_cells(names=('cell1', 'cell2'))
+    monkeypatch.setenv('OS_NOVA_LITE_CONFIG_DIR', other.path)
+    monkeypatch.setenv('OS_NOVA_LITE_CONFIG_FILES', 'nova_lite.conf')
+    code, out, err = _bare(capsys, manage.main, 'cell_v2', 'list_cells',
+                           '--json')
+    assert code == 0, err
+    assert sorted(c['name'] for c in json.loads(out)) == [
+        'cell0', 'cell1', 'cell2']
+    monkeypatch.setenv('OS_NOVA_LITE_CONFIG_FILES', 'missing.conf')
+    code, _, err = _bare(capsys, manage.main, 'cell_v2', 'list_cells')
+    assert code == 1
+    assert 'missing.conf' in err

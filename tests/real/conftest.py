@@ -12,6 +12,7 @@ Server locations can be changed with NOVA_LITE_MYSQL_URL,
 NOVA_LITE_PG_URL (server URLs without a database) and NOVA_LITE_RABBIT_URL
 (an AMQP URL without a vhost).
 """
+import json
 import os
 import shutil
 import subprocess
@@ -211,8 +212,9 @@ class _RabbitMQ(object):
         self.created = []
 
     def _ctl(self, *args):
-        subprocess.run(['rabbitmqctl', '-q'] + list(args), check=True,
-                       capture_output=True, timeout=60)
+        return subprocess.run(['rabbitmqctl', '-q'] + list(args), check=True,
+                              capture_output=True, text=True,
+                              timeout=60).stdout
 
     def _http(self, method, path, body=None):
         request = urllib.request.Request(
@@ -223,7 +225,8 @@ class _RabbitMQ(object):
         password_mgr.add_password(None, RABBIT_MGMT, self.user, self.password)
         opener = urllib.request.build_opener(
             urllib.request.HTTPBasicAuthHandler(password_mgr))
-        opener.open(request, timeout=30).close()
+        with opener.open(request, timeout=30) as response:
+            return response.read()
 
     @staticmethod
     def _use_ctl():
@@ -244,6 +247,17 @@ class _RabbitMQ(object):
                 '{"configure": ".*", "write": ".*", "read": ".*"}')
         self.created.append(vhost)
         return '%s/%s' % (RABBIT_SERVER.rstrip('/'), vhost)
+
+    def leftovers(self):
+        """This session's vhosts that still exist on the broker (those of
+        a tools/deployment.py deployment too: its prefix is one of
+        unique_name()'s)."""
+        if self._use_ctl():
+            names = self._ctl('list_vhosts', 'name').split()
+        else:
+            names = [v['name'] for v in json.loads(
+                self._http('GET', '/api/vhosts?columns=name'))]
+        return [n for n in names if n.startswith(SESSION_PREFIX + '_')]
 
     def delete(self, vhost):
         if self._use_ctl():
@@ -317,7 +331,10 @@ def rabbit_transport_url(make_rabbit_vhost):
 
 @pytest.fixture(scope='session', autouse=True)
 def _drop_session_leftovers():
-    """Drop whatever this session created and a test failed to drop."""
+    """Drop whatever this session created and a test failed to drop
+    (databases and vhosts named with its prefix), also when the run is
+    interrupted (Ctrl-C, or SIGTERM with tests/interrupt.py): pytest
+    still tears the session's fixtures down then."""
     yield
     for server in (MARIADB, POSTGRESQL):
         if _probes.get(server.name, 'not used') is not None:
@@ -328,7 +345,14 @@ def _drop_session_leftovers():
         except Exception as exc:
             print('real conftest: could not clean %s: %s'
                   % (server.name, exc))
-    for vhost in list(RABBITMQ.created):  # only this session's
+    if _probes.get(RABBITMQ.name, 'not used') is not None:
+        return
+    try:
+        vhosts = RABBITMQ.leftovers()  # only this session's
+    except Exception as exc:
+        print('real conftest: could not list vhosts: %s' % exc)
+        vhosts = list(RABBITMQ.created)
+    for vhost in vhosts:
         try:
             RABBITMQ.delete(vhost)
         except Exception as exc:
@@ -359,9 +383,13 @@ def shared_deployment(tmp_path_factory):
     require_service('RabbitMQ')
     dep = deployment_tool().Deployment(
         str(tmp_path_factory.mktemp('deployment')),
-        cells=2, computes_per_cell=2, prefix=unique_name())
+        cells=2, computes_per_cell=2, prefix=unique_name(),
+        database_url=MYSQL_SERVER, transport_url=RABBIT_SERVER)
     try:
         dep.start()
+    except KeyboardInterrupt:
+        dep.stop()   # an interrupted run stops and drops what it made
+        raise
     except Exception:
         logs = []
         for name in sorted(os.listdir(dep.workdir)):

@@ -7,6 +7,13 @@ Categories: api_db, db (nova_lite.cmd.manage.db), cell_v2
 (nova_lite.cmd.manage.local_services), placement
 (nova_lite.cmd.manage.placement). Every command documents its exit
 codes in its --help. Unexpected errors print a message and exit 255.
+
+Without --config-file it reads OS_NOVA_LITE_CONFIG_FILES (';'-separated
+names in OS_NOVA_LITE_CONFIG_DIR, default /etc/nova_lite), else the
+first of oslo.config's usual places (~/.nova_lite/, ~/, /etc/nova_lite/,
+/etc/), else ./nova-lite-state/nova_lite.conf (the all-in-one's, when run
+beside it). With none, a command that needs a database exits 1 saying
+where it looked and how to point at a file.
 """
 import sys
 import traceback
@@ -60,7 +67,9 @@ def main(argv=None):
     common.prepare_cli(CONF, _category_opt)
     try:
         try:
-            CONF(argv, project='nova_lite', prog='nova-lite-manage')
+            CONF(argv, project='nova_lite', prog='nova-lite-manage',
+                 default_config_files=common.find_config_files(
+                     argv, 'nova-lite-manage'))
         except SystemExit as exc:  # --help, or argparse rejected the input
             return exc.code if isinstance(exc.code, int) else 1
         except cfg.Error as exc:

@@ -21,7 +21,8 @@ def admin_context():
 def require_api_db():
     if not CONF.api_database.connection:
         common.error('[api_database] connection is not set in the '
-                     'configuration; this command needs the API database.')
+                     'configuration; this command needs the API database.'
+                     + common.config_hint())
         return False
     return True
 

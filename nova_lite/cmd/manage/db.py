@@ -77,7 +77,8 @@ class DbCommands(object):
             urls.append(('[database] connection', CONF.database.connection))
         elif local_cell:
             common.error('[database] connection is not set in the '
-                         'configuration.')
+                         'configuration.'
+                         + common.config_hint())
             return 1
         if not local_cell:
             if CONF.api_database.connection:
@@ -113,7 +114,8 @@ class DbCommands(object):
         """
         if not CONF.database.connection:
             common.error('[database] connection is not set in the '
-                         'configuration.')
+                         'configuration.'
+                         + common.config_hint())
             return 1
         print(migration.db_version('main', CONF.database.connection))
         return 0

@@ -13,7 +13,8 @@ def _require_connection():
     if not CONF.local_services.connection:
         common.error('[local_services] connection is not set in the '
                      'configuration; this command needs the local-services '
-                     'database.')
+                     'database.'
+                     + common.config_hint())
         return False
     return True
 

@@ -13,6 +13,7 @@ from oslo_utils import timeutils
 from nova_lite.compute import instance_events
 from nova_lite import exception
 from nova_lite.image import api as image_api
+from nova_lite.notifications import instance as notify
 from nova_lite.objects import instance as instance_obj
 
 LOG = logging.getLogger(__name__)
@@ -62,8 +63,11 @@ class ImageTasks(object):
         rebuild_spawning and None, vm_state active (stopped, powered
         off, when it was stopped). A failure leaves the server in ERROR
         with a fault; a delete meanwhile wins (nothing more is done).
+        Notifications: instance.rebuild.start, then .end (or .error with
+        the fault), as Nova's compute sends them.
         """
-        with self.locks(instance.uuid):
+        with self.locks(instance.uuid), notify.action(
+                context, instance, self.host, 'rebuild', error_phase=True):
             self._rebuild(context, instance, image_ref, preserve_ephemeral)
 
     def _rebuild(self, context, instance, image_ref, preserve_ephemeral):

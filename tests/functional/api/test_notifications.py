@@ -226,3 +226,27 @@ def test_server_actions_send_their_start_and_end(api, notifications):
         sent, = notifications.wait_for(uuid, event)
         assert sent['publisher_id'].startswith('nova-api:')
         assert _data(sent)['locked'] is locked
+
+
+def test_rebuild_sends_start_and_end_or_error_with_the_fault(
+        api, notifications, conf):
+    uuid = _boot(api, networks='none')
+    end, = notifications.wait_for(uuid, 'instance.create.end')
+    host = _data(end)['host']
+    _act_and_settle(api, uuid, {'rebuild': {'imageRef': IMAGE,
+                                            'name': 'rebuilt'}}, 'ACTIVE')
+    done, = notifications.wait_for(uuid, 'instance.rebuild.end')
+    started, = notifications.about(uuid, 'instance.rebuild.start')
+    assert started['publisher_id'] == done['publisher_id'] == \
+        'nova-compute:%s' % host
+    assert _data(started)['task_state'] == 'rebuilding'
+    assert _data(done)['task_state'] is None
+    assert _data(done)['image_uuid'] == IMAGE
+    assert _data(done)['display_name'] == 'rebuilt'
+    conf.set_override('fail_methods', ['rebuild'], group='fake_driver')
+    _act_and_settle(api, uuid, {'rebuild': {'imageRef': IMAGE}}, 'ERROR')
+    error, = notifications.wait_for(uuid, 'instance.rebuild.error')
+    assert error['priority'] == 'ERROR'
+    assert _data(error)['fault']['nova_object.data']['exception_message']
+    assert len(notifications.about(uuid, 'instance.rebuild.start')) == 2
+    assert len(notifications.about(uuid, 'instance.rebuild.end')) == 1
