@@ -37,6 +37,7 @@ from nova_lite.objects import embedded_flavor
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
+from nova_lite.placement import providers as placement_providers
 
 LOG = logging.getLogger(__name__)
 
@@ -118,6 +119,29 @@ def _zone(context, availability_zone):
     dest = {'host': host or None, 'node': node or None} \
         if (host or node) else None
     return zone or None, dest
+
+
+def check_requested_destination(context, host=None, node=None):
+    """A boot's requested host and/or hypervisor_hostname (2.74) must
+    name a compute, as Nova checks them: a host by its host mapping,
+    host and node by the node in the host's cell, a node alone by its
+    resource provider. RequestedHostNotFound (400) names the host (the
+    node when no host was given)."""
+    if host:
+        try:
+            mapping = objects.HostMapping.get_by_host(context, host)
+        except exception.HostMappingNotFound:
+            raise exception.RequestedHostNotFound(host=host)
+        if node:
+            with nova_context.target_cell(context,
+                                          mapping.cell_mapping) as cctxt:
+                try:
+                    objects.ComputeNode.get_by_host_and_nodename(
+                        cctxt, host, node)
+                except exception.ComputeNodeNotFound:
+                    raise exception.RequestedHostNotFound(host=host)
+    elif node and not placement_providers.provider_named(context, node):
+        raise exception.RequestedHostNotFound(host=node)
 
 
 def create(context, flavor_id, image_id, name, min_count=1, max_count=1,

@@ -38,6 +38,9 @@ def _rebuild_args(rebuild, version):
     """server_images.rebuild's keyword arguments from a validated body."""
     args = {arg: rebuild[key] for key, arg, since in _REBUILD_VALUES
             if key in rebuild and version >= since}
+    for arg in ('access_ip_v4', 'access_ip_v6'):
+        if arg in args:
+            args[arg] = validation.access_ip(args[arg])
     args['preserve_ephemeral'] = validation.to_bool(
         rebuild.get('preserve_ephemeral', False))
     return args

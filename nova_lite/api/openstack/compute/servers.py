@@ -318,6 +318,7 @@ def _zone(ctxt, server, target):
     host, node = server.get('host'), server.get('hypervisor_hostname')
     if host or node:
         ctxt.can(sv_policies.CREATE_REQUESTED_DESTINATION, target=target)
+        servers_api.check_requested_destination(ctxt, host, node)
         zone = '%s:%s:%s' % ((zone or '').split(':', 1)[0], host or '',
                              node or '')
     return zone
@@ -359,8 +360,8 @@ def _create_args(ctxt, body, version):
         key_name=server.get('key_name'), user_data=server.get('user_data'),
         description=(server.get('description')
                      if version >= av.SERVER_DESCRIPTION else None),
-        access_ip_v4=server.get('accessIPv4'),
-        access_ip_v6=server.get('accessIPv6'),
+        access_ip_v4=validation.access_ip(server.get('accessIPv4')),
+        access_ip_v6=validation.access_ip(server.get('accessIPv6')),
         config_drive=(validation.to_bool(server['config_drive'])
                       if 'config_drive' in server else None),
         tags=server.get('tags') if version >= av.SERVER_TAGS_ON_CREATE
@@ -391,9 +392,9 @@ def _update_values(body, version):
     if version >= av.SERVER_DESCRIPTION and 'description' in server:
         values['display_description'] = server['description']
     if 'accessIPv4' in server:
-        values['access_ip_v4'] = server['accessIPv4'] or None
+        values['access_ip_v4'] = validation.access_ip(server['accessIPv4'])
     if 'accessIPv6' in server:
-        values['access_ip_v6'] = server['accessIPv6'] or None
+        values['access_ip_v6'] = validation.access_ip(server['accessIPv6'])
     return values
 
 

@@ -1,0 +1,75 @@
+"""A database error at each write of the super conductor's build and
+moves (fault injection: tests.functional.db_faults), seen through the
+REST API: a build ends in ERROR with a fault and nothing claimed, never
+in BUILD; a move ends with no task state, a fault, and only the
+server's own claim."""
+import pytest
+
+from tests.functional.api.test_server_actions import client_with_flavor
+from tests.functional.api.test_servers_boot import _server
+from tests.functional.api.test_servers_boot import _wait_status
+from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.conftest import wait_for
+from tests.functional import db_faults
+
+# The super conductor's writes while it builds a server, in order.
+BUILD_STEPS = [
+    r'^\s*INSERT INTO instances\b',
+    r'^\s*INSERT INTO instance_extra\b',
+    r'^\s*INSERT INTO block_device_mapping\b',
+    r'^\s*INSERT INTO instance_actions\b',
+    r'^\s*UPDATE instance_mappings\b',
+    r'^\s*DELETE FROM build_requests\b',
+]
+
+
+@pytest.fixture
+def api(plane):
+    return client_with_flavor(plane)
+
+
+def _used(api):
+    """(vcpus, memory_mb) claimed over every hypervisor."""
+    hyps = api('GET', '/os-hypervisors/detail', token=ADMIN,
+               version='2.87').json()['hypervisors']
+    return (sum(h['vcpus_used'] for h in hyps),
+            sum(h['memory_mb_used'] for h in hyps))
+
+
+def _settled(api, uuid):
+    """The server's body once it has no task state (ERROR or not)."""
+    def reached():
+        body = api('GET', '/servers/%s' % uuid, token=ADMIN).json()
+        server = body['server']
+        if server['status'] != 'BUILD' and \
+                server['OS-EXT-STS:task_state'] is None:
+            return server
+        return None
+    return wait_for(reached, timeout=30, message='%s settled' % uuid)
+
+
+@pytest.mark.parametrize('step', BUILD_STEPS)
+def test_build_db_failure_ends_in_error_with_fault(api, step):
+    baseline = _used(api)
+    with db_faults.fail_once(step) as trap:
+        created = api('POST', '/servers', _server('doomed'),
+                      version='2.37')
+        assert created.status_code == 202, created.text
+        uuid = created.json()['server']['id']
+        server = _settled(api, uuid)
+    assert trap.fired, 'no statement matched %s' % step
+    assert server['status'] == 'ERROR'
+    assert 'injected failure' in server['fault']['message']
+    assert server['fault']['code'] == 500
+    wait_for(lambda: _used(api) == baseline, timeout=30,
+             message='claims of %s freed' % uuid)
+    # Listed once, and deleted cleanly.
+    listed = [s['id'] for s in api('GET', '/servers').json()['servers']]
+    assert listed.count(uuid) == 1
+    assert api('DELETE', '/servers/%s' % uuid).status_code == 204
+    wait_for(lambda: api('GET', '/servers/%s' % uuid).status_code == 404,
+             timeout=30, message='server gone')
+    # The measure moves with a real build (so the check above counts).
+    ok = api('POST', '/servers', _server('fine'), version='2.37')
+    _wait_status(api, ok.json()['server']['id'], 'ACTIVE')
+    assert _used(api) != baseline
