@@ -5,6 +5,7 @@ in BUILD; a move ends with no task state, a fault, and only the
 server's own claim."""
 import pytest
 
+from tests.functional.api import resize_helpers
 from tests.functional.api.test_server_actions import client_with_flavor
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import _wait_status
@@ -73,3 +74,52 @@ def test_build_db_failure_ends_in_error_with_fault(api, step):
     ok = api('POST', '/servers', _server('fine'), version='2.37')
     _wait_status(api, ok.json()['server']['id'], 'ACTIVE')
     assert _used(api) != baseline
+
+
+# The super conductor's writes while it starts a resize in the
+# server's cell, in order (the scheduler's claim between the last two).
+MOVE_STEPS = [
+    r'^\s*INSERT INTO migrations\b',
+    r'^\s*UPDATE request_specs\b',
+    r'^\s*UPDATE migrations\b',
+]
+
+
+@pytest.fixture
+def resize_api(tmp_path):
+    plane_gen = resize_helpers.one_cell_plane(tmp_path)
+    plane = next(plane_gen)
+    yield resize_helpers.client_of(plane)
+    next(plane_gen, None)
+
+
+@pytest.mark.parametrize('step', MOVE_STEPS)
+def test_resize_db_failure_leaves_no_task_and_no_claim(resize_api, step):
+    api = resize_api
+    uuid = resize_helpers.boot(api)
+    before = _used(api)
+    with db_faults.fail_once(step) as trap:
+        resp = resize_helpers.action(api, uuid,
+                                     {'resize': {'flavorRef': 'medium'}})
+        assert resp.status_code == 202, resp.text
+        server = _settled(api, uuid)
+    assert trap.fired, 'no statement matched %s' % step
+    # As Nova's conductor after a failed move: where it was, task None,
+    # the failure in the resize action (and its fault).
+    assert server['status'] == 'ACTIVE'
+    assert server['flavor']['id'] == 'small'
+    wait_for(lambda: _used(api) == before, timeout=30,
+             message='only the server claim of %s left' % uuid)
+    actions = api('GET', '/servers/%s/os-instance-actions' % uuid,
+                  token=ADMIN).json()['instanceActions']
+    resize = [a for a in actions if a['action'] == 'resize'][0]
+    events = api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, resize['request_id']), token=ADMIN,
+        version='2.84').json()['instanceAction']['events']
+    failed = [e for e in events if e['event'] == 'conductor_migrate_server']
+    assert failed and failed[0]['result'] == 'Error'
+    # The server moves on afterwards.
+    resp = resize_helpers.action(api, uuid,
+                                 {'resize': {'flavorRef': 'medium'}})
+    assert resp.status_code == 202, resp.text
+    resize_helpers.wait_status(api, uuid, 'VERIFY_RESIZE')
