@@ -202,6 +202,16 @@ def access_ip(value):
         return value
 
 
+DISK_CONFIG = 'OS-DCF:diskConfig'
+
+
+def auto_disk_config(body):
+    """A validated body's OS-DCF:diskConfig as the compute API takes it:
+    True for AUTO, False for MANUAL, None when not given."""
+    value = body.get(DISK_CONFIG)
+    return None if value is None else value == 'AUTO'
+
+
 def last(query, name, default=None):
     """The value of a (validated) query parameter, the last if repeated."""
     values = (query or {}).get(name)

@@ -3,6 +3,8 @@ bad-input run (issue 31), replayed through the REST API with Nova's
 status codes and fault messages."""
 import pytest
 
+from nova_lite import context as nova_context
+from nova_lite.image import api as image_api
 from tests.functional.api.test_server_actions import act
 from tests.functional.api.test_server_actions import boot
 from tests.functional.api.test_server_actions import client_with_flavor
@@ -126,3 +128,73 @@ def test_access_ips_are_stored_normalized(api):
     assert rebuilt.json()['server']['accessIPv6'] == '::babe:dc0c:1602'
     shown = _wait_status(api, uuid, 'ACTIVE')['server']
     assert shown['accessIPv6'] == '::babe:dc0c:1602'
+
+
+DCF = 'OS-DCF:diskConfig'
+
+
+def _disk_config(api, uuid):
+    return api('GET', '/servers/%s' % uuid).json()['server'][DCF]
+
+
+def test_disk_config_is_kept_on_create_update_rebuild_and_resize(api):
+    for name, ram, disk in (('medium', 1024, 2), ('large', 1536, 3)):
+        assert api('POST', '/flavors', {'flavor': {
+            'name': name, 'id': name, 'ram': ram, 'vcpus': 1,
+            'disk': disk}}, token=ADMIN).status_code == 200
+    created = api('POST', '/servers', _server(**{DCF: 'AUTO'}),
+                  version='2.37')
+    assert created.status_code == 202, created.text
+    assert created.json()['server'][DCF] == 'AUTO'
+    uuid = created.json()['server']['id']
+    assert _disk_config(api, uuid) == 'AUTO'       # still building
+    _wait_status(api, uuid, 'ACTIVE')
+    assert _disk_config(api, uuid) == 'AUTO'
+    # Update (PUT) sets it.
+    updated = api('PUT', '/servers/%s' % uuid, {'server': {DCF: 'MANUAL'}})
+    assert updated.json()['server'][DCF] == 'MANUAL'
+    assert _disk_config(api, uuid) == 'MANUAL'
+    # Rebuild with AUTO, then without (the image's default: MANUAL).
+    rebuilt = act(api, uuid, {'rebuild': {'imageRef': IMAGE, DCF: 'AUTO'}})
+    assert rebuilt.json()['server'][DCF] == 'AUTO'
+    _wait_status(api, uuid, 'ACTIVE')
+    assert _disk_config(api, uuid) == 'AUTO'
+    rebuilt = act(api, uuid, {'rebuild': {'imageRef': IMAGE}})
+    assert rebuilt.json()['server'][DCF] == 'MANUAL'
+    _wait_status(api, uuid, 'ACTIVE')
+    # Resize with AUTO keeps it through the move.
+    assert act(api, uuid, {'resize': {'flavorRef': 'medium', DCF: 'AUTO'}}
+               ).status_code == 202
+    _wait_status(api, uuid, 'VERIFY_RESIZE')
+    assert _disk_config(api, uuid) == 'AUTO'
+    assert act(api, uuid, {'confirmResize': None}).status_code == 204
+    _wait_status(api, uuid, 'ACTIVE')
+    assert _disk_config(api, uuid) == 'AUTO'
+    # A resize that does not say: MANUAL, as Nova.
+    assert act(api, uuid, {'resize': {'flavorRef': 'large'}}
+               ).status_code == 202
+    _wait_status(api, uuid, 'VERIFY_RESIZE')
+    assert _disk_config(api, uuid) == 'MANUAL'
+
+
+def test_disk_config_defaults_to_the_images_property(api, plane):
+    ctxt = nova_context.RequestContext(user_id='bob',
+                                       project_id='project-a')
+    auto = image_api.API().create(ctxt, 'auto', properties={
+        'auto_disk_config': 'True'})
+    disabled = image_api.API().create(ctxt, 'disabled', properties={
+        'auto_disk_config': 'Disabled'})
+    created = api('POST', '/servers', _server(imageRef=auto['id']),
+                  version='2.37').json()['server']
+    assert created[DCF] == 'AUTO'
+    plain = api('POST', '/servers', _server(), version='2.37')
+    assert plain.json()['server'][DCF] == 'MANUAL'
+    refused = api('POST', '/servers', _server(imageRef=disabled['id'],
+                                              **{DCF: 'AUTO'}),
+                  version='2.37')
+    _bad_request(refused, 'Requested image %s has automatic disk resize '
+                          'disabled.' % disabled['id'])
+    manual = api('POST', '/servers', _server(imageRef=disabled['id'],
+                                             **{DCF: 'MANUAL'}),
+                 version='2.37')
+    assert manual.status_code == 202, manual.text

@@ -365,7 +365,8 @@ def _create_args(ctxt, body, version):
         config_drive=(validation.to_bool(server['config_drive'])
                       if 'config_drive' in server else None),
         tags=server.get('tags') if version >= av.SERVER_TAGS_ON_CREATE
-        else None)
+        else None,
+        auto_disk_config=validation.auto_disk_config(server))
 
 
 _admin_password = server_common.admin_password
@@ -395,6 +396,8 @@ def _update_values(body, version):
         values['access_ip_v4'] = validation.access_ip(server['accessIPv4'])
     if 'accessIPv6' in server:
         values['access_ip_v6'] = validation.access_ip(server['accessIPv6'])
+    if validation.DISK_CONFIG in server:
+        values['auto_disk_config'] = validation.auto_disk_config(server)
     return values
 
 
@@ -533,7 +536,8 @@ class ServersController(object):
             created[0].uuid,
             admin_pass=(password if CONF.api.enable_instance_password
                         else None),
-            disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
+            disk_config=('AUTO' if created[0].auto_disk_config
+                         else 'MANUAL'),
             security_groups=server.get('security_groups'))
 
     @pecan.expose(generic=True, content_type=wsgi.JSON)
