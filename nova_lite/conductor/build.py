@@ -94,7 +94,8 @@ class Builder(object):
         except exception.NoValidHost as exc:
             LOG.info('No valid host for %s: %s', uuids, exc)
             for uuid in uuids:
-                self._bury_in_cell0(context, build_requests[uuid], exc)
+                self._bury_logging_errors(context, build_requests[uuid],
+                                          exc)
             return
         except Exception as exc:
             # No answer (or a failure) from the scheduler: the servers
@@ -103,8 +104,12 @@ class Builder(object):
             LOG.exception('Scheduling %s failed', uuids)
             placement = compute_inventory.placement_for(context)
             for uuid in uuids:
-                placement.remove_allocations(context, uuid)
-                self._bury_in_cell0(context, build_requests[uuid], exc)
+                try:
+                    placement.remove_allocations(context, uuid)
+                except Exception:
+                    LOG.exception('Could not free the claims of %s', uuid)
+                self._bury_logging_errors(context, build_requests[uuid],
+                                          exc)
             return
         cells = {c.uuid: c for c in objects.CellMappingList.get_all(context)}
         for uuid, hosts in zip(uuids, selections):
@@ -185,6 +190,15 @@ class Builder(object):
         except Exception:
             LOG.exception('Could not put %s in ERROR after its build '
                           'failed', uuid)
+
+    def _bury_logging_errors(self, context, build_request, exc):
+        """_bury_in_cell0; a failure is logged, so that the other
+        servers of the request are still buried."""
+        try:
+            self._bury_in_cell0(context, build_request, exc)
+        except Exception:
+            LOG.exception('Could not bury %s in cell0',
+                          build_request.instance_uuid)
 
     def _bury_in_cell0(self, context, build_request, exc):
         cell0 = objects.CellMapping.get_by_uuid(context,

@@ -76,6 +76,27 @@ def test_build_db_failure_ends_in_error_with_fault(api, step):
     assert _used(api) != baseline
 
 
+def test_one_failed_build_of_a_multi_create_leaves_the_other(api):
+    def settled_pair():
+        servers = api('GET', '/servers/detail?reservation_id=%s'
+                      % reservation).json()['servers']
+        if len(servers) == 2 and all(
+                s['status'] != 'BUILD' and
+                s['OS-EXT-STS:task_state'] is None for s in servers):
+            return sorted(s['status'] for s in servers)
+        return None
+
+    with db_faults.fail_once(BUILD_STEPS[0]) as trap:
+        created = api('POST', '/servers', _server(
+            'pair', min_count=2, return_reservation_id=True),
+            version='2.37')
+        assert created.status_code == 202, created.text
+        reservation = created.json()['reservation_id']
+        states = wait_for(settled_pair, timeout=30, message='pair settled')
+    assert trap.fired
+    assert states == ['ACTIVE', 'ERROR']
+
+
 # The super conductor's writes while it starts a resize in the
 # server's cell, in order (the scheduler's claim between the last two).
 MOVE_STEPS = [
