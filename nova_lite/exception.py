@@ -545,6 +545,16 @@ class MigrateHostNotFound(Invalid):
     msg_fmt = 'Compute host %(host)s could not be found.'
 
 
+class AutoDiskConfigDisabledByImage(Invalid):
+    msg_fmt = 'Requested image %(image)s has automatic disk resize disabled.'
+
+
+class RequestedHostNotFound(Invalid):
+    """A boot's requested host or hypervisor_hostname (2.74) names no
+    compute: 400, as Nova words it."""
+    msg_fmt = 'Compute host %(host)s could not be found.'
+
+
 class ComputeServiceDown(Conflict):
     msg_fmt = 'Service is unavailable at this time.'
 

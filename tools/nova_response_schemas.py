@@ -51,8 +51,8 @@ minutes):
   host name and a hashed ``hostId``. Fixed where the event is written
   (``nova_lite/conductor/build.py``, ``_bury_in_cell0``, now records
   ``[DEFAULT] host``); every body passed after that.
-- A note, not a body difference: ``resetNetwork`` answers 202 where
-  Nova answers 410 (removed in 23.0.0).
+- ``resetNetwork`` answers 410 as Nova does (removed in 23.0.0); its
+  fault body is compared like every other.
 
 Not reachable here, so not validated: ``GET
 /servers/{id}/migrations/{id}`` (only in-progress live migrations,

@@ -87,6 +87,29 @@ def versions_app_factory(global_conf, **local_conf):
     return _versions_app
 
 
+@webob.dec.wsgify
+def _legacy_v2_app(req):
+    """/v2 and /v2/: the legacy v2.0 version document (Nova's legacy
+    endpoint); nothing else is served below /v2."""
+    if req.path_info not in ('', '/'):
+        raise exception.ResourceNotFound()
+    if req.method not in ('GET', 'HEAD'):
+        exc = exception.MethodNotAllowed()
+        exc.headers = {'Allow': 'GET'}
+        raise exc
+    base = req.host_url + req.script_name
+    if base.endswith('/v2'):
+        base = base[:-len('/v2')]
+    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
+    response.text = json.dumps(versions.v20_document(base))
+    return response
+
+
+def legacy_v2_app_factory(global_conf, **local_conf):
+    """The v2.0 version document at /v2 (paste app factory)."""
+    return _legacy_v2_app
+
+
 class URLMap(object):
     """Dispatch on the longest matching path prefix; the prefix moves to
     SCRIPT_NAME. Paths nothing claims go to the '/' app."""

@@ -1,6 +1,6 @@
 """The compute API for server actions (POST /servers/{id}/action): the
 API side of stop, start, reboot, pause, unpause, suspend, resume, lock,
-unlock, resetState and resetNetwork.
+unlock and resetState.
 
 Each action that the hypervisor does is checked here against the
 states the Compute API allows it in (InstanceInvalidState, 409, as
@@ -252,16 +252,6 @@ def resume(context, instance):
     _check_lock(context, instance)
     _check_state(instance, 'resume', (SUSPENDED,))
     _cast(instance, actions.RESUME, 'resume_instance', RESUMING, [None])
-
-
-def reset_network(context, instance):
-    """Ask the compute to re-plug the server's networking."""
-    _check_lock(context, instance)
-    _check_compute(instance, actions.RESET_NETWORK)
-    instance_events.record_action(instance._context, instance,
-                                  actions.RESET_NETWORK)
-    _cast_when_committed(instance._context, functools.partial(
-        _compute().reset_network, instance._context, instance))
 
 
 def _in_cell(instance, action):

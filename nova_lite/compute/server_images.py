@@ -61,13 +61,14 @@ _UNSET = object()
 def rebuild(context, server_id, image_id, check=None, admin_password=None,
             preserve_ephemeral=False, name=None, metadata=None,
             access_ip_v4=_UNSET, access_ip_v6=_UNSET, description=_UNSET,
-            key_name=_UNSET, user_data=_UNSET):
+            key_name=_UNSET, user_data=_UNSET, auto_disk_config=None):
     """Rebuild a server from image_id on its host; returns its Instance
     in task_state rebuilding (vm_state unchanged).
 
     check(instance): the caller's policy check (raises to refuse). The
     values given replace the server's (metadata: all of it); key_name
     and user_data None unset them; _UNSET leaves a value as it is.
+    auto_disk_config None: the new image's default (as on create).
     On the compute: rebuilding -> rebuild_block_device_mapping ->
     rebuild_spawning -> None, vm_state active (stopped if it was)."""
     instance = server_actions.get(context, server_id)
@@ -86,6 +87,8 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
         volume_backed=volume_backed)
     if volume_backed:
         _check_volume_backed_rebuild(context, instance, image['id'])
+    instance.auto_disk_config = compute_servers.disk_config_for(
+        image, auto_disk_config)
     if key_name is not _UNSET:
         _set_keypair(context, instance, key_name)
     if not volume_backed:

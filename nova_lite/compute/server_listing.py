@@ -439,7 +439,8 @@ def get(context, server_id, cell_down_support=False, host_status=False):
 
 def update(context, server_id, check=None, host_status=False, **values):
     """Update a server's instance columns (display_name,
-    display_description, access_ip_v4, access_ip_v6) wherever it is;
+    display_description, access_ip_v4, access_ip_v6, auto_disk_config)
+    wherever it is;
     returns its record (with host_status if asked). check(record): the
     caller's policy check on the server (raises to refuse), run before
     anything is written."""

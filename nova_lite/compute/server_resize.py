@@ -180,21 +180,26 @@ def _start_move(context, instance, action, flavor, host=None,
         _compute_task().migrate_server(context, instance, flavor, host=host)
 
 
-def resize(context, instance, flavor_id):
-    """Resize to flavor_id: resize_prep ... VERIFY_RESIZE."""
+def resize(context, instance, flavor_id, auto_disk_config=None):
+    """Resize to flavor_id: resize_prep ... VERIFY_RESIZE. The server's
+    OS-DCF:diskConfig becomes auto_disk_config (MANUAL when None), as in
+    Nova."""
     _check_source(context, instance, 'resize')
     flavor = _new_flavor(context, instance, flavor_id)
+    instance.auto_disk_config = bool(auto_disk_config)
     _start_move(context, instance, actions.RESIZE, flavor)
 
 
 def migrate(context, instance, host=None):
     """Cold-migrate (same flavor) to another host of the server's cell
     (or of any cell when the cross-cell gate is open), host if an
-    administrator named one: resize_prep ... VERIFY_RESIZE."""
+    administrator named one: resize_prep ... VERIFY_RESIZE. As Nova's,
+    a migration sets OS-DCF:diskConfig to MANUAL."""
     _check_source(context, instance, 'migrate')
     cross_cell = _allow_cross_cell(context, instance)
     if host is not None:
         _check_target_host(instance, host, allow_cross_cell=cross_cell)
+    instance.auto_disk_config = False
     _start_move(context, instance, actions.MIGRATE, instance.flavor,
                 host=host, cross_cell=cross_cell)
 

@@ -14,6 +14,7 @@ import re
 import string
 
 from oslo_log import log as logging
+from oslo_utils import strutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
@@ -37,6 +38,7 @@ from nova_lite.objects import embedded_flavor
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
+from nova_lite.placement import providers as placement_providers
 
 LOG = logging.getLogger(__name__)
 
@@ -120,11 +122,51 @@ def _zone(context, availability_zone):
     return zone or None, dest
 
 
+def disk_config_for(image, requested):
+    """A server's auto_disk_config (OS-DCF:diskConfig AUTO: true) as
+    Nova decides it: the value requested, else the image's
+    auto_disk_config property read as a boolean (MANUAL without one).
+    AutoDiskConfigDisabledByImage (400) for AUTO with an image whose
+    property says 'Disabled'."""
+    prop = ((image or {}).get('properties') or {}).get('auto_disk_config')
+    if requested and prop is not None and \
+            str(prop).strip().lower() == 'disabled':
+        raise exception.AutoDiskConfigDisabledByImage(
+            image=(image or {}).get('id'))
+    if requested is None:
+        return strutils.bool_from_string(prop)
+    return bool(requested)
+
+
+def check_requested_destination(context, host=None, node=None):
+    """A boot's requested host and/or hypervisor_hostname (2.74) must
+    name a compute, as Nova checks them: a host by its host mapping,
+    host and node by the node in the host's cell, a node alone by its
+    resource provider. RequestedHostNotFound (400) names the host (the
+    node when no host was given)."""
+    if host:
+        try:
+            mapping = objects.HostMapping.get_by_host(context, host)
+        except exception.HostMappingNotFound:
+            raise exception.RequestedHostNotFound(host=host)
+        if node:
+            with nova_context.target_cell(context,
+                                          mapping.cell_mapping) as cctxt:
+                try:
+                    objects.ComputeNode.get_by_host_and_nodename(
+                        cctxt, host, node)
+                except exception.ComputeNodeNotFound:
+                    raise exception.RequestedHostNotFound(host=host)
+    elif node and not placement_providers.provider_named(context, node):
+        raise exception.RequestedHostNotFound(host=node)
+
+
 def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            requested_networks='auto', metadata=None, availability_zone=None,
            key_name=None, user_data=None, description=None,
            admin_password=None, access_ip_v4=None, access_ip_v6=None,
-           config_drive=None, tags=None, block_device_mapping=None):
+           config_drive=None, tags=None, block_device_mapping=None,
+           auto_disk_config=None):
     """Create max_count servers (all or none). Returns (records,
     reservation_id): the records as the API shows a new server.
     image_id None: volume-backed (block_device_mapping, as
@@ -146,6 +188,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
         lambda ref: check_image(context, ref, flavor, volume_backed=True))
     image = (boot_meta or {}) if volume_backed else check_image(
         context, image_id, flavor)
+    auto_disk_config = disk_config_for(image, auto_disk_config)
     keypair = _keypair(context, key_name)
     network_api.API().validate_networks(context, requested_networks)
     zone, destination = _zone(context, availability_zone)
@@ -186,6 +229,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             power_state=instance_obj.NOSTATE, host=None, node=None,
             launched_on=None, launched_at=None, terminated_at=None,
             root_device_name=None, hidden=False,
+            auto_disk_config=auto_disk_config,
             metadata=dict(metadata or {}),
             system_metadata={'image_base_image_ref': image_ref},
             flavor=snapshot, old_flavor=None, new_flavor=None,

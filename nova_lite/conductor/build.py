@@ -67,6 +67,13 @@ def _message(exc):
     return ('%s: %s' % (type(exc).__name__, exc))[:255]
 
 
+def _record_build_failure(cctxt, uuid, exc):
+    """The conductor's failed event on the server's create action."""
+    objects.InstanceActionEvent.event_finish_with_failure(
+        cctxt, uuid, 'conductor_schedule_and_build_instances', exc,
+        exc.__traceback__, host=CONF.host, want_result=False)
+
+
 class Builder(object):
     def __init__(self):
         self.scheduler = scheduler_rpcapi.SchedulerAPI()
@@ -87,7 +94,8 @@ class Builder(object):
         except exception.NoValidHost as exc:
             LOG.info('No valid host for %s: %s', uuids, exc)
             for uuid in uuids:
-                self._bury_in_cell0(context, build_requests[uuid], exc)
+                self._bury_logging_errors(context, build_requests[uuid],
+                                          exc)
             return
         except Exception as exc:
             # No answer (or a failure) from the scheduler: the servers
@@ -96,14 +104,23 @@ class Builder(object):
             LOG.exception('Scheduling %s failed', uuids)
             placement = compute_inventory.placement_for(context)
             for uuid in uuids:
-                placement.remove_allocations(context, uuid)
-                self._bury_in_cell0(context, build_requests[uuid], exc)
+                try:
+                    placement.remove_allocations(context, uuid)
+                except Exception:
+                    LOG.exception('Could not free the claims of %s', uuid)
+                self._bury_logging_errors(context, build_requests[uuid],
+                                          exc)
             return
         cells = {c.uuid: c for c in objects.CellMappingList.get_all(context)}
         for uuid, hosts in zip(uuids, selections):
-            self._build_one(context, cells[hosts[0]['cell_uuid']],
-                            build_requests[uuid], request_spec,
-                            requested_networks, hosts, admin_password)
+            cell = cells[hosts[0]['cell_uuid']]
+            try:
+                self._build_one(context, cell, build_requests[uuid],
+                                request_spec, requested_networks, hosts,
+                                admin_password)
+            except Exception as exc:
+                LOG.exception('Building %s in %s failed', uuid, cell.name)
+                self._fail_build(context, cell, build_requests[uuid], exc)
 
     def _build_one(self, context, cell, build_request, spec,
                    requested_networks, hosts, admin_password):
@@ -134,6 +151,55 @@ class Builder(object):
                 cctxt, primary['host'], inst, spec, requested_networks,
                 hosts[1:], admin_password)
 
+    def _fail_build(self, context, cell, build_request, exc):
+        """After an unexpected failure of _build_one (a database error,
+        say): the server ends in ERROR with a fault, never in BUILD, and
+        nothing stays claimed for it. The instance the cell has is failed
+        there (its mapping pointed at the cell, its build request
+        dropped); with none there, the server is buried in cell0."""
+        uuid = build_request.instance_uuid
+        try:
+            compute_inventory.placement_for(context).remove_allocations(
+                context, uuid)
+        except Exception:
+            LOG.exception('Could not free the claims of %s', uuid)
+        try:
+            with nova_context.target_cell(context, cell) as cctxt:
+                try:
+                    inst = objects.Instance.get_by_uuid(cctxt, uuid)
+                except exception.InstanceNotFound:
+                    inst = None
+                if inst is None:
+                    self._bury_in_cell0(context, build_request, exc)
+                    return
+                inst.vm_state = instance_obj.ERROR
+                inst.task_state = None
+                inst.save()
+                inst.add_fault(FAULT_CODE, _message(exc), details=None)
+                instance_mapping.set_cell(context, [uuid], cell.uuid)
+                try:
+                    build_request.destroy()
+                except exception.BuildRequestNotFound:
+                    pass
+                # The create action, if the build got that far, says
+                # how it ended (the fault is what the user sees).
+                try:
+                    _record_build_failure(cctxt, uuid, exc)
+                except exception.InstanceActionNotFound:
+                    pass
+        except Exception:
+            LOG.exception('Could not put %s in ERROR after its build '
+                          'failed', uuid)
+
+    def _bury_logging_errors(self, context, build_request, exc):
+        """_bury_in_cell0; a failure is logged, so that the other
+        servers of the request are still buried."""
+        try:
+            self._bury_in_cell0(context, build_request, exc)
+        except Exception:
+            LOG.exception('Could not bury %s in cell0',
+                          build_request.instance_uuid)
+
     def _bury_in_cell0(self, context, build_request, exc):
         cell0 = objects.CellMapping.get_by_uuid(context,
                                                 constants.CELL0_UUID)
@@ -146,9 +212,7 @@ class Builder(object):
             inst.add_fault(FAULT_CODE, _message(exc), details=None)
             objects.InstanceAction.action_start(
                 cctxt, inst.uuid, instance_action.CREATE, want_result=False)
-            objects.InstanceActionEvent.event_finish_with_failure(
-                cctxt, inst.uuid, 'conductor_schedule_and_build_instances',
-                exc, exc.__traceback__, host=CONF.host, want_result=False)
+            _record_build_failure(cctxt, inst.uuid, exc)
             instance_mapping.set_cell(context, [inst.uuid], cell0.uuid)
             try:
                 build_request.destroy()

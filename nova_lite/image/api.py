@@ -35,7 +35,9 @@ FIELDS = ('id', 'name', 'status', 'visibility', 'owner', 'min_disk',
 
 # Shipped with every all-in-one and test plane (created idempotently).
 # cirros keeps the id of Nova's own fake image so that benchmark request
-# bodies work against both.
+# bodies work against both. Listed first to last (newest first): each
+# has a creation time of its own, cirros the newest, so that the small
+# image heads a listing as it does on a devstack.
 _SHIPPED_AT = datetime.datetime(2026, 1, 1)
 DEFAULT_IMAGES = (
     {'id': '155d900f-4e14-4e4c-a73d-069cbf4541e6',
@@ -164,16 +166,23 @@ class API(ImageAPI):
     def ensure_default_images(self, context):
         """Create DEFAULT_IMAGES (public, active) that do not exist yet."""
         present = _present(context, [i['id'] for i in DEFAULT_IMAGES])
-        for spec in DEFAULT_IMAGES:
+        for index, spec in enumerate(DEFAULT_IMAGES):
             if spec['id'] in present:
                 continue
+            shipped_at = _shipped_at(index)
             try:
                 _create(context, dict(
                     spec, image_id=None, status='active',
                     visibility='public', owner=None,
-                    created_at=_SHIPPED_AT, updated_at=_SHIPPED_AT))
+                    created_at=shipped_at, updated_at=shipped_at))
             except db_exc.DBDuplicateEntry:
                 pass   # created concurrently
+
+
+def _shipped_at(index):
+    """The creation time of DEFAULT_IMAGES[index]: a minute apart,
+    the first (cirros, at _SHIPPED_AT) the newest."""
+    return _SHIPPED_AT - datetime.timedelta(minutes=index)
 
 
 def _visible(context, image):

@@ -12,6 +12,7 @@ The REST API's listings read records (plain dicts, see
 nova_lite.db.main.instances) instead of objects: one page of servers is
 a constant number of statements and no object construction per row.
 """
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite.db.main import api as main_db
@@ -102,6 +103,7 @@ _COLUMN_FIELDS = {
     'progress': fields.IntegerField(nullable=True),
     'root_device_name': fields.StringField(nullable=True),
     'hidden': fields.BooleanField(default=False),
+    'auto_disk_config': fields.BooleanField(nullable=True),
 }
 COLUMNS = tuple(_COLUMN_FIELDS)
 # Every field read from the instances row itself.
@@ -143,10 +145,16 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
     # 1.0: initial
     # 1.1: save_and_finish_event
     # 1.2: save_and_finish_event takes start_time
-    VERSION = '1.2'
+    # 1.3: auto_disk_config
+    VERSION = '1.3'
 
     fields = dict(base.NovaLitePersistentObject.fields, **_COLUMN_FIELDS,
                   **_RELATED_FIELDS)
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 3):
+            primitive.pop('auto_disk_config', None)
 
     @classmethod
     def _from_record(cls, context, obj, rec):

@@ -183,6 +183,11 @@ SERVICE_VERSION_HISTORY = _history(
                 'running after half a second (instance_events.'
                 'START_DEFERRAL) has its '
                 'start recorded then'},
+    # 14
+    {'objects': {'Instance': '1.3'},
+     'enables': 'Instance 1.3 (auto_disk_config: the server\'s '
+                'OS-DCF:diskConfig, kept on create, rebuild, resize and '
+                'update); sent to older services without it'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

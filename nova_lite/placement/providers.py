@@ -33,6 +33,14 @@ INVENTORY_FIELDS = ('total', 'reserved', 'min_unit', 'max_unit', 'step_size',
 WRITE_RETRIES = 50
 
 
+def provider_named(ctx, name):
+    """Whether a resource provider is named name (one query)."""
+    with placement_db.reading(ctx) as connection:
+        return connection.execute(
+            sa.select(RP.c.id).where(RP.c.name == name).limit(1)
+        ).first() is not None
+
+
 _BUMP_ONE = RP.update().where(
     RP.c.id == sa.bindparam('pid'),
     RP.c.generation == sa.bindparam('gen')).values(

@@ -3,9 +3,9 @@
 Members of the server's project (and administrators) stop, start,
 reboot, pause, unpause, suspend, resume, lock and unlock it; unlocking a
 lock set by the other kind of caller (an administrator's lock, for the
-owner) needs unlock_override (administrators); resetState and
-resetNetwork are for administrators. A server of another project is a
-404 before any of these is checked.
+owner) needs unlock_override (administrators); resetState is for
+administrators (resetNetwork, gone with nova-network, has no rule). A
+server of another project is a 404 before any of these is checked.
 """
 from oslo_policy import policy
 
@@ -22,7 +22,6 @@ LOCK = 'os_compute_api:os-lock-server:lock'
 UNLOCK = 'os_compute_api:os-lock-server:unlock'
 UNLOCK_OVERRIDE = 'os_compute_api:os-lock-server:unlock:unlock_override'
 RESET_STATE = 'os_compute_api:os-admin-actions:reset_state'
-RESET_NETWORK = 'os_compute_api:os-admin-actions:reset_network'
 
 _ACTION = '/servers/{server_id}/action (%s)'
 
@@ -55,8 +54,6 @@ rules = [
           'for the owner). Checked after %s.' % UNLOCK, 'unlock'),
     _rule(RESET_STATE, base.ADMIN, 'Reset the state of a server.',
           'os-resetState'),
-    _rule(RESET_NETWORK, base.ADMIN, 'Reset networking on a server.',
-          'resetNetwork'),
 ]
 
 

@@ -19,7 +19,7 @@ OBJECT_HASHES = {
     'ComputeNode': '1.2-3187e1f44d060a173133dc69d30369e7',
     'ComputeNodeList': '1.1-c88a1806eea7a4a4f073aeac0f43534f',
     'EmbeddedFlavor': '1.0-57f6988b49220fbc0d50d8574f6ba982',
-    'Instance': '1.2-2b19aec60bba133c2ade216acb8eeef5',
+    'Instance': '1.3-b75ebe7c0719ec7e53d4fbab69b7a696',
     'InstanceList': '1.0-461e52fd8587aa102cd7a3d59082eeb4',
     'InstanceAction': '1.0-9fa9c8916124f2b92e1d043dd700e1dc',
     'InstanceActionList': '1.0-b0237283c55839f0b794800a8c62c4b7',

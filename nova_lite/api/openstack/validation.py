@@ -22,6 +22,7 @@ naming the offending field.
 import base64
 import binascii
 import functools
+import ipaddress
 import re
 import unicodedata
 
@@ -186,6 +187,29 @@ def multi_params(schema):
 
 def to_bool(value):
     return strutils.bool_from_string(value, strict=True)
+
+
+def access_ip(value):
+    """An accessIPv4/accessIPv6 value (validated as one) in its normal
+    form, as Nova stores it: an IPv6 address compressed, its embedded
+    IPv4 part in hex ('0000:...:babe:220.12.22.2' -> '::babe:dc0c:1602');
+    None for none given ('' or null)."""
+    if not value:
+        return None
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return value
+
+
+DISK_CONFIG = 'OS-DCF:diskConfig'
+
+
+def auto_disk_config(body):
+    """A validated body's OS-DCF:diskConfig as the compute API takes it:
+    True for AUTO, False for MANUAL, None when not given."""
+    value = body.get(DISK_CONFIG)
+    return None if value is None else value == 'AUTO'
 
 
 def last(query, name, default=None):

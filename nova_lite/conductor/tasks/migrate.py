@@ -10,8 +10,9 @@ run as one CompositeTask: a failure anywhere rolls back the steps done,
 newest first (the source allocation back to the instance and the
 destination claim dropped, the request spec as it was, the migration in
 error), and then the server leaves resize_prep as it was (task None,
-same vm_state) with the failure recorded in its instance action. The
-computes do the rest (nova_lite.compute.service.resize_tasks).
+same vm_state) with the failure recorded in its instance action and as
+its fault (as Nova's conductor does). The computes do the rest
+(nova_lite.compute.service.resize_tasks).
 
 Before scheduling and before the hand-off (the prep_resize cast or the
 cross-cell chain), base.step_boundary runs ('schedule', 'dispatch':
@@ -279,4 +280,19 @@ def migrate_server(cctxt, instance, new_flavor, cell_uuid, host=None,
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound):
             pass
+        else:
+            _record_fault(instance, exc)
         raise
+
+
+def _record_fault(instance, exc):
+    """The failure as the server's fault, as Nova's conductor records
+    every failed move (the server keeps its vm_state: it is still where
+    it was)."""
+    message = (exc.format_message()
+               if isinstance(exc, exception.NovaLiteException)
+               else '%s: %s' % (type(exc).__name__, exc))
+    try:
+        instance.add_fault(500, message[:255])
+    except Exception:
+        LOG.exception('Could not record the fault of %s', instance.uuid)

@@ -178,6 +178,8 @@ class Instance(BASE, _Base):
     config_drive = sa.Column(sa.String(255))
     progress = sa.Column(sa.Integer)
     root_device_name = sa.Column(sa.String(255))
+    # OS-DCF:diskConfig: AUTO (true) or MANUAL (false, or NULL).
+    auto_disk_config = sa.Column(sa.Boolean)
     # A copy being built in (or left behind in) another cell by a
     # cross-cell move: never listed.
     hidden = sa.Column(sa.Boolean, nullable=False, default=False,

@@ -301,15 +301,16 @@ ROWS = [
      _admin_only(409, 403) | {OTHER: 404}),
     # server actions: members of the project act (the server then has a
     # task, so the administrator's stop comes too late: 409); resetState
-    # and resetNetwork are for administrators; the administrator's lock
-    # is the one in force, so the member's unlock needs unlock_override.
+    # is for administrators (resetNetwork is gone for everyone: 410); the
+    # administrator's lock is the one in force, so the member's unlock
+    # needs unlock_override.
     ('POST', '/servers/{server}/action', {'os-stop': None}, '2.1',
      {ADMIN: 409, MEMBER: 202, READER: 403, OTHER: 404}),
     ('POST', '/servers/{server}/action',
      {'os-resetState': {'state': 'active'}}, '2.1', _admin_only(202, 403)
      | {OTHER: 404}),
     ('POST', '/servers/{server}/action', {'resetNetwork': None}, '2.1',
-     _admin_only(202, 403) | {OTHER: 404}),
+     _all(410)),
     ('POST', '/servers/{server}/action', {'lock': None}, '2.1',
      {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 404}),
     ('POST', '/servers/{server}/action', {'unlock': None}, '2.1',

@@ -14,11 +14,39 @@ from tests.functional.api.fixtures import headers
 
 def test_version_list_at_root_needs_no_token(app):
     body = app.get('/').json
-    (v21,) = body['versions']
+    v20, v21 = body['versions']
     assert v21['id'] == 'v2.1' and v21['status'] == 'CURRENT'
     assert (v21['min_version'], v21['version']) == (api_version.MIN,
                                                     api_version.MAX)
-    assert v21['links'][0]['href'] == 'http://localhost/v2.1/'
+    assert v21['links'] == [{'rel': 'self',
+                             'href': 'http://localhost/v2.1/'}]
+    # The legacy v2.0 entry, as Nova 34 lists it.
+    assert v20 == {'id': 'v2.0', 'status': 'DEPRECATED', 'version': '',
+                   'min_version': '', 'updated': '2025-07-04T12:00:00Z',
+                   'links': [{'rel': 'self',
+                              'href': 'http://localhost/v2/'}]}
+
+
+@pytest.mark.parametrize('path', ['/v2', '/v2/'])
+def test_legacy_v2_document(app, path):
+    resp = app.get(path)
+    assert resp.status_int == 200
+    assert resp.json == {'version': {
+        'id': 'v2.0', 'status': 'DEPRECATED', 'version': '',
+        'min_version': '', 'updated': '2025-07-04T12:00:00Z',
+        'links': [{'rel': 'self', 'href': 'http://localhost/v2/'},
+                  {'rel': 'describedby', 'type': 'text/html',
+                   'href': 'http://docs.openstack.org/'}],
+        'media-types': [{
+            'base': 'application/json',
+            'type': 'application/vnd.openstack.compute+json;version=2'}]}}
+
+
+def test_legacy_v2_serves_nothing_else(app):
+    resp = app.get('/v2/servers', status=404)
+    assert resp.json['itemNotFound']['code'] == 404
+    resp = app.post_json('/v2/', {}, status=405)
+    assert resp.json['badMethod']['code'] == 405
 
 
 @pytest.mark.parametrize('path', ['/v2.1', '/v2.1/'])

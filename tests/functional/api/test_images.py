@@ -48,6 +48,19 @@ def test_list_and_detail(app):
         SHIPPED[0]: 0, SHIPPED[1]: 512, SHIPPED[2]: 256}
 
 
+def test_shipped_images_list_cirros_first(app):
+    """Each shipped image has a creation time of its own (newest first
+    lists cirros, the small one, first as a devstack does), and the
+    bigger images keep their minimums."""
+    detailed = get(app, '/images/detail').json['images']
+    assert [i['name'] for i in detailed] == [
+        'cirros-0.6.2-x86_64-disk', 'ubuntu-24.04-server-cloudimg-amd64',
+        'debian-12-generic-amd64']
+    assert len({i['created'] for i in detailed}) == 3
+    assert [(i['minRam'], i['minDisk']) for i in detailed] == [
+        (0, 0), (512, 3), (256, 2)]
+
+
 def test_filters_and_paging(app):
     names = [i['name'] for i in get(
         app, '/images/detail?minRam=300').json['images']]

@@ -165,17 +165,13 @@ def test_reset_state_is_for_admins(api):
                token=ADMIN).status_code == 202
     assert api('GET', '/servers/%s' % uuid).json()['server'][
         'status'] == 'ACTIVE'
-    assert act(api, uuid, {'resetNetwork': None}).status_code == 403
-    assert act(api, uuid, {'resetNetwork': None},
-               token=ADMIN).status_code == 202
 
 
 def test_another_projects_server_is_404_for_every_action(api):
     uuid = boot(api)
     for body in ({'os-stop': None}, {'os-start': None}, {'pause': None},
                  {'reboot': {'type': 'SOFT'}}, {'lock': None},
-                 {'unlock': None}, {'os-resetState': {'state': 'active'}},
-                 {'resetNetwork': None}):
+                 {'unlock': None}, {'os-resetState': {'state': 'active'}}):
         response = act(api, uuid, body, token=OTHER)
         assert response.status_code == 404, (body, response.text)
         assert 'itemNotFound' in response.json()
@@ -249,8 +245,6 @@ def test_argument_free_actions_take_any_value_as_nova_does(api):
         settled(api, uuid, status)
     assert act(api, uuid, {'lock': {}}).status_code == 202
     assert act(api, uuid, {'unlock': {}}).status_code == 202
-    assert act(api, uuid, {'resetNetwork': {}},
-               token=ADMIN).status_code == 202
 
 
 def test_lock_reason_ignored_before_273(api):

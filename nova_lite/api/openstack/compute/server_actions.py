@@ -4,7 +4,8 @@ routed by the body's one key (wsgi.ActionController).
 Each handler reads the same way: find the server (404 for another
 project's), check policy against its owner, call the compute API
 (nova_lite.compute.server_actions), which answers 409 for a state or a
-lock that refuses the action. Every action answers 202 with no body.
+lock that refuses the action. Every action answers 202 with no body
+(but resetNetwork, gone with nova-network: 410).
 
 Adding an action (e.g. rebuild): a schema in schemas/server_actions.py,
 a policy in nova_lite/policies/server_actions.py, a function in
@@ -16,6 +17,8 @@ nova_lite.compute.server_actions, and here:
         ctxt, instance = self._authorized(policies.REBUILD)
         server_actions.rebuild(ctxt, instance, ...)
 """
+import webob.exc
+
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
 from nova_lite.api.openstack.compute import server_image_actions
@@ -120,6 +123,8 @@ class ServerActionController(server_image_actions.ImageActions,
                                    body['os-resetState']['state'])
 
     @wsgi.action('resetNetwork', status=202)
-    @validation.schema(schemas.reset_network)
     def reset_network(self, body):
-        self._act(policies.RESET_NETWORK, server_actions.reset_network)
+        """Removed in Nova 23.0.0 with nova-network: 410 at every
+        microversion, whatever the server or the body, before any
+        policy is checked (as Nova 34)."""
+        raise webob.exc.HTTPGone()

@@ -38,6 +38,10 @@ def _rebuild_args(rebuild, version):
     """server_images.rebuild's keyword arguments from a validated body."""
     args = {arg: rebuild[key] for key, arg, since in _REBUILD_VALUES
             if key in rebuild and version >= since}
+    for arg in ('access_ip_v4', 'access_ip_v6'):
+        if arg in args:
+            args[arg] = validation.access_ip(args[arg])
+    args['auto_disk_config'] = validation.auto_disk_config(rebuild)
     args['preserve_ephemeral'] = validation.to_bool(
         rebuild.get('preserve_ephemeral', False))
     return args
@@ -74,8 +78,7 @@ class ImageActions(object):
                          version >= av.SERVER_REBUILD_FULL_BODY))
         return render.rebuilt(
             rec, admin_pass=(password if CONF.api.enable_instance_password
-                             else None),
-            disk_config=rebuild.get('OS-DCF:diskConfig'))
+                             else None))
 
     @wsgi.action('createImage', status=202)
     @validation.schema(schemas.create_image)

@@ -21,7 +21,9 @@ class ResizeActions(object):
     @validation.schema(schemas.resize)
     def resize(self, body):
         ctxt, instance = self._authorized(policies.RESIZE)
-        server_resize.resize(ctxt, instance, body['resize']['flavorRef'])
+        server_resize.resize(
+            ctxt, instance, body['resize']['flavorRef'],
+            auto_disk_config=validation.auto_disk_config(body['resize']))
 
     @wsgi.action('migrate', status=202)
     @validation.schema(schemas.migrate, av.MIN, av.before(av.MIGRATE_HOST))

@@ -318,6 +318,7 @@ def _zone(ctxt, server, target):
     host, node = server.get('host'), server.get('hypervisor_hostname')
     if host or node:
         ctxt.can(sv_policies.CREATE_REQUESTED_DESTINATION, target=target)
+        servers_api.check_requested_destination(ctxt, host, node)
         zone = '%s:%s:%s' % ((zone or '').split(':', 1)[0], host or '',
                              node or '')
     return zone
@@ -359,12 +360,13 @@ def _create_args(ctxt, body, version):
         key_name=server.get('key_name'), user_data=server.get('user_data'),
         description=(server.get('description')
                      if version >= av.SERVER_DESCRIPTION else None),
-        access_ip_v4=server.get('accessIPv4'),
-        access_ip_v6=server.get('accessIPv6'),
+        access_ip_v4=validation.access_ip(server.get('accessIPv4')),
+        access_ip_v6=validation.access_ip(server.get('accessIPv6')),
         config_drive=(validation.to_bool(server['config_drive'])
                       if 'config_drive' in server else None),
         tags=server.get('tags') if version >= av.SERVER_TAGS_ON_CREATE
-        else None)
+        else None,
+        auto_disk_config=validation.auto_disk_config(server))
 
 
 _admin_password = server_common.admin_password
@@ -391,9 +393,11 @@ def _update_values(body, version):
     if version >= av.SERVER_DESCRIPTION and 'description' in server:
         values['display_description'] = server['description']
     if 'accessIPv4' in server:
-        values['access_ip_v4'] = server['accessIPv4'] or None
+        values['access_ip_v4'] = validation.access_ip(server['accessIPv4'])
     if 'accessIPv6' in server:
-        values['access_ip_v6'] = server['accessIPv6'] or None
+        values['access_ip_v6'] = validation.access_ip(server['accessIPv6'])
+    if validation.DISK_CONFIG in server:
+        values['auto_disk_config'] = validation.auto_disk_config(server)
     return values
 
 
@@ -532,7 +536,8 @@ class ServersController(object):
             created[0].uuid,
             admin_pass=(password if CONF.api.enable_instance_password
                         else None),
-            disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
+            disk_config=('AUTO' if created[0].auto_disk_config
+                         else 'MANUAL'),
             security_groups=server.get('security_groups'))
 
     @pecan.expose(generic=True, content_type=wsgi.JSON)

@@ -22,7 +22,6 @@ unpause = _action('unpause', _ANY)
 suspend = _action('suspend', _ANY)
 resume = _action('resume', _ANY)
 unlock = _action('unlock', _ANY)
-reset_network = _action('resetNetwork', _ANY)
 
 reboot = _action('reboot', {
     'type': 'object',

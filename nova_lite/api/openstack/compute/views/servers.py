@@ -343,11 +343,11 @@ class Builder(object):
             self.extended_attrs, self.host_status = False, None
         return {'server': self.detail(rec, full=full, server_groups=True)}
 
-    def rebuilt(self, rec, admin_pass=None, disk_config=None):
+    def rebuilt(self, rec, admin_pass=None):
         """POST /servers/{id}/action rebuild (202): the body PUT answers
-        (the full show body from 2.75), with key_name from 2.54,
-        user_data from 2.57, adminPass when given and the
-        OS-DCF:diskConfig asked for."""
+        (the full show body from 2.75, OS-DCF:diskConfig as the rebuild
+        left it), with key_name from 2.54, user_data from 2.57 and
+        adminPass when given."""
         body = self.updated(rec)
         server = body['server']
         # As Nova: a rebuild's user_data is the top-level key (2.57), never
@@ -359,8 +359,6 @@ class Builder(object):
             server['user_data'] = rec.get('user_data')
         if admin_pass is not None:
             server['adminPass'] = admin_pass
-        if disk_config:
-            server['OS-DCF:diskConfig'] = disk_config
         return body
 
     def created(self, uuid, admin_pass=None, disk_config='MANUAL',
