@@ -45,8 +45,7 @@ def check_tag(tag):
 
 def get_all(context, server_id, check=None):
     """The server's tags, sorted."""
-    return sorted(common.record(context, server_id, check).get('tags')
-                  or ())
+    return sorted(common.record(context, server_id, check).tags)
 
 
 def exists(context, server_id, tag, check=None):
