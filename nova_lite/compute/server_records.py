@@ -15,6 +15,7 @@ Writes go through Instance objects, never through records.
 """
 import dataclasses
 import datetime
+import operator
 import re
 import typing
 
@@ -152,9 +153,22 @@ class ServerRecord:
     build_request: bool
 
 
+# The fields' values of a row that has every one, in order.
+_VALUES = operator.itemgetter(
+    *[f.name for f in dataclasses.fields(ServerRecord)])
+
+
 def record(row):
     """The ServerRecord of a row (cell_record, build_request_record or
-    down_record's dict, with what a listing or show filled in)."""
+    down_record's dict, with what a listing or show filled in). A row
+    with every field (cell_record and build_request_record make them
+    so, with values of the fields' types) is taken as it is: a page
+    builds hundreds of records; a partial one (down_record, or a row
+    from elsewhere) gets empty values of the fields' types."""
+    try:
+        return ServerRecord(*_VALUES(row))
+    except KeyError:
+        pass
     get = row.get
     return ServerRecord(
         uuid=row['uuid'], id=get('id'), project_id=get('project_id'),
@@ -219,6 +233,8 @@ def cell_record(rec):
     rec.setdefault('tags', [])
     rec.setdefault('metadata', {})
     rec.setdefault('system_metadata', {})
+    rec.setdefault('volumes', [])
+    rec.setdefault('host_status', HOST_NONE)
     rec['cell_down'] = False
     rec['build_request'] = False
     return rec
@@ -252,7 +268,8 @@ def build_request_record(row):
         network_info=[], fault=None,
         tags=[*(jsonutils.loads(row['tags']) if row.get('tags')
                 else inst.get('tags') or [])],
-        cell_down=False, build_request=True)
+        volumes=[], host_status=HOST_NONE, cell_down=False,
+        build_request=True)
     return rec
 
 
