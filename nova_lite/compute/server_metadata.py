@@ -28,7 +28,6 @@ import contextlib
 from nova_lite.compute import server_listing
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
-from nova_lite.db.main import instance_lock
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
@@ -90,7 +89,7 @@ def instance_in_cell(context, rec, action):
     other's writes. A build request (no cell yet) is an
     InstanceInvalidState (409)."""
     with cell_context(context, rec, action) as cctxt:
-        with instance_lock.locked(cctxt, rec.uuid):
+        with instance_obj.locked(cctxt, rec.uuid):
             yield objects.Instance.get_by_uuid(cctxt, rec.uuid)
 
 
