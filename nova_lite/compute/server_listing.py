@@ -4,7 +4,7 @@ Everything here returns *server records*
 (nova_lite.compute.server_records.ServerRecord, the read model: its
 docstring is the contract with the REST layer). Rows are read, and
 records built from them, in server_records (the one module of the
-compute API that reads the databases); this module pages, merges and
+compute API that reads server rows); this module pages, merges and
 orders them. Listing rules:
 
 - One sorted k-way merge (heapq.merge) of one page per cell, read in

@@ -11,7 +11,9 @@ Listing and show (nova_lite.compute.server_listing) read *rows* here
 nova_lite.db.main.instances reads them), merge and page them across
 cells, and turn each row of the answer into a ServerRecord with
 record(): one builder, one set of fields, whatever the row's source.
-Writes go through Instance objects, never through records.
+Records are read-only views: the compute API writes through Instance
+objects, except PUT /servers/{id}'s column update (update_in_cell,
+update_build_request), which writes the row and reads it back here.
 """
 import dataclasses
 import datetime
