@@ -132,7 +132,7 @@ def _check_writable(context, instance, action):
 
 def get_all(context, server_id, check=None):
     """{key: value} of the server's metadata."""
-    return dict(record(context, server_id, check).get('metadata') or {})
+    return dict(record(context, server_id, check).metadata)
 
 
 def get_item(context, server_id, key, check=None):
