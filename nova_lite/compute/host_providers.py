@@ -8,34 +8,10 @@ no consumer but the node itself (its host usage) allocates from them
 (409 while one does), rather than leave allocations on a provider
 nothing reports for.
 """
-import sqlalchemy as sa
-
-from nova_lite.db.main import api as main_db
-from nova_lite.db.main import models
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import service as service_obj
 from nova_lite.placement import hosts as placement_hosts
-
-INSTANCES = models.Instance.__table__
-MIGRATIONS = models.Migration.__table__
-# Migration statuses after which a migration no longer involves its hosts.
-FINISHED = ('confirmed', 'reverted', 'error', 'failed', 'completed',
-            'cancelled', 'done')
-
-
-@main_db.reader
-def _busy(cctxt, host):
-    """(hosts instances, takes part in a migration in progress): two
-    queries of the host's cell."""
-    session = cctxt.session
-    instance = session.execute(sa.select(INSTANCES.c.id).where(
-        INSTANCES.c.deleted == 0, INSTANCES.c.host == host).limit(1)).first()
-    migration = session.execute(sa.select(MIGRATIONS.c.id).where(
-        MIGRATIONS.c.deleted == 0,
-        sa.or_(MIGRATIONS.c.source_compute == host,
-               MIGRATIONS.c.dest_compute == host),
-        MIGRATIONS.c.status.notin_(FINISHED)).limit(1)).first()
-    return instance is not None, migration is not None
 
 
 def release(context, service):
@@ -44,7 +20,8 @@ def release(context, service):
     ComputeServiceHostsInstances, ComputeServiceInMigrations or
     ComputeServiceInUse (another consumer allocates from a provider) is
     raised when the compute is still in use."""
-    hosting, migrating = _busy(service._context, service.host)
+    hosting, migrating = service_obj.host_in_use(service._context,
+                                                 service.host)
     if hosting:
         raise exception.ComputeServiceHostsInstances()
     if migrating:

@@ -25,8 +25,6 @@ from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
-from nova_lite.db.main import api as main_db
-from nova_lite.db.main import instance_actions as actions_db
 from nova_lite import exception
 from nova_lite.notifications import instance as notify
 from nova_lite import objects
@@ -125,7 +123,7 @@ def acting_on(context, server_id):
         return
     with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
         cctxt.casts_after_commit = casts = []
-        with main_db.writing(cctxt):
+        with inst_obj.transaction(cctxt):
             yield objects.Instance.get_by_uuid(cctxt, server_id)
         del cctxt.casts_after_commit
         for cast in casts:
@@ -312,7 +310,7 @@ def reset_state(context, instance, state):
 def _save_with_action(instance, action, expected_task_state=None):
     """Save the instance (expected_task_state: as Instance.save) and
     record action, in one transaction of its cell: both or neither."""
-    with main_db.writing(instance._context):
+    with inst_obj.transaction(instance._context):
         instance.save(expected_task_state=expected_task_state)
         instance_events.record_action(instance._context, instance, action)
 
@@ -328,7 +326,7 @@ def list_actions(context, instance, limit=None, marker=None,
         if marker is not None:
             raise exception.MarkerNotFound(marker=marker)
         return []
-    return actions_db.list_actions(
+    return actions.list_records(
         instance._context, instance.uuid, limit=limit, marker=marker,
         changes_since=changes_since, changes_before=changes_before)
 
@@ -338,5 +336,5 @@ def get_action(context, instance, request_id):
     (InstanceActionNotFound, 404)."""
     if not instance.obj_attr_is_set('id'):
         raise exception.InstanceActionNotFound(request_id=request_id)
-    return actions_db.get_action_with_events(instance._context,
-                                             instance.uuid, request_id)
+    return actions.get_record_with_events(instance._context,
+                                          instance.uuid, request_id)

@@ -1,11 +1,11 @@
 """The read side of servers: get, list and update, across every cell.
 
-Everything here returns *server records* (plain dicts, the contract with
-the REST layer; see /tmp/lead/server_record.md in the issue notes):
-instance columns plus metadata, system_metadata, flavor (the instance's
-own copy, flat: id, flavorid, name, memory_mb, vcpus, root_gb,
-ephemeral_gb, swap, extra_specs), network_info, tags, fault, and the
-flags cell_down and build_request. Listing rules:
+Everything here returns *server records*
+(nova_lite.compute.server_records.ServerRecord, the read model: its
+docstring is the contract with the REST layer). Rows are read, and
+records built from them, in server_records (the one module of the
+compute API that reads server rows); this module pages, merges and
+orders them. Listing rules:
 
 - One sorted k-way merge (heapq.merge) of one page per cell, read in
   parallel (scatter-gather, ``[api] list_cell_timeout``), and of the
@@ -33,21 +33,13 @@ flags cell_down and build_request. Listing rules:
 """
 import functools
 import heapq
-import re
 
 from oslo_log import log as logging
-from oslo_serialization import jsonutils
 
 from nova_lite.compute import flavors as compute_flavors
 from nova_lite.compute import server_records
 from nova_lite.conf import CONF
-from nova_lite import constants
 from nova_lite import context as nova_context
-from nova_lite.db.api import server_listing as api_rows
-from nova_lite.db.main import api as main_db
-from nova_lite.db.main import instance_pages as cell_pages
-from nova_lite.db.main import instance_volumes
-from nova_lite.db.main import instances as cell_rows
 from nova_lite import exception
 from nova_lite import objects
 
@@ -55,12 +47,14 @@ LOG = logging.getLogger(__name__)
 
 DEFAULT_SORT_KEYS = server_records.DEFAULT_SORT_KEYS
 # Keys a list can be sorted by: instance columns.
-SORTABLE = frozenset(cell_rows.COLUMNS)
+SORTABLE = server_records.SORTABLE
 # Columns filtered by regular expression.
 REGEX_FILTERS = server_records.REGEX_FILTERS
 # Host status of a server's compute (Nova's HostStatus values).
 HOST_UP, HOST_DOWN, HOST_MAINTENANCE, HOST_UNKNOWN, HOST_NONE = (
-    'UP', 'DOWN', 'MAINTENANCE', 'UNKNOWN', '')
+    server_records.HOST_UP, server_records.HOST_DOWN,
+    server_records.HOST_MAINTENANCE, server_records.HOST_UNKNOWN,
+    server_records.HOST_NONE)
 
 
 # --- cells -------------------------------------------------------------------
@@ -69,147 +63,14 @@ def _cells(context):
     return objects.CellMappingList.get_all(context)
 
 
-def _host_statuses(cctxt, hosts):
-    """{host: host status} of the compute services of hosts."""
-    if not hosts:
-        return {}
-    statuses = {}
-    # The page's hosts only: reading every compute service of the cell
-    # cost a row and an object per host of the cell on every listing.
-    for service in objects.ServiceList.get_by_binary_and_hosts(
-            cctxt, constants.COMPUTE_BINARY, hosts):
-        if service.forced_down:
-            statuses[service.host] = HOST_DOWN
-        elif service.disabled:
-            statuses[service.host] = HOST_MAINTENANCE
-        else:
-            statuses[service.host] = (HOST_UP if service.is_up()
-                                      else HOST_UNKNOWN)
-    return statuses
-
-
-def _with_host_status(cctxt, records):
-    statuses = _host_statuses(cctxt, {r['host'] for r in records
-                                      if r.get('host')})
-    for rec in records:
-        rec['host_status'] = (statuses.get(rec['host'], HOST_NONE)
-                              if rec.get('host') else HOST_NONE)
-    return records
-
-
-def _fixed_ips(rec):
-    for vif in rec.get('network_info') or ():
-        for subnet in (vif.get('network') or {}).get('subnets') or ():
-            for ip in subnet.get('ips') or ():
-                yield ip.get('version', 4), ip.get('address') or ''
-
-
-def _ip_matcher(filters):
-    """A predicate for the ip / ip6 filters (regular expressions
-    searched in the server's fixed addresses), or None."""
-    patterns = []
-    for key, version in (('ip', 4), ('ip6', 6)):
-        if filters.get(key):
-            try:
-                patterns.append((version, re.compile(filters[key])))
-            except re.error:
-                raise exception.InvalidInput(
-                    reason='Invalid %s filter: %s' % (key, filters[key]))
-    if not patterns:
-        return None
-
-    def matches(rec):
-        return any(version == v and pattern.search(address)
-                   for v, address in _fixed_ips(rec)
-                   for version, pattern in patterns)
-    return matches
-
-
-def _with_volumes(cctxt, records):
-    volumes = instance_volumes.volumes_by_instance(
-        cctxt, [r['uuid'] for r in records])
-    for rec in records:
-        rec['volumes'] = volumes.get(rec['uuid'], [])
-    return records
-
-
-# An ip/ip6 pattern the info cache's text can be narrowed by (digits,
-# hex, dots, colons, anchors): anything else is matched in Python only.
-_PLAIN_ADDRESS = re.compile(r'^\^?(?:[0-9a-fA-F:]|\\?\.)*\$?$')
-
-
-def _sql_filters(filters):
-    """filters without ip / ip6 patterns the database's substring test
-    would get wrong (character classes, alternatives, ...)."""
-    if all(_PLAIN_ADDRESS.match(filters[k]) for k in ('ip', 'ip6')
-           if filters.get(k)):
-        return filters
-    return {k: v for k, v in filters.items() if k not in ('ip', 'ip6')}
-
-
-def _page_in_cell(cctxt, filters, keys, dirs, limit, marker, narrow):
-    """One cell's page: instance rows with their 1:1 extras only, as
-    read (the merge keeps at most limit of all the cells' rows: those
-    are decoded, and get their related rows, after it). narrow: the
-    sort keys and uuid only, flagged _narrow -- _finish_in_cell reads
-    the rest for the rows that made the page (with many cells, most
-    rows read here are dropped by the merge)."""
-    matches = _ip_matcher(filters)
-    if narrow and matches is None:
-        records = cell_pages.list_records(
-            cctxt, filters, keys, dirs, limit, marker,
-            columns=sorted(set(keys) | {'uuid'}))
-        for rec in records:
-            rec['_cell'] = cctxt.cell_uuid
-            rec['_narrow'] = True
-        return records
-    records = cell_pages.list_records(
-        cctxt, _sql_filters(filters), keys, dirs, limit, marker, raw=True)
-    # The query narrows by substring; the addresses decide.
-    if matches is not None:
-        records = [r for r in map(_cell_record, records) if matches(r)]
-    for rec in records:
-        rec['_cell'] = cctxt.cell_uuid
-    return records
-
-
-def _cell_record(raw):
-    return server_records.cell_record(cell_rows.decode(raw))
-
-
-@main_db.reader
-def _finish_in_cell(cctxt, records, host_status, detailed):
-    """What the page's records of one cell still need: the rest of the
-    narrow ones, related rows (detail), attached volumes (detail), host
-    status; one transaction."""
-    narrow = [r for r in records if r.get('_narrow')]
-    if narrow:
-        full = {r['uuid']: r for r in cell_rows.get_records(
-            cctxt, [r['uuid'] for r in narrow], read_deleted='yes',
-            related=())}
-        for rec in narrow:
-            if rec['uuid'] in full:
-                del rec['_narrow']
-                rec.update(server_records.cell_record(full[rec['uuid']]))
-        # Gone meanwhile (hard deleted): the caller leaves it out.
-        records = [r for r in records if not r.get('_narrow')]
-    if detailed:
-        cell_rows.fill_related(cctxt, records)
-        _with_volumes(cctxt, records)
-    if host_status:
-        _with_host_status(cctxt, records)
-    return records
-
-
 def _marker_values(context, marker, cells):
     """The record of the server named by marker, wherever it lives, and
     whether its cell is down; MarkerNotFound if it is nowhere."""
-    mapping = api_rows.get_mapping(context, marker)
+    mapping = server_records.mapping(context, marker)
     if mapping is None:
         raise exception.MarkerNotFound(marker=marker)
     if mapping['cell_uuid'] is None:
-        rows = api_rows.build_requests(context, uuids=[marker])
-        rec = server_records.build_request_record(rows[0]) if rows else None
+        rec = server_records.build_request_row(context, marker)
         if rec is None:
             raise exception.MarkerNotFound(marker=marker)
         return rec, False
@@ -218,7 +79,7 @@ def _marker_values(context, marker, cells):
         raise exception.MarkerNotFound(marker=marker)
     result = nova_context.scatter_gather_cells(
         context, [cell], CONF.api.list_cell_timeout,
-        _marker_in_cell, marker)[cell.uuid]
+        server_records.marker_in_cell, marker)[cell.uuid]
     if nova_context.is_cell_failure(result):
         if isinstance(result, exception.InstanceNotFound):
             raise exception.MarkerNotFound(marker=marker)
@@ -226,28 +87,32 @@ def _marker_values(context, marker, cells):
     return server_records.cell_record(result), False
 
 
-def _marker_in_cell(cctxt, marker):
-    return cell_rows.get_record(cctxt, marker, read_deleted='yes',
-                                related=())
-
-
 def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
          marker=None, all_tenants=False, cell_down_support=False,
          host_status=False, detailed=True):
     """One page of servers across every cell and the build requests.
 
-    search_opts: filters as nova_lite.db.main.instances.list_records
+    search_opts: filters as nova_lite.db.main.instance_pages.list_records
     takes them (project_id set unless all_tenants), plus 'flavor' (a
     flavorid, matched through the flavor's id). limit: the page size
     (None: no limit). marker: the uuid of the server to start after.
     host_status: fill each record's host_status (a query per cell).
     detailed: read what a detail body shows (metadata, tags, faults,
     volumes: a query per kind and cell); without it, the instance rows
-    alone. Returns records in order.
+    alone. Returns ServerRecords in order.
     """
+    return [server_records.record(r) for r in _rows(
+        context, search_opts, sort_keys, sort_dirs, limit, marker,
+        cell_down_support, host_status, detailed)]
+
+
+def _rows(context, search_opts, sort_keys, sort_dirs, limit, marker,
+          cell_down_support, host_status, detailed):
+    """list()'s page as rows, in order."""
     filters = dict(search_opts or {})
     filters['hidden'] = False
-    _ip_matcher(filters)   # a bad pattern is a 400 before any query
+    # A bad pattern is a 400 before any query.
+    server_records.ip_matcher(filters)
     if 'flavor' in filters:
         flavorid = filters.pop('flavor')
         try:
@@ -292,22 +157,15 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
         after = (marker_rec['created_at'], marker_rec['uuid'])
     remaining = None if limit is None else limit - len(records)
     seen = {r['uuid'] for r in records}
-    mappings = api_rows.mappings_in_cells(
+    return records + [r for r in server_records.down_rows(
         context, [c.uuid for c in down],
         project_id=filters.get('project_id'), limit=remaining,
-        after=after)
-    return records + [server_records.down_record(m) for m in mappings
-                      if m['instance_uuid'] not in seen]
-
-
-def _probe(cctxt):
-    return cell_pages.list_records(cctxt, {}, ['uuid'], ['asc'], 0, None,
-                                  related=())
+        after=after) if r['uuid'] not in seen]
 
 
 def _down_cells(context, cells):
     results = nova_context.scatter_gather_cells(
-        context, cells, CONF.api.list_cell_timeout, _probe)
+        context, cells, CONF.api.list_cell_timeout, server_records.probe)
     return [c for c in cells
             if nova_context.is_cell_failure(results[c.uuid])]
 
@@ -319,7 +177,8 @@ def _merged(context, cells, filters, keys, dirs, compare, limit, marker_rec,
     marker_values = None if marker_rec is None else {
         k: marker_rec.get(k) for k in keys}
     results = nova_context.scatter_gather_cells(
-        context, cells, CONF.api.list_cell_timeout, _page_in_cell,
+        context, cells, CONF.api.list_cell_timeout,
+        server_records.page_in_cell,
         filters, keys, dirs, limit, marker_values, detailed)
     pages, down = [], []
     for cell in cells:
@@ -362,15 +221,15 @@ def _finish(context, cells, records, host_status, detailed):
         cell = rec.pop('_cell', None)
         if cell is not None:
             if 'cell_down' not in rec and not rec.get('_narrow'):
-                _cell_record(rec)           # as read: not yet decoded
+                server_records.decoded(rec)   # as read: not yet decoded
             by_cell.setdefault(cell, []).append(rec)
     if not by_cell or not (detailed or host_status):
         return
     nova_context.scatter_gather_cells(
         context, [c for c in cells if c.uuid in by_cell],
         CONF.api.list_cell_timeout,
-        lambda cctxt: _finish_in_cell(cctxt, by_cell[cctxt.cell_uuid],
-                                      host_status, detailed))
+        lambda cctxt: server_records.finish_in_cell(
+            cctxt, by_cell[cctxt.cell_uuid], host_status, detailed))
 
 
 # --- one server ------------------------------------------------------------
@@ -378,7 +237,7 @@ def _finish(context, cells, records, host_status, detailed):
 def _mapping(context, server_id):
     # A mapping queued for delete still shows its server until the cell
     # says it is deleted (as lists do).
-    mapping = api_rows.get_mapping(context, server_id)
+    mapping = server_records.mapping(context, server_id)
     if mapping is None:
         raise exception.InstanceNotFound(instance_id=server_id)
     return mapping
@@ -390,26 +249,16 @@ def _check_owner(context, rec, server_id):
         raise exception.InstanceNotFound(instance_id=server_id)
 
 
-@main_db.reader
-def _get_in_cell(cctxt, server_id, host_status):
-    rec = server_records.cell_record(cell_rows.get_record(cctxt, server_id))
-    _with_volumes(cctxt, [rec])
-    if host_status:
-        _with_host_status(cctxt, [rec])
-    return rec
-
-
 def get(context, server_id, cell_down_support=False, host_status=False):
-    """The record of one server: a build request, or the instance in its
-    cell. InstanceNotFound (404) if there is none, or if it belongs to
+    """The ServerRecord of one server: a build request, or the instance
+    in its cell. InstanceNotFound (404) if there is none, or if it belongs to
     another project and the caller is no administrator. A cell that
     does not answer: the minimal record (cell_down) with
     cell_down_support, else InstanceCellNotResponding (503)."""
     mapping = _mapping(context, server_id)
     _check_owner(context, mapping, server_id)
     if mapping['cell_uuid'] is None:
-        rows = api_rows.build_requests(context, uuids=[server_id])
-        rec = server_records.build_request_record(rows[0]) if rows else None
+        rec = server_records.build_request_row(context, server_id)
         if rec is None:
             # Scheduled meanwhile: the mapping now names a cell.
             mapping = _mapping(context, server_id)
@@ -418,11 +267,11 @@ def get(context, server_id, cell_down_support=False, host_status=False):
         else:
             if host_status:
                 rec['host_status'] = HOST_NONE
-            return rec
+            return server_records.record(rec)
     cell = objects.CellMapping.get_by_uuid(context, mapping['cell_uuid'])
     result = nova_context.scatter_gather_cells(
-        context, [cell], CONF.api.list_cell_timeout, _get_in_cell,
-        server_id, host_status)[cell.uuid]
+        context, [cell], CONF.api.list_cell_timeout,
+        server_records.get_in_cell, server_id, host_status)[cell.uuid]
     if isinstance(result, exception.InstanceNotFound):
         raise exception.InstanceNotFound(instance_id=server_id)
     if nova_context.is_cell_failure(result):
@@ -430,18 +279,16 @@ def get(context, server_id, cell_down_support=False, host_status=False):
                     cell.identity, server_id)
         if not cell_down_support:
             raise exception.InstanceCellNotResponding(instance_id=server_id)
-        blob = api_rows.request_spec(context, server_id)
-        return server_records.down_record(
-            mapping, jsonutils.loads(blob) if blob else None)
+        return server_records.record(server_records.down_row_with_spec(
+            context, server_id, mapping))
     _check_owner(context, result, server_id)
-    return result
+    return server_records.record(result)
 
 
 def update(context, server_id, check=None, host_status=False, **values):
     """Update a server's instance columns (display_name,
-    display_description, access_ip_v4, access_ip_v6, auto_disk_config)
-    wherever it is;
-    returns its record (with host_status if asked). check(record): the
+    display_description, access_ip_v4, access_ip_v6, auto_disk_config) wherever it
+    is; returns its ServerRecord (with host_status if asked). check(record): the
     caller's policy check on the server (raises to refuse), run before
     anything is written."""
     rec = get(context, server_id, host_status=host_status)
@@ -449,33 +296,19 @@ def update(context, server_id, check=None, host_status=False, **values):
         check(rec)
     if not values:
         return rec
-    if rec['build_request']:
+    if rec.build_request:
         return _update_build_request(context, server_id, values,
                                      host_status)
     mapping = _mapping(context, server_id)
     cell = objects.CellMapping.get_by_uuid(context, mapping['cell_uuid'])
     with nova_context.target_cell(context, cell) as cctxt:
-        cell_rows.update(cctxt, server_id, values)
-        rec = server_records.cell_record(
-            cell_rows.get_record(cctxt, server_id))
-        _with_volumes(cctxt, [rec])
-        if host_status:
-            _with_host_status(cctxt, [rec])
-    return rec
+        rec = server_records.update_in_cell(cctxt, server_id, values,
+                                            host_status)
+    return server_records.record(rec)
 
 
 def _update_build_request(context, server_id, values, host_status):
-    rows = api_rows.build_requests(context, uuids=[server_id])
-    if rows:
-        primitive = jsonutils.loads(rows[0]['instance'] or '{}')
-        data = server_records.data(primitive)
-        data.update(values)
-        changes = primitive.get('nova_lite_object.changes')
-        if isinstance(changes, (tuple, type([]))):
-            primitive['nova_lite_object.changes'] = sorted(
-                set(changes) | set(values))
-        if api_rows.update_build_request(context, server_id,
-                                         jsonutils.dumps(primitive)):
-            return get(context, server_id, host_status=host_status)
+    if server_records.update_build_request(context, server_id, values):
+        return get(context, server_id, host_status=host_status)
     # Scheduled meanwhile: update it in its cell.
     return update(context, server_id, host_status=host_status, **values)

@@ -4,7 +4,7 @@ and the shared ground of a server's sub-resources: find the server
 Instance object.
 
 Reads come from the server's record (a build request or its cell's
-instance, see nova_lite.compute.server_listing). Writes go to the
+instance: nova_lite.compute.server_records.ServerRecord). Writes go to the
 instance in its cell, as Nova's compute API writes them:
 
 - a locked server refuses them (409) unless the caller is an
@@ -28,7 +28,6 @@ import contextlib
 from nova_lite.compute import server_listing
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
-from nova_lite.db.main import instance_lock
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
@@ -40,7 +39,7 @@ METADATA_VM_STATES = (instance_obj.ACTIVE, 'paused', 'suspended',
 
 
 def record(context, server_id, check=None):
-    """The server's record once check(record) (the caller's policy
+    """The server's ServerRecord once check(record) (the caller's policy
     check) lets the caller on; InstanceNotFound (404) if the caller
     cannot see it."""
     rec = server_listing.get(context, server_id)
@@ -52,16 +51,15 @@ def record(context, server_id, check=None):
 def check_state(rec_or_instance, action, vm_states, task_states=None):
     """InstanceInvalidState (409) unless the server is in one of
     vm_states (and, with task_states, one of those task states)."""
-    get = (rec_or_instance.get if isinstance(rec_or_instance, dict)
-           else lambda name: getattr(rec_or_instance, name))
-    if get('vm_state') not in vm_states:
+    server = rec_or_instance
+    if server.vm_state not in vm_states:
         raise exception.InstanceInvalidState(
-            action=action, instance_uuid=get('uuid'), attr='vm_state',
-            state=get('vm_state'))
-    if task_states is not None and get('task_state') not in task_states:
+            action=action, instance_uuid=server.uuid, attr='vm_state',
+            state=server.vm_state)
+    if task_states is not None and server.task_state not in task_states:
         raise exception.InstanceInvalidState(
-            action=action, instance_uuid=get('uuid'), attr='task_state',
-            state=get('task_state'))
+            action=action, instance_uuid=server.uuid, attr='task_state',
+            state=server.task_state)
 
 
 @contextlib.contextmanager
@@ -69,16 +67,16 @@ def cell_context(context, rec, action):
     """context targeted at the server's cell, to change it there; a
     build request (no cell yet) is an InstanceInvalidState (409)."""
     mapping = None
-    if not rec.get('build_request'):
+    if not rec.build_request:
         try:
             mapping = objects.InstanceMapping.get_by_instance_uuid(
-                context, rec['uuid'])
+                context, rec.uuid)
         except exception.InstanceMappingNotFound:
-            raise exception.InstanceNotFound(instance_id=rec['uuid'])
+            raise exception.InstanceNotFound(instance_id=rec.uuid)
     if mapping is None or mapping.cell_mapping is None:
         raise exception.InstanceInvalidState(
-            action=action, instance_uuid=rec['uuid'], attr='vm_state',
-            state=rec.get('vm_state') or instance_obj.BUILDING)
+            action=action, instance_uuid=rec.uuid, attr='vm_state',
+            state=rec.vm_state or instance_obj.BUILDING)
     with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
         yield cctxt
 
@@ -91,8 +89,8 @@ def instance_in_cell(context, rec, action):
     other's writes. A build request (no cell yet) is an
     InstanceInvalidState (409)."""
     with cell_context(context, rec, action) as cctxt:
-        with instance_lock.locked(cctxt, rec['uuid']):
-            yield objects.Instance.get_by_uuid(cctxt, rec['uuid'])
+        with instance_obj.locked(cctxt, rec.uuid):
+            yield objects.Instance.get_by_uuid(cctxt, rec.uuid)
 
 
 def save_in_states(instance, action, vm_states, task_states):
@@ -134,7 +132,7 @@ def _check_writable(context, instance, action):
 
 def get_all(context, server_id, check=None):
     """{key: value} of the server's metadata."""
-    return dict(record(context, server_id, check).get('metadata') or {})
+    return dict(record(context, server_id, check).metadata)
 
 
 def get_item(context, server_id, key, check=None):

@@ -32,7 +32,6 @@ from nova_lite.compute import server_actions
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import constants
 from nova_lite import context as nova_context
-from nova_lite.db.main import api as main_db
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import embedded_flavor
@@ -170,7 +169,7 @@ def _start_move(context, instance, action, flavor, host=None,
         cross_cell = _allow_cross_cell(context, instance)
     instance.progress = 0
     # The task state and the action it starts commit together.
-    with main_db.writing(instance._context):
+    with inst_obj.transaction(instance._context):
         _begin(instance, inst_obj.RESIZE_PREP, action)
         instance_events.record_action(instance._context, instance, action)
     if cross_cell:

@@ -5,7 +5,7 @@ Reads come from the server's record (a build request carries the tags
 it was created with). Replacing or removing every tag changes the
 instance in its cell through the Instance object; adding or removing
 one tag is one transaction on the instance's tag rows under its row
-lock (nova_lite.db.main.instance_tags), as Nova writes single Tag
+lock (nova_lite.objects.instance.add_tag), as Nova writes single Tag
 rows. Writes are allowed:
 
 - only while the server is active, paused, suspended, stopped, shelved
@@ -19,7 +19,6 @@ rows. Writes are allowed:
 import re
 
 from nova_lite.compute import server_metadata as common
-from nova_lite.db.main import instance_tags as tag_rows
 from nova_lite import exception
 from nova_lite.objects import instance as instance_obj
 
@@ -45,8 +44,7 @@ def check_tag(tag):
 
 def get_all(context, server_id, check=None):
     """The server's tags, sorted."""
-    return sorted(common.record(context, server_id, check).get('tags')
-                  or ())
+    return sorted(common.record(context, server_id, check).tags)
 
 
 def exists(context, server_id, tag, check=None):
@@ -85,7 +83,8 @@ def add(context, server_id, tag, check=None):
     common.check_state(rec, 'update tag', TAG_VM_STATES)
     check_tag(tag)
     with common.cell_context(context, rec, 'update tag') as cctxt:
-        return tag_rows.add(cctxt, server_id, tag, TAG_VM_STATES, MAX_TAGS)
+        return instance_obj.add_tag(cctxt, server_id, tag, TAG_VM_STATES,
+                                    MAX_TAGS)
 
 
 def replace(context, server_id, tags, check=None):
@@ -102,7 +101,7 @@ def delete(context, server_id, tag, check=None):
     rec = common.record(context, server_id, check)
     common.check_state(rec, 'delete tag', TAG_VM_STATES)
     with common.cell_context(context, rec, 'delete tag') as cctxt:
-        tag_rows.delete(cctxt, server_id, tag, TAG_VM_STATES)
+        instance_obj.delete_tag(cctxt, server_id, tag, TAG_VM_STATES)
 
 
 def delete_all(context, server_id, check=None):

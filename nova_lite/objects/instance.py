@@ -8,16 +8,21 @@ made conditional on the task and vm states the caller expects
 (compare-and-swap under the row lock): that is how a delete racing a
 build, or two actions racing each other, is settled.
 
-The REST API's listings read records (plain dicts, see
+The REST API reads servers as records (the read model,
+nova_lite.compute.server_records.ServerRecord, built from the rows of
 nova_lite.db.main.instances) instead of objects: one page of servers is
 a constant number of statements and no object construction per row.
+The compute API writes through Instance, and through the functions at
+the end of this module for what needs no object loaded.
 """
 from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import instance_actions as actions_db
+from nova_lite.db.main import instance_lock
 from nova_lite.db.main import instance_pages as pages
+from nova_lite.db.main import instance_tags as tags_db
 from nova_lite.db.main import instances as db
 from nova_lite import exception
 from nova_lite.objects import base
@@ -327,3 +332,35 @@ class InstanceList(base.NovaLiteObject, base.ObjectListBase):
         return cls._make(context, pages.list_records(
             context, {'host': host}, ['created_at', 'uuid'],
             ['asc', 'asc']))
+
+
+# --- writes the compute API makes around (or without) an Instance -------
+
+def locked(context, uuid):
+    """A context manager: one writer transaction on context (targeted at
+    the instance's cell) holding the instance row's write lock, to read
+    (get_by_uuid), change and save() the Instance inside it without
+    interleaving with another writer; InstanceNotFound if there is no
+    live instance."""
+    return instance_lock.locked(context, uuid)
+
+
+def add_tag(context, uuid, tag, vm_states, max_tags):
+    """Add one tag in one transaction under the instance's row lock, if
+    it is in one of vm_states (InstanceInvalidState); at max_tags tags
+    none, not even one it has (TooManyTags). Returns whether it was
+    added (False: it was there)."""
+    return tags_db.add(context, uuid, tag, vm_states, max_tags)
+
+
+def delete_tag(context, uuid, tag, vm_states):
+    """Remove one tag in one transaction under the instance's row lock,
+    if it is in one of vm_states; TagNotFound if it has not that tag."""
+    tags_db.delete(context, uuid, tag, vm_states)
+
+
+def transaction(context):
+    """A context manager: one writer transaction of context's cell that
+    the Instance.save()s and action records made on context inside it
+    join (all of them or none)."""
+    return main_db.writing(context)

@@ -216,3 +216,20 @@ class InstanceActionEventList(base.ObjectListBase, base.NovaLiteObject):
     def get_by_action(cls, context, action_id):
         return _list(cls, InstanceActionEvent,
                      db.list_events(context, action_id), context)
+
+
+# --- reads for the REST API (rows, no objects) ---------------------------
+
+def list_records(context, instance_uuid, limit=None, marker=None,
+                 changes_since=None, changes_before=None):
+    """The instance's actions as rows, newest first, without events
+    (nova_lite.db.main.instance_actions.list_actions)."""
+    return db.list_actions(context, instance_uuid, limit=limit,
+                           marker=marker, changes_since=changes_since,
+                           changes_before=changes_before)
+
+
+def get_record_with_events(context, instance_uuid, request_id):
+    """The row of request_id's action on the instance with its events
+    (InstanceActionNotFound)."""
+    return db.get_action_with_events(context, instance_uuid, request_id)

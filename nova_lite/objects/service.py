@@ -385,3 +385,26 @@ def check_can_start(context, binary, host,
             raise exception.TooOldComputeService(
                 binary=binary, current=version, oldest_supported=oldest,
                 hosts=', '.join(old))
+
+
+# Migration statuses after which a migration no longer involves its hosts.
+MIGRATION_FINISHED = ('confirmed', 'reverted', 'error', 'failed',
+                      'completed', 'cancelled', 'done')
+
+
+@main_db.reader
+def host_in_use(context, host):
+    """(hosts a live instance, takes part in a migration in progress) of
+    a compute host, in the cell context is targeted at: two queries."""
+    instances = models.Instance.__table__
+    migrations = models.Migration.__table__
+    session = context.session
+    instance = session.execute(sa.select(instances.c.id).where(
+        instances.c.deleted == 0,
+        instances.c.host == host).limit(1)).first()
+    migration = session.execute(sa.select(migrations.c.id).where(
+        migrations.c.deleted == 0,
+        sa.or_(migrations.c.source_compute == host,
+               migrations.c.dest_compute == host),
+        migrations.c.status.notin_(MIGRATION_FINISHED)).limit(1)).first()
+    return instance is not None, migration is not None

@@ -266,7 +266,7 @@ def test_no_answer_from_the_scheduler_buries_the_server_in_cell0(
             found = wait_for(lambda: buried(inst.uuid), timeout=15,
                              message='cell0')
             assert found.vm_state == 'error'
-            fault = server_listing.get(admin, inst.uuid)['fault']
+            fault = server_listing.get(admin, inst.uuid).fault
             assert 'MessagingTimeout' in fault['message']
             assert allocations.get_allocations(admin, inst.uuid) == {}
     finally:

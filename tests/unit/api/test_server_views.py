@@ -4,6 +4,7 @@ import datetime
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import servers as views
+from nova_lite.compute import server_records
 
 URL = 'http://nova.example/v2.1'
 NOW = datetime.datetime(2026, 11, 25, 12, 0, 0, 123456)
@@ -37,7 +38,11 @@ RECORD = {
 
 def _body(version, **flags):
     builder = views.Builder(URL, av.APIVersion(version), **flags)
-    return builder.show(dict(RECORD))['server']
+    return builder.show(_record())['server']
+
+
+def _record(**changes):
+    return server_records.record(dict(RECORD, **changes))
 
 
 def test_keys_appear_at_their_versions():
@@ -102,23 +107,24 @@ def test_addresses_and_times():
 
 def test_update_body_is_full_from_275():
     builder = views.Builder(URL, av.APIVersion('2.74'), extended_attrs=True)
-    short = builder.updated(dict(RECORD))['server']
+    short = builder.updated(_record())['server']
     assert 'OS-EXT-STS:vm_state' not in short
     assert 'OS-EXT-SRV-ATTR:host' not in short
     assert 'OS-EXT-IPS:type' not in short['addresses']['private'][0]
     builder = views.Builder(URL, av.APIVersion('2.75'), extended_attrs=True)
-    full = builder.updated(dict(RECORD))['server']
+    full = builder.updated(_record())['server']
     shown = views.Builder(URL, av.APIVersion('2.75'),
-                          extended_attrs=True).show(dict(RECORD))['server']
+                          extended_attrs=True).show(_record())['server']
     assert full == shown
 
 
 def test_down_cell_minimal_constructs():
-    rec = {'uuid': RECORD['uuid'], 'project_id': 'project-a',
-           'created_at': NOW, 'cell_down': True}
+    rec = server_records.record({
+        'uuid': RECORD['uuid'], 'project_id': 'project-a',
+        'created_at': NOW, 'cell_down': True})
     builder = views.Builder(URL, av.APIVersion('2.69'))
-    assert builder.summary(rec) == {'id': rec['uuid'], 'status': 'UNKNOWN',
-                                    'links': builder.links(rec['uuid'])}
+    assert builder.summary(rec) == {'id': rec.uuid, 'status': 'UNKNOWN',
+                                    'links': builder.links(rec.uuid)}
     assert set(builder.detail(rec)) == {'id', 'status', 'tenant_id',
                                         'created', 'links'}
 
@@ -126,8 +132,8 @@ def test_down_cell_minimal_constructs():
 def test_a_build_request_has_typed_extended_attributes():
     """A server not yet scheduled has no launch index or hostname
     stored; the 2.3 fields still carry their types (integer, string)."""
-    rec = dict(RECORD, launch_index=None, hostname=None, id=None,
-               host=None, node=None)
+    rec = _record(launch_index=None, hostname=None, id=None, host=None,
+                  node=None)
     body = views.Builder(URL, av.APIVersion('2.3'), extended_attrs=True)\
         .show(rec)['server']
     assert body['OS-EXT-SRV-ATTR:launch_index'] == 0

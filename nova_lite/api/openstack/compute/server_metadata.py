@@ -18,7 +18,7 @@ def policy_check(ctxt, action):
     """check(record) for the compute API: action on the server's
     project."""
     def check(rec):
-        ctxt.can(action, target={'project_id': rec['project_id']})
+        ctxt.can(action, target={'project_id': rec.project_id})
     return check
 
 

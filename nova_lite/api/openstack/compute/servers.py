@@ -381,7 +381,7 @@ def _server(ctxt, server_id, action, cell_down_support=False,
     rec = server_listing.get(ctxt, server_id,
                              cell_down_support=cell_down_support,
                              host_status=host_status)
-    ctxt.can(action, target={'project_id': rec['project_id']})
+    ctxt.can(action, target={'project_id': rec.project_id})
     return rec
 
 
@@ -467,7 +467,7 @@ class ServerController(object):
 
         def check(rec):
             ctxt.can(sv_policies.UPDATE,
-                     target={'project_id': rec['project_id']})
+                     target={'project_id': rec.project_id})
 
         rec = server_listing.update(
             ctxt, self.server_id, check=check,

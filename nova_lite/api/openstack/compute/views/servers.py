@@ -1,7 +1,8 @@
 """Server response bodies at every microversion from 2.1 to 2.88.
 
-Bodies render from server records (plain dicts; see
-nova_lite.compute.server_listing), never from ORM rows or objects. A
+Bodies render from server records (the read model,
+nova_lite.compute.server_records.ServerRecord: its docstring says what
+each field holds), never from ORM rows, dicts or objects. A
 Builder settles once per request what depends on the microversion and
 on policy (extended attributes, host_status, the flavor's extra specs),
 so rendering a page is one loop over records with no policy check and
@@ -191,36 +192,36 @@ class Builder(object):
         return body
 
     def _zone(self, rec):
-        if rec.get('host'):
-            return rec.get('availability_zone') or self.default_zone
-        return rec.get('availability_zone') or ''
+        if rec.host:
+            return rec.availability_zone or self.default_zone
+        return rec.availability_zone or ''
 
     # --- bodies -----------------------------------------------------------
 
     def summary(self, rec):
         """A server in GET /servers."""
-        if rec.get('cell_down') and self.down_cells:
-            return {'id': rec['uuid'], 'status': 'UNKNOWN',
-                    'links': self.links(rec['uuid'])}
-        return {'id': rec['uuid'], 'name': rec['display_name'],
-                'links': self.links(rec['uuid'])}
+        if rec.cell_down and self.down_cells:
+            return {'id': rec.uuid, 'status': 'UNKNOWN',
+                    'links': self.links(rec.uuid)}
+        return {'id': rec.uuid, 'name': rec.display_name,
+                'links': self.links(rec.uuid)}
 
     def down_cell(self, rec, shown=False):
         """The 2.69 minimal construct of a server whose cell did not
         answer; show (shown=True) adds what the API DB knows."""
-        uuid = rec['uuid']
+        uuid = rec.uuid
         body = {'id': uuid, 'status': 'UNKNOWN',
-                'tenant_id': rec.get('project_id'),
-                'created': _zulu(rec.get('created_at')),
+                'tenant_id': rec.project_id,
+                'created': _zulu(rec.created_at),
                 'links': self.links(uuid)}
         if shown:
-            if rec.get('flavor'):
-                body['flavor'] = self.flavor(rec['flavor'])
-            body['image'] = self.image(rec.get('image_ref'))
+            if rec.flavor:
+                body['flavor'] = self.flavor(rec.flavor)
+            body['image'] = self.image(rec.image_ref)
             body['OS-EXT-AZ:availability_zone'] = (
-                rec.get('availability_zone') or 'UNKNOWN')
-            body['OS-EXT-STS:power_state'] = rec.get('power_state') or 0
-            body['user_id'] = rec.get('user_id') or 'UNKNOWN'
+                rec.availability_zone or 'UNKNOWN')
+            body['OS-EXT-STS:power_state'] = rec.power_state or 0
+            body['user_id'] = rec.user_id or 'UNKNOWN'
             if self.has['SERVER_GROUPS_IN_BODY']:
                 body['server_groups'] = []
         return body
@@ -232,52 +233,52 @@ class Builder(object):
         before 2.75, without the extension fields); server_groups: the
         2.71 list (show and update, not detail lists).
         """
-        if rec.get('cell_down') and self.down_cells:
+        if rec.cell_down and self.down_cells:
             return self.down_cell(rec, shown=server_groups)
         has = self.has
-        uuid = rec['uuid']
-        project_id = rec.get('project_id')
-        state = status(rec.get('vm_state'), rec.get('task_state'))
-        building = rec.get('vm_state') == 'building'
+        uuid = rec.uuid
+        project_id = rec.project_id
+        state = status(rec.vm_state, rec.task_state)
+        building = rec.vm_state == 'building'
         body = {
             'id': uuid,
-            'name': rec.get('display_name'),
+            'name': rec.display_name,
             'status': state,
             'tenant_id': project_id or '',
-            'user_id': rec.get('user_id') or '',
-            'metadata': dict(rec.get('metadata') or {}),
-            'hostId': host_id(project_id, rec.get('host')),
-            'image': self.image(rec.get('image_ref')),
-            'flavor': self.flavor(rec.get('flavor')),
-            'created': _zulu(rec.get('created_at')),
-            'updated': _zulu(rec.get('updated_at') or rec.get('created_at')),
+            'user_id': rec.user_id or '',
+            'metadata': dict(rec.metadata or {}),
+            'hostId': host_id(project_id, rec.host),
+            'image': self.image(rec.image_ref),
+            'flavor': self.flavor(rec.flavor),
+            'created': _zulu(rec.created_at),
+            'updated': _zulu(rec.updated_at or rec.created_at),
             # Addresses stay hidden while the server builds.
             'addresses': {} if building else addresses(
-                rec.get('network_info'), extended=full),
-            'accessIPv4': rec.get('access_ip_v4') or '',
-            'accessIPv6': rec.get('access_ip_v6') or '',
+                rec.network_info, extended=full),
+            'accessIPv4': rec.access_ip_v4 or '',
+            'accessIPv6': rec.access_ip_v6 or '',
             'links': self.links(uuid),
-            'OS-DCF:diskConfig': ('AUTO' if rec.get('auto_disk_config')
+            'OS-DCF:diskConfig': ('AUTO' if rec.auto_disk_config
                                   else 'MANUAL'),
         }
-        if state in _FAULT_STATUSES and rec.get('fault'):
-            body['fault'] = self.fault(rec['fault'])
+        if state in _FAULT_STATUSES and rec.fault:
+            body['fault'] = self.fault(rec.fault)
         if state in _PROGRESS_STATUSES:
-            body['progress'] = rec.get('progress') or 0
+            body['progress'] = rec.progress or 0
         if full:
             self._extensions(body, rec)
         if has['SERVER_LOCKED']:
-            body['locked'] = bool(rec.get('locked_by') or rec.get('locked'))
+            body['locked'] = bool(rec.locked_by or rec.locked)
         if has['SERVER_LOCKED_REASON']:
-            body['locked_reason'] = (rec.get('system_metadata') or {}).get(
+            body['locked_reason'] = rec.system_metadata.get(
                 'locked_reason')
         if has['SERVER_DESCRIPTION']:
-            body['description'] = rec.get('display_description')
+            body['description'] = rec.display_description
         if has['SERVER_TAGS']:
-            body['tags'] = list(rec.get('tags') or [])
+            body['tags'] = list(rec.tags or [])
         if has['SERVER_TRUSTED_CERTS']:
-            body['trusted_image_certificates'] = rec.get(
-                'trusted_image_certificates')
+            # Not stored (yet): none.
+            body['trusted_image_certificates'] = None
         if server_groups and has['SERVER_GROUPS_IN_BODY']:
             # There are no server groups (yet): never a member of one.
             body['server_groups'] = []
@@ -286,38 +287,39 @@ class Builder(object):
     def _extensions(self, body, rec):
         """The fields v2.0's extensions added (all of show and detail)."""
         body['OS-EXT-AZ:availability_zone'] = self._zone(rec)
-        body['config_drive'] = rec.get('config_drive') or ''
-        body['key_name'] = rec.get('key_name')
-        for key in ('launched_at', 'terminated_at'):
-            body['OS-SRV-USG:' + key] = common.isotime(rec.get(key))
-        if rec.get('network_info'):
+        body['config_drive'] = rec.config_drive or ''
+        body['key_name'] = rec.key_name
+        body['OS-SRV-USG:launched_at'] = common.isotime(rec.launched_at)
+        body['OS-SRV-USG:terminated_at'] = common.isotime(
+            rec.terminated_at)
+        if rec.network_info:
             # Ports are in the default security group.
             body['security_groups'] = [{'name': 'default'}]
         if self.extended_attrs:
-            body['OS-EXT-SRV-ATTR:host'] = rec.get('host')
+            body['OS-EXT-SRV-ATTR:host'] = rec.host
             body['OS-EXT-SRV-ATTR:instance_name'] = (
-                'instance-%08x' % rec['id'] if rec.get('id') else '')
-            body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = rec.get('node')
+                'instance-%08x' % rec.id if rec.id else '')
+            body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = rec.node
             if self.has['SERVER_EXTENDED_ATTRS_V23']:
                 body.update({
                     'OS-EXT-SRV-ATTR:reservation_id':
-                        rec.get('reservation_id'),
+                        rec.reservation_id,
                     'OS-EXT-SRV-ATTR:launch_index':
-                        rec.get('launch_index') or 0,
-                    'OS-EXT-SRV-ATTR:hostname': rec.get('hostname') or '',
-                    'OS-EXT-SRV-ATTR:kernel_id': rec.get('kernel_id') or '',
-                    'OS-EXT-SRV-ATTR:ramdisk_id':
-                        rec.get('ramdisk_id') or '',
+                        rec.launch_index or 0,
+                    'OS-EXT-SRV-ATTR:hostname': rec.hostname or '',
+                    # Images carry no kernel or ramdisk (yet).
+                    'OS-EXT-SRV-ATTR:kernel_id': '',
+                    'OS-EXT-SRV-ATTR:ramdisk_id': '',
                     'OS-EXT-SRV-ATTR:root_device_name':
-                        rec.get('root_device_name'),
-                    'OS-EXT-SRV-ATTR:user_data': rec.get('user_data'),
+                        rec.root_device_name,
+                    'OS-EXT-SRV-ATTR:user_data': rec.user_data,
                 })
-        body['OS-EXT-STS:task_state'] = rec.get('task_state')
-        body['OS-EXT-STS:vm_state'] = rec.get('vm_state')
-        body['OS-EXT-STS:power_state'] = rec.get('power_state') or 0
+        body['OS-EXT-STS:task_state'] = rec.task_state
+        body['OS-EXT-STS:vm_state'] = rec.vm_state
+        body['OS-EXT-STS:power_state'] = rec.power_state or 0
         with_delete = self.has['SERVER_EXTENDED_ATTRS_V23']
         volumes = []
-        for bdm in rec.get('volumes') or ():
+        for bdm in rec.volumes or ():
             volume = {'id': bdm['volume_id']}
             if with_delete:
                 volume['delete_on_termination'] = bool(
@@ -325,7 +327,7 @@ class Builder(object):
             volumes.append(volume)
         body['os-extended-volumes:volumes_attached'] = volumes
         if self.host_status is not None:
-            value = rec.get('host_status', HOST_NONE)
+            value = rec.host_status
             if self.host_status == 'all' or value == HOST_UNKNOWN:
                 body['host_status'] = value
 
@@ -354,9 +356,9 @@ class Builder(object):
         # the extended attribute show has.
         server.pop('OS-EXT-SRV-ATTR:user_data', None)
         if self.version >= av.SERVER_REBUILD_KEY_NAME:
-            server['key_name'] = rec.get('key_name')
+            server['key_name'] = rec.key_name
         if self.version >= av.SERVER_REBUILD_USER_DATA:
-            server['user_data'] = rec.get('user_data')
+            server['user_data'] = rec.user_data
         if admin_pass is not None:
             server['adminPass'] = admin_pass
         return body
@@ -382,7 +384,7 @@ class Builder(object):
         body = {'servers': servers}
         if limit and len(records) == limit:
             query = [(k, v) for k, v in params if k != 'marker']
-            query.append(('marker', records[-1]['uuid']))
+            query.append(('marker', records[-1].uuid))
             url = self.href + 'detail' if detailed else self.href[:-1]
             body['servers_links'] = [{
                 'rel': 'next',
@@ -392,13 +394,13 @@ class Builder(object):
     @staticmethod
     def ips(rec):
         """GET /servers/{id}/ips."""
-        return {'addresses': addresses(rec.get('network_info'),
+        return {'addresses': addresses(rec.network_info,
                                        extended=False)}
 
     @staticmethod
     def ips_of_network(rec, label):
         """GET /servers/{id}/ips/{label}; None if not on that network."""
-        found = addresses(rec.get('network_info'), extended=False)
+        found = addresses(rec.network_info, extended=False)
         if label not in found:
             return None
         return {label: found[label]}
