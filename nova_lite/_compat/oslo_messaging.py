@@ -27,7 +27,8 @@ Each internal, and the upstream change that would let it go:
   at stop() (cancels its consumers before the executor drains) or
   acknowledges a request only once it is handed to the executor.
 
-tests/unit/compat/test_oslo_messaging.py is the canary.
+tests/unit/compat/test_oslo_messaging.py is the canary;
+tests/functional/test_rpc_stop.py covers StopSafeRPCServer.
 """
 import threading
 import time

@@ -99,7 +99,8 @@ class _ClassInfo(object):
     """What FastFieldsMixin needs of a class, worked out once: its
     field names (_FieldNames), and per field (name, storage attribute,
     field, whether its primitive is its value, the exact Python type of
-    a value stored without coercion or None). ovo gives every field its
+    a value stored without coercion or None, whether a None is stored
+    as it is). ovo gives every field its
     own property, reading and writing _obj_<name> (whether or not the
     class is registered), so that storage is used directly."""
 
@@ -118,7 +119,11 @@ class _ClassInfo(object):
             field_kind = type(field._type)
             plain = ovo_methods and field_kind in _PLAIN_TYPES
             exact = _EXACT_TYPES.get(field_kind) if ovo_methods else None
-            self.items.append((name, '_obj_' + name, field, plain, exact))
+            # ovo's Field turns a None into None (from_primitive) and
+            # keeps it (coerce) when the field is nullable.
+            none_ok = ovo_methods and field.nullable
+            self.items.append((name, '_obj_' + name, field, plain, exact,
+                               none_ok))
             if (ovo_methods and field_kind is fields.DateTime
                     and field._type.tzinfo_aware):
                 self.utc_times.add(name)
@@ -150,7 +155,8 @@ class FastFieldsMixin(object):
       their primitive is the value) as they are;
     - deserializing stores a received value of a string, integer,
       boolean or float field as it is when its Python type is exactly
-      the one ovo's coerce returns unchanged, and parses a time sent as
+      the one ovo's coerce returns unchanged, a None of a nullable field
+      as it is (ovo's answer for any field type), and parses a time sent as
       ovo sends it ('2026-11-28T02:03:04Z') with datetime.fromisoformat;
       every other field and value goes through ovo's from_primitive and
       setter (coerced, or refused with ovo's exception).
@@ -208,7 +214,7 @@ class FastFieldsMixin(object):
         info = self._nl_info()
         storage = self.__dict__
         data = {}
-        for name, attr, field, plain, _exact in info.items:
+        for name, attr, field, plain, _exact, _none_ok in info.items:
             value = storage.get(attr, _MISSING)
             if value is _MISSING:
                 continue
@@ -233,11 +239,11 @@ class FastFieldsMixin(object):
         data = primitive[info.keys['data']]
         storage = self.__dict__
         utc_times = info.utc_times
-        for name, attr, field, _plain, exact in info.items:
+        for name, attr, field, _plain, exact, none_ok in info.items:
             if name not in data:
                 continue
             value = data[name]
-            if type(value) is exact:
+            if type(value) is exact or (value is None and none_ok):
                 storage[attr] = value
                 continue
             if (name in utc_times and type(value) is str
