@@ -81,10 +81,15 @@ _PLAIN_TYPES = (fields.String, fields.UUID, fields.Integer, fields.Boolean,
 # is stored without calling it, when set or received. Any other value (a
 # None, a '5' for an Integer, a bool for an Integer, a float for a
 # String) goes through ovo's from_primitive, coerce and setter, which
-# convert it or raise. UUID's coerce also warns about a malformed value,
-# Enum's checks it: they always go through ovo.
+# convert it or raise. Enum's coerce checks the value: enums always go
+# through ovo.
 _EXACT_TYPES = {fields.String: str, fields.Integer: int,
                 fields.Boolean: bool, fields.Float: float}
+# UUID's coerce returns a str as it is too, but warns when uuid.UUID
+# cannot read it: a received str is stored as it is only in the
+# canonical form (which uuid.UUID reads), any other goes through ovo.
+_CANONICAL_UUID = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+                             r'[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
 _OVO_FIELD_METHODS = (fields.Field.to_primitive, fields.Field.from_primitive,
                       fields.Field.coerce)
 # The only text ovo's DateTime.to_primitive makes of an aware UTC time
@@ -109,6 +114,7 @@ class _ClassInfo(object):
                                  + tuple(cls.obj_extra_fields))
         self.items = []
         self.utc_times = set()
+        self.uuids = set()
         # {field: exact type} for set_fields (read-only fields keep
         # ovo's setter and its check).
         self.exact_types = {}
@@ -127,6 +133,8 @@ class _ClassInfo(object):
             if (ovo_methods and field_kind is fields.DateTime
                     and field._type.tzinfo_aware):
                 self.utc_times.add(name)
+            if ovo_methods and field_kind is fields.UUID:
+                self.uuids.add(name)
             if exact is not None and not field.read_only:
                 self.exact_types[name] = exact
         self.keys = {part: cls._obj_primitive_key(part)
@@ -155,8 +163,9 @@ class FastFieldsMixin(object):
       their primitive is the value) as they are;
     - deserializing stores a received value of a string, integer,
       boolean or float field as it is when its Python type is exactly
-      the one ovo's coerce returns unchanged, a None of a nullable field
-      as it is (ovo's answer for any field type), and parses a time sent as
+      the one ovo's coerce returns unchanged, a UUID in its canonical
+      form, a None of a nullable field as it is (ovo's answer for any
+      field type), and parses a time sent as
       ovo sends it ('2026-11-28T02:03:04Z') with datetime.fromisoformat;
       every other field and value goes through ovo's from_primitive and
       setter (coerced, or refused with ovo's exception).
@@ -239,11 +248,16 @@ class FastFieldsMixin(object):
         data = primitive[info.keys['data']]
         storage = self.__dict__
         utc_times = info.utc_times
+        uuids = info.uuids
         for name, attr, field, _plain, exact, none_ok in info.items:
             if name not in data:
                 continue
             value = data[name]
             if type(value) is exact or (value is None and none_ok):
+                storage[attr] = value
+                continue
+            if (name in uuids and type(value) is str
+                    and _CANONICAL_UUID.fullmatch(value)):
                 storage[attr] = value
                 continue
             if (name in utc_times and type(value) is str
