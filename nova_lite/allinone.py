@@ -1,6 +1,6 @@
 """The embedded control plane: every service in one process.
 
-SQLite files under a state directory, in-process ``fake://`` transports (one
+SQLite files under a state directory, in-process ``inproc://`` transports (one
 per cell plus the API's, so cells stay isolated as with split RabbitMQ
 vhosts), cell0 + N cells, M simulated computes per cell. Used by
 ``nova-lite-all-in-one`` and by the functional tests.
@@ -43,7 +43,7 @@ from nova_lite.wsgi import service as wsgi_service
 
 LOG = logging.getLogger(__name__)
 
-API_TRANSPORT = 'fake://'
+API_TRANSPORT = 'inproc://'
 # Databases the contexts of in-process cell conductors and computes refuse
 # (db.database): the rules a deployment enforces with separate processes.
 CELL_CONDUCTOR_REFUSES = frozenset(['api_database'])
@@ -179,13 +179,14 @@ def prepare_databases(state_dir, cells):
         url = sqlite_url(state_dir, name)
         migration.db_sync('main', url)
         if name in mapped:
+            _move_to_inproc(mapped[name])
             continue
         kwargs = {}
         if name == 'cell0':
             kwargs = {'uuid': objects.CellMapping.CELL0_UUID,
                       'transport_url': 'none:///'}
         else:
-            kwargs = {'transport_url': 'fake:///%s' % name}
+            kwargs = {'transport_url': 'inproc:///%s' % name}
         cell = objects.CellMapping(ctxt, name=name, database_connection=url,
                                    **kwargs)
         cell.create()
@@ -209,6 +210,16 @@ def create_default_flavors(ctxt):
         objects.Flavor(ctxt, flavorid=flavorid, name=name,
                        memory_mb=memory_mb, root_gb=root_gb, vcpus=vcpus,
                        ephemeral_gb=0, swap=0, is_public=True).create()
+
+
+def _move_to_inproc(cell):
+    """A cell of a state directory made before the in-process transport
+    had its own scheme is on fake:// (then served by that transport,
+    now by oslo.messaging's fake driver again): move it to inproc://."""
+    url = cell.transport_url or ''
+    if url.startswith('fake:'):
+        cell.transport_url = 'inproc:' + url[len('fake:'):]
+        cell.save()
 
 
 def create_local_defaults(ctxt):
@@ -251,15 +262,15 @@ class _Discard(object):
 
 def drain_notifications():
     """A started listener that consumes the default queue of the
-    versioned notification topics on the fake transports (None when no
-    notifications are sent there). The in-process fake driver keeps every
+    versioned notification topics on the inproc transports (None when no
+    notifications are sent there). The in-process driver keeps every
     message until a listener without a pool takes it, so without this a
     long-running all-in-one would hold every notification it ever sent.
     Other listeners in the process use a pool of their own: each pool
     receives every notification."""
     url = rpc.notification_url()
     if not CONF.oslo_messaging_notifications.driver or \
-            not url.startswith('fake:'):
+            not url.startswith('inproc:'):
         return None
     listener = messaging.get_notification_listener(
         rpc.get_notification_transport(url),

@@ -1,15 +1,13 @@
 """oslo.policy enforcement: defaults from nova_lite.policies, overridable
 by policy.yaml ([oslo_policy] policy_file)."""
-import inspect
 import sys
 import time
-import types
 
 from oslo_config import cfg
 from oslo_log import log as logging
-from oslo_policy import _checks
 from oslo_policy import policy
 
+from nova_lite._compat import oslo_policy as policy_compat
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite import policies
@@ -47,14 +45,9 @@ class Enforcer(policy.Enforcer):
 def _memoize_check_signatures():
     """oslo.policy reads each check's signature (inspect.getfullargspec)
     at every check of every rule, about 2% of a server action: its
-    module gets an inspect whose getfullargspec remembers them (a
-    library internal: doc/private-apis.rst)."""
-    if getattr(_checks.inspect.getfullargspec, 'memoized', False):
-        return
-    shim = types.ModuleType('inspect')
-    shim.__dict__.update(inspect.__dict__)
-    shim.getfullargspec = utils.memoized_argspec(inspect.getfullargspec)
-    _checks.inspect = shim
+    checks read them through a memo (a library internal:
+    nova_lite._compat.oslo_policy)."""
+    policy_compat.memoize_check_signatures(utils.memoized_argspec)
 
 
 def reset():

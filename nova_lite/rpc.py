@@ -1,15 +1,15 @@
 """RPC plumbing: the API transport, per-cell transports, serializer, notifier.
 
-Transports are cached by URL: oslo.messaging's in-memory fake driver only
-delivers between users of the same Transport object, and real drivers keep
-their connection pools per transport, so one per URL is right for both.
+Transports are cached by URL: the in-memory drivers (``inproc://``, and
+oslo.messaging's ``fake://``) only deliver between users of the same
+Transport object, and real drivers keep their connection pools per
+transport, so one per URL is right for all.
 """
 from oslo_log import log as logging
 import oslo_messaging as messaging
-from oslo_messaging._drivers import amqpdriver
 from oslo_messaging.rpc import dispatcher
-from oslo_messaging.rpc import server as rpc_server
 
+from nova_lite._compat import oslo_messaging as messaging_compat
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import inproc_transport
@@ -32,20 +32,13 @@ def set_entity_serializer(factory):
     _entity_serializer = factory
 
 
-def _driver_url(url):
-    """The URL oslo.messaging is given for url (default: [DEFAULT]
-    transport_url): fake:// ones go to our in-memory driver, which wakes
-    listeners on delivery (inproc_transport)."""
-    return inproc_transport.driver_url(url or CONF.transport_url) or None
-
-
 def get_transport(url=None):
     """The transport for url (default: [DEFAULT] transport_url)."""
     key = url or CONF.transport_url or ''
     transport = _TRANSPORTS.get(key)
     if transport is None:
         transport = messaging.get_rpc_transport(
-            CONF, url=_driver_url(url), allowed_remote_exmods=_EXMODS)
+            CONF, url=url or None, allowed_remote_exmods=_EXMODS)
         _TRANSPORTS[key] = transport
     return transport
 
@@ -90,7 +83,7 @@ def get_notification_transport(url=None):
     transport = _NOTIFICATION_TRANSPORTS.get(key)
     if transport is None:
         transport = messaging.get_notification_transport(
-            CONF, url=_driver_url(url), allowed_remote_exmods=_EXMODS)
+            CONF, url=url or None, allowed_remote_exmods=_EXMODS)
         _NOTIFICATION_TRANSPORTS[key] = transport
     return transport
 
@@ -153,14 +146,15 @@ class _PrimitivePayloadSerializer(RequestContextSerializer):
 
 
 def _isolated(target, transport):
-    """Keep in-process fake:// 'vhosts' apart.
+    """Keep in-process inproc:// 'vhosts' apart.
 
-    The fake driver shares exchanges process-wide by name, unlike RabbitMQ
-    vhosts; give each fake vhost its own exchange so cells stay isolated
-    in the all-in-one exactly as they are with split RabbitMQ vhosts.
+    The in-memory driver shares exchanges process-wide by name, unlike
+    RabbitMQ vhosts; give each inproc vhost its own exchange so cells stay
+    isolated in the all-in-one exactly as they are with split RabbitMQ
+    vhosts. (oslo.messaging's own fake:// is left as it is.)
     """
     url = _url_of(transport) or ''
-    if url.startswith('fake:'):
+    if inproc_transport.is_inproc(url):
         vhost = url.split('://', 1)[1].strip('/')
         if vhost:
             return target(exchange='nova_lite.%s' % vhost)
@@ -215,57 +209,16 @@ class CappedClient(object):
         return self._client().prepare(**kwargs)
 
 
-class _HeldAfterStop(amqpdriver.RpcAMQPListener):
-    """The rabbit driver's RPC listener, except that a message delivered
-    after stop() is left unacknowledged (see StopSafeRPCServer)."""
-
-    def __call__(self, message):
-        if self._shutdown.is_set():
-            LOG.info('A message arrived after this RPC server stopped: '
-                     'left unacknowledged, for RabbitMQ to deliver again '
-                     'once this connection closes')
-            return
-        super().__call__(message)
-
-
-class StopSafeRPCServer(rpc_server.RPCServer):
-    """oslo.messaging's RPC server, made safe to stop while messages
-    arrive.
-
-    With RabbitMQ, oslo.messaging acknowledges a request as soon as its
-    connection receives it, before handling it (its consumer callback
-    acks, then queues the message for the poll thread: oslo.messaging
-    bug 1695746). stop() ends the poll thread after it has handed every
-    message received so far to the executor, and wait() lets the
-    executor finish them all -- so nothing received before stop() is
-    lost. But the connection stays open until wait() is over, and its
-    heartbeat thread keeps reading it (drain_events): a message the
-    broker delivers meanwhile (every consumer has an unlimited prefetch)
-    would be acknowledged and then dropped, since nobody polls any more.
-    Here such a message is left unacknowledged instead: RabbitMQ puts it
-    back in its queue when the connection closes, and the next server
-    of the topic (this service started again, or a peer) handles it.
-
-    Other drivers (fake:// in the all-in-one) are served unchanged.
-    Relies on oslo.messaging internals: doc/private-apis.rst.
-    """
-
-    def _create_listener(self):
-        listener = super()._create_listener()
-        driver_listener = getattr(listener, '_poll_style_listener', None)
-        if type(driver_listener) is amqpdriver.RpcAMQPListener:
-            driver_listener.__class__ = _HeldAfterStop
-        return listener
-
-
 def get_server(target, endpoints, serializer=None, transport=None):
-    """An RPC server for target (StopSafeRPCServer)."""
+    """An RPC server for target: oslo.messaging's, made safe to stop
+    while RabbitMQ delivers (nova_lite._compat.oslo_messaging
+    .StopSafeRPCServer; other drivers are served unchanged)."""
     transport = transport or get_transport()
     return messaging.get_rpc_server(
         transport, _isolated(target, transport), endpoints,
         serializer=serializer or RequestContextSerializer(),
         access_policy=dispatcher.DefaultRPCAccessPolicy,
-        server_cls=StopSafeRPCServer)
+        server_cls=messaging_compat.StopSafeRPCServer)
 
 
 def transport_for_context(context):

@@ -121,7 +121,7 @@ class CellsEnv(object):
                 kwargs['uuid'] = objects.CellMapping.CELL0_UUID
                 transport = 'none:///'
             else:
-                transport = 'fake:///%s' % name
+                transport = 'inproc:///%s' % name
             cell = objects.CellMapping(self.ctxt, name=name,
                                        database_connection=url,
                                        transport_url=transport, **kwargs)

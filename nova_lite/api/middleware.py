@@ -5,10 +5,10 @@ webob.dec.wsgify would build a request and a response object per filter
 and request, which a POST /flavors felt."""
 import microversion_parse
 from oslo_middleware import request_id
-from oslo_middleware import sizelimit
 import webob.dec
 import webob.exc
 
+from nova_lite._compat import oslo_middleware as middleware_compat
 from nova_lite.api import faults
 from nova_lite.api import json_body
 from nova_lite.api.openstack import api_version
@@ -60,7 +60,7 @@ def _with_logging_context(application):
     return app
 
 
-class BodySizeLimit(sizelimit.RequestBodySizeLimiter):
+class BodySizeLimit(middleware_compat.LimitedBodySize):
     """oslo.middleware's body limit at [api] max_request_body_size (413).
 
     Bodies without a Content-Length (chunked) are counted while read.
@@ -69,12 +69,9 @@ class BodySizeLimit(sizelimit.RequestBodySizeLimiter):
     def __init__(self, application, conf=None):
         super().__init__(application, CONF)
 
-    def _conf_get(self, key, group='oslo_middleware'):
-        # oslo.middleware internal, kept: doc/private-apis.rst.
+    def max_request_body_size(self):
         # The limit keeps its nova_lite option, read on every request.
-        if key == 'max_request_body_size':
-            return CONF.api.max_request_body_size
-        return super()._conf_get(key, group)
+        return CONF.api.max_request_body_size
 
     @webob.dec.wsgify
     def __call__(self, req):

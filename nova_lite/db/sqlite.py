@@ -33,24 +33,27 @@ and no connection ever waits in C (busy timeout 0):
   by every "connect" listener, for each transaction; and the last
   connection to a WAL file to close checkpoints it and deletes the WAL).
   Each engine here keeps up to IDLE_MAX of its connections open between
-  transactions (_KeepingPool): a connection is set up once. One that
+  transactions (a KeepingNullPool): a connection is set up once. One that
   ends dirty -- in a transaction, with a file attached, or with a
   setting changed by a PRAGMA since it was set up -- is closed.
 
-Two oslo.db internals are relied on, for speed only (_begin): its SQLite
-"begin" listener skips its own BEGIN when conn.info has
-'in_transaction', and ours must run before it (SQLAlchemy ignores
-insert=True for engine events, so the listeners are re-registered). And
-SQLAlchemy's pool internals (_KeepingPool): see doc/private-apis.rst.
+Library internals are relied on, for speed only, through
+nova_lite._compat: oslo.db's SQLite "begin" listener skips its own BEGIN
+when told the transaction was begun, and ours must run before it
+(SQLAlchemy ignores insert=True for engine events, so the listeners are
+re-registered) (_begin, oslo_db); and SQLAlchemy's pool internals
+(KeepingNullPool, sqlalchemy). See doc/private-apis.rst.
 """
 import functools
-import logging
 import os
 import sqlite3
 import threading
 import time
 
 import sqlalchemy as sa
+
+from nova_lite._compat import oslo_db as oslo_db_compat
+from nova_lite._compat import sqlalchemy as sqlalchemy_compat
 
 # Seconds a write transaction waits for its turn before failing.
 LOCK_TIMEOUT = 30.0
@@ -116,62 +119,27 @@ def _set_up(manager, path, engine):
     # Connections made before these listeners (oslo.db's test connection)
     # are not kept: dispose() closes them and builds the pool anew (of
     # the same class).
-    engine.pool = _KeepingPool.replacing(engine.pool)
+    engine.pool = sqlalchemy_compat.KeepingNullPool.replacing(
+        engine.pool, _clean, IDLE_MAX)
     engine.dispose()
     _use_wal(path)
 
 
-class _KeepingPool(sa.pool.NullPool):
-    """oslo.db's NullPool, except that up to IDLE_MAX connections that
-    end clean (no transaction, no attached file, no PRAGMA since their
-    set-up) stay open for the next checkout, which then runs no
-    "connect" listener. No pre-ping: a SQLite file does not go away.
-    Built as SQLAlchemy builds a pool's successor (Pool.recreate), from
-    the pool it replaces: its creator, events and dialect."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **dict(kwargs, pre_ping=False))
-        self._kept = []
-        # SQLAlchemy names a pool's logger after its class: this one's
-        # goes under "sqlalchemy" with the others, where oslo.log's
-        # default levels (sqlalchemy=WARN) expect it.
-        self.logger = logging.getLogger('sqlalchemy.pool.impl.'
-                                        + type(self).__name__)
-
-    @classmethod
-    def replacing(cls, pool):
-        return cls(pool._creator, recycle=pool._recycle, echo=pool.echo,
-                   logging_name=pool._orig_logging_name,
-                   reset_on_return=pool._reset_on_return,
-                   _dispatch=pool.dispatch, dialect=pool._dialect)
-
-    def _do_get(self):
-        if self._kept:
-            return self._kept.pop()
-        return super()._do_get()
-
-    def _do_return_conn(self, record):
-        conn = record.dbapi_connection
-        if (conn is not None and conn.clean()
-                and len(self._kept) < IDLE_MAX):
-            self._kept.append(record)
-            return
-        super()._do_return_conn(record)
-
-    def dispose(self):
-        while self._kept:
-            self._kept.pop().close()
+def _clean(dbapi_conn):
+    """Whether a returned connection may be kept open for the next
+    checkout (KeepingNullPool)."""
+    return dbapi_conn.clean()
 
 
 def _begin(conn):
     """Begin on the driver's connection when its turn is free now, and
-    tell oslo.db's own listener so (conn.info['in_transaction'], its
-    marker): it would send BEGIN through the whole statement machinery.
-    Otherwise its BEGIN comes, and waits, through the cursor (errors
-    then reach oslo.db's exception translation)."""
-    if ('in_transaction' not in conn.info
+    tell oslo.db's own listener so (its marker, oslo_db_compat): it
+    would send BEGIN through the whole statement machinery. Otherwise
+    its BEGIN comes, and waits, through the cursor (errors then reach
+    oslo.db's exception translation)."""
+    if (not oslo_db_compat.begun(conn)
             and conn.connection.driver_connection.try_begin()):
-        conn.info['in_transaction'] = True
+        oslo_db_compat.mark_begun(conn)
 
 
 def _listen_first(engine, name, fn):

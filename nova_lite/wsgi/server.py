@@ -20,6 +20,7 @@ import eventlet.wsgi
 import greenlet
 from oslo_log import log as logging
 
+from nova_lite._compat import eventlet as eventlet_compat
 from nova_lite.api import faults
 
 LOG = logging.getLogger(__name__)
@@ -70,14 +71,12 @@ def listen(host, port, backlog=BACKLOG):
     return sock
 
 
-class HttpProtocol(eventlet.wsgi.HttpProtocol):
+class HttpProtocol(eventlet_compat.RequestLineHook):
     """eventlet's HTTP/1.1 protocol, refusing bad requests with faults."""
 
-    def _read_request_line(self):
-        # eventlet internal, no public hook: doc/private-apis.rst.
+    def request_line_read(self, line):
         # eventlet answers a request line of url_length_limit bytes or more
-        # with its own empty 414 right after this returns; answer first.
-        line = super()._read_request_line()
+        # with its own empty 414 right after reading it; answer first.
         if len(line) >= self.server.url_length_limit:
             self._refuse(414, 'The request URL is too long.')
             return ''    # eventlet then closes the connection

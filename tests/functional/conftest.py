@@ -1,6 +1,6 @@
 """The whole control plane in-process: API over real HTTP, conductors,
 scheduler and simulated computes in two cells plus cell0 on SQLite, with
-in-process fake:// transports."""
+in-process inproc:// transports."""
 import time
 
 import pytest

@@ -17,7 +17,7 @@ from nova_lite import objects
 class Deployment(object):
     """A tmp dir with a config file; databases are created by the CLI."""
 
-    def __init__(self, path, capsys, transport_url='fake:///cell1',
+    def __init__(self, path, capsys, transport_url='inproc:///cell1',
                  api=True, database=True, local_services=True):
         self.path = str(path)
         self.capsys = capsys
@@ -78,7 +78,7 @@ class Deployment(object):
         for name in names:
             uuids[name] = self.ok(
                 'cell_v2', 'create_cell', '--name', name,
-                '--transport-url', 'fake:///%s' % name,
+                '--transport-url', 'inproc:///%s' % name,
                 '--database_connection', self.url(name)).strip()
         self.ok('db', 'sync')
         return uuids

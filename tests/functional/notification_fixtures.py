@@ -1,7 +1,7 @@
 """Receive the versioned notifications a running plane sends, as a
 consumer would: an oslo.messaging notification listener on the topic
-versioned_notifications of the plane's fake:// transport (the in-process
-fake driver shares its exchanges between every fake transport, so one
+versioned_notifications of the plane's inproc:// transport (the in-process
+driver shares its exchanges between every inproc transport, so one
 listener hears the API and every cell). It listens in a pool of its own,
 as a second consumer of a RabbitMQ topic would. The plane sends only
 while a Collector listens (it sets the notification driver)."""
@@ -21,7 +21,7 @@ class Collector(object):
     """Every notification received, in order: dicts with event_type,
     priority, publisher_id and payload (the nova_object primitive)."""
 
-    def __init__(self, url='fake://'):
+    def __init__(self, url='inproc://'):
         self.received = []
         self._lock = threading.Lock()
         self._listener = messaging.get_notification_listener(

@@ -189,7 +189,7 @@ def test_cell0_database_url_follows_nova_naming(url, expected):
 def test_map_cell0_refuses_in_memory_database(tmp_path, capsys, conf):
     dep = Deployment(tmp_path, capsys)
     dep.db_url = 'sqlite://'
-    dep.write_config(transport_url='fake:///')
+    dep.write_config(transport_url='inproc:///')
     dep.ok('api_db', 'sync')
     code, _, err = dep.manage('cell_v2', 'map_cell0')
     assert code == 1
@@ -203,7 +203,7 @@ def test_create_cell_prints_uuid_and_lists_it(dep):
     cells = _cells(dep)
     assert sorted(cells) == ['cell0', 'cell1', 'cell2']
     assert cells['cell2']['uuid'] == uuids['cell2']
-    assert cells['cell2']['transport_url'] == 'fake:///cell2'
+    assert cells['cell2']['transport_url'] == 'inproc:///cell2'
     assert cells['cell2']['disabled'] is False
 
 
@@ -211,7 +211,7 @@ def test_create_cell_defaults_to_configured_urls(dep):
     dep.ok('api_db', 'sync')
     dep.ok('cell_v2', 'create_cell', '--name', 'cell1', '--disabled')
     cell = _cells(dep)['cell1']
-    assert cell['transport_url'] == 'fake:///cell1'
+    assert cell['transport_url'] == 'inproc:///cell1'
     assert cell['database_connection'] == dep.db_url
     assert cell['disabled'] is True
 
@@ -227,7 +227,7 @@ def test_create_cell_duplicate_name_returns_2(dep):
 def test_create_cell_same_urls_as_existing_cell_returns_2(dep):
     dep.setup_cells()
     code, _, err = dep.manage('cell_v2', 'create_cell', '--name', 'again',
-                              '--transport-url', 'fake:///cell2',
+                              '--transport-url', 'inproc:///cell2',
                               '--database_connection', dep.url('cell2'))
     assert code == 2
     assert 'already uses' in err
@@ -296,9 +296,9 @@ def test_list_cells_masks_passwords_unless_verbose(dep):
 def test_update_cell_changes_only_given_fields(dep):
     uuids = dep.setup_cells()
     dep.ok('cell_v2', 'update_cell', '--cell_uuid', uuids['cell2'],
-           '--name', 'renamed', '--transport-url', 'fake:///new')
+           '--name', 'renamed', '--transport-url', 'inproc:///new')
     cell = _cells(dep)['renamed']
-    assert cell['transport_url'] == 'fake:///new'
+    assert cell['transport_url'] == 'inproc:///new'
     assert cell['database_connection'] == dep.url('cell2')
     dep.ok('cell_v2', 'update_cell', '--cell_uuid', uuids['cell2'],
            '--disable')

@@ -96,7 +96,7 @@ def test_wait_until_ready_gives_up_after_timeout(plane_no_api):
     # Nobody serves this vhost: every ping times out, and after `timeout`
     # the caller gets MessagingTimeout instead of waiting forever.
     api = baserpc.BaseAPI('conductor',
-                          transport=rpc.get_transport('fake:///nobody'))
+                          transport=rpc.get_transport('inproc:///nobody'))
     with pytest.raises(messaging.MessagingTimeout):
         api.wait_until_ready(ctxt, timeout=0.5, early_timeout=0.2)
 

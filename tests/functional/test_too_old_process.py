@@ -10,7 +10,7 @@ from nova_lite.objects import service_version
 
 def _conf(tmp_path, cells_env, **extra):
     path = tmp_path / 'conductor.conf'
-    lines = ['[DEFAULT]', 'host = me', 'transport_url = fake://',
+    lines = ['[DEFAULT]', 'host = me', 'transport_url = inproc://',
              '[database]', 'connection = %s' % cells_env.cell_urls['cell1'],
              '[api_database]', 'connection = %s' % cells_env.api_url]
     for group, values in extra.items():

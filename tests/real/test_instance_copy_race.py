@@ -22,7 +22,7 @@ COPIES = 24
 def _cell(url):
     return objects.CellMapping(uuid=uuidutils.generate_uuid(), name='c',
                                database_connection=url,
-                               transport_url='fake:///race')
+                               transport_url='inproc:///race')
 
 
 @pytest.fixture(params=['mysql', 'postgresql'])

@@ -1,11 +1,14 @@
-"""The in-memory transport: fake:// URLs reach a driver whose listeners
-are woken by delivery (nova_lite.inproc_transport)."""
+"""The in-memory transport: inproc:// URLs reach a driver whose listeners
+are woken by delivery (nova_lite.inproc_transport); fake:// URLs are
+oslo.messaging's own fake driver."""
 import threading
 import uuid
 
 import oslo_messaging as messaging
+from oslo_messaging._drivers import impl_fake
 import pytest
 
+from nova_lite._compat import oslo_messaging as messaging_compat
 from nova_lite import inproc_transport
 from nova_lite import rpc
 
@@ -26,8 +29,9 @@ class Endpoint(object):
 
 
 def _listener():
-    manager = inproc_transport._ExchangeManager('ex-%s' % uuid.uuid4().hex)
-    return inproc_transport._Listener(
+    manager = messaging_compat.WakingExchangeManager(
+        'ex-%s' % uuid.uuid4().hex)
+    return messaging_compat.WakingListener(
         manager, [messaging.Target(topic='t', server='s', exchange=None)])
 
 
@@ -35,12 +39,12 @@ def _listener():
 def no_periodic_wakeups(monkeypatch):
     """A listener that is not woken by a delivery sleeps an hour: a
     test passing with it shows delivery wakes listeners."""
-    monkeypatch.setattr(inproc_transport, '_MAX_WAIT', 3600)
+    monkeypatch.setattr(messaging_compat, 'MAX_WAIT', 3600)
 
 
 @pytest.fixture
 def server_and_client():
-    url = 'fake:///inproc-%s' % uuid.uuid4().hex[:8]
+    url = 'inproc:///inproc-%s' % uuid.uuid4().hex[:8]
     transport = rpc.get_transport(url)
     target = messaging.Target(topic='inproc-test', server='host1')
     endpoint = Endpoint()
@@ -56,14 +60,18 @@ def server_and_client():
     rpc.cleanup()
 
 
-def test_fake_urls_are_served_by_the_inproc_driver():
-    assert inproc_transport.driver_url('fake:///cell1') == \
-        'nova-lite-inproc:///cell1'
-    assert inproc_transport.driver_url('rabbit://h:5672/') == \
-        'rabbit://h:5672/'
-    transport = rpc.get_transport('fake:///inproc-kind')
+def test_inproc_urls_are_served_by_the_inproc_driver():
+    transport = rpc.get_transport('inproc:///inproc-kind')
     try:
-        assert isinstance(transport._driver, inproc_transport.Driver)
+        assert type(transport._driver) is inproc_transport.Driver
+    finally:
+        rpc.cleanup()
+
+
+def test_fake_urls_are_served_by_oslo_messagings_fake_driver():
+    transport = rpc.get_transport('fake:///fake-kind')
+    try:
+        assert type(transport._driver) is impl_fake.FakeDriver
     finally:
         rpc.cleanup()
 

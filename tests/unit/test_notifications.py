@@ -168,16 +168,16 @@ def test_no_payload_is_built_unless_a_driver_sends(conf, monkeypatch):
 
 
 def test_notification_url_prefers_the_cell_of_the_context(conf):
-    conf.set_override('transport_url', 'fake://')
-    cell = rpc.get_transport('fake:///cell1')
+    conf.set_override('transport_url', 'inproc://')
+    cell = rpc.get_transport('inproc:///cell1')
     ctx = _ctx()
     ctx.mq_connection = cell
     try:
-        assert rpc.notification_url(ctx) == 'fake:///cell1'
-        assert rpc.notification_url(_ctx()) == 'fake://'
-        conf.set_override('transport_url', 'fake:///notify',
+        assert rpc.notification_url(ctx) == 'inproc:///cell1'
+        assert rpc.notification_url(_ctx()) == 'inproc://'
+        conf.set_override('transport_url', 'inproc:///notify',
                           group='oslo_messaging_notifications')
-        assert rpc.notification_url(ctx) == 'fake:///notify'
+        assert rpc.notification_url(ctx) == 'inproc:///notify'
     finally:
         rpc.cleanup()
     assert CONF.notifications.versioned_notifications_topics == [

@@ -118,7 +118,7 @@ class Deployment(object):
         for i, url in enumerate(self.cell_urls):
             kwargs = {'uuid': objects.CellMapping.CELL0_UUID,
                       'transport_url': 'none:///'} if i == 0 else {
-                'transport_url': 'fake:///cell%d' % i}
+                'transport_url': 'inproc:///cell%d' % i}
             cell = objects.CellMapping(self.ctxt, name='cell%d' % i,
                                        database_connection=url, **kwargs)
             cell.create()

@@ -193,7 +193,7 @@ class Cloud(object):
                 ('connection', self.api_url, 'api_database'),
                 ('connection', self.cell_urls[0], 'database'),
                 ('connection', self.ls_url, 'local_services'),
-                ('transport_url', 'fake:///scale', None),
+                ('transport_url', 'inproc:///scale', None),
                 ('state_path', workdir, None),
                 # Rows written once, measured for minutes: up for a week.
                 ('service_down_time', 7 * 86400, None),

@@ -1,4 +1,4 @@
-"""db/sqlite.py's kept connections (_KeepingPool): a connection that ends
+"""db/sqlite.py's kept connections (KeepingNullPool): a connection that ends
 clean is handed out again with no "connect" listener run (oslo.db's
 settings still in force); one that ends dirty is closed, and the next
 checkout gets a new one, set up afresh."""
@@ -9,6 +9,7 @@ from oslo_db.sqlalchemy import enginefacade
 import pytest
 import sqlalchemy as sa
 
+from nova_lite._compat import sqlalchemy as sqlalchemy_compat
 from nova_lite.db import sqlite
 
 
@@ -38,7 +39,7 @@ def _connects(engine):
 
 
 def test_a_kept_connection_is_not_set_up_again(engine):
-    assert isinstance(engine.pool, sqlite._KeepingPool)
+    assert isinstance(engine.pool, sqlalchemy_compat.KeepingNullPool)
     with engine.connect() as conn:
         kept = _driver_connection(conn)
     made = _connects(engine)
