@@ -5,7 +5,7 @@ deployment) is db.flavor_union's business: reads and lists see both
 generations, create and destroy cover both. Writes to an existing flavor
 (save, add_access, remove_access) touch the API DB only: a flavor still in
 the legacy tables must be moved first (online_migrations.flavors.
-ensure_in_api, as compute.flavors does), else FlavorNotFound.
+ensure_in_api, as compute.api.flavors does), else FlavorNotFound.
 
 list_rows() is the documented fast path for rendering large pages: the
 same page as FlavorList.get_all, as plain dicts, no objects built.

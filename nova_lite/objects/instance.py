@@ -50,7 +50,7 @@ RESIZE_REVERTING = 'resize_reverting'
 RESIZE_TASK_STATES = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED,
                       RESIZE_FINISH, RESIZE_REVERTING)
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
-# Server actions (nova_lite.compute.server_actions; values as Nova's).
+# Server actions (nova_lite.compute.api.server_actions; values as Nova's).
 PAUSED, SUSPENDED = 'paused', 'suspended'            # vm_state
 POWER_PAUSED, POWER_SUSPENDED = 3, 7                 # power_state
 POWERING_OFF, POWERING_ON = 'powering-off', 'powering-on'

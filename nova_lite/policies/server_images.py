@@ -13,19 +13,20 @@ CREATE_IMAGE_VOLUME_BACKED = (servers.SERVERS
                               % 'create_image:allow_volume_backed')
 
 _ACTION = '/servers/{server_id}/action (%s)'
+_rule = servers.server_rule
 
 rules = [
-    servers._rule(REBUILD, base.PROJECT_MEMBER_OR_ADMIN,
-                  'Rebuild a server.', [('POST', _ACTION % 'rebuild')]),
-    servers._rule(REBUILD_TRUSTED_CERTS, base.PROJECT_MEMBER_OR_ADMIN,
-                  'Rebuild a server with trusted image certificates '
-                  '(microversion 2.63).', [('POST', _ACTION % 'rebuild')]),
-    servers._rule(CREATE_IMAGE, base.PROJECT_MEMBER_OR_ADMIN,
-                  'Create an image from a server.',
-                  [('POST', _ACTION % 'createImage')]),
-    servers._rule(CREATE_IMAGE_VOLUME_BACKED, base.PROJECT_MEMBER_OR_ADMIN,
-                  'Create an image from a volume-backed server.',
-                  [('POST', _ACTION % 'createImage')]),
+    _rule(REBUILD, base.PROJECT_MEMBER_OR_ADMIN,
+          'Rebuild a server.', [('POST', _ACTION % 'rebuild')]),
+    _rule(REBUILD_TRUSTED_CERTS, base.PROJECT_MEMBER_OR_ADMIN,
+          'Rebuild a server with trusted image certificates '
+          '(microversion 2.63).', [('POST', _ACTION % 'rebuild')]),
+    _rule(CREATE_IMAGE, base.PROJECT_MEMBER_OR_ADMIN,
+          'Create an image from a server.',
+          [('POST', _ACTION % 'createImage')]),
+    _rule(CREATE_IMAGE_VOLUME_BACKED, base.PROJECT_MEMBER_OR_ADMIN,
+          'Create an image from a volume-backed server.',
+          [('POST', _ACTION % 'createImage')]),
 ]
 
 

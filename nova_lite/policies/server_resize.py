@@ -16,29 +16,30 @@ MIGRATE = 'os_compute_api:os-migrate-server:migrate'
 MIGRATE_HOST = 'os_compute_api:os-migrate-server:migrate:host'
 
 _ACTION = '/servers/{server_id}/action (%s)'
+_rule = servers.server_rule
 
 rules = [
-    servers._rule(RESIZE, base.PROJECT_MEMBER_OR_ADMIN, 'Resize a server.',
-                  [('POST', _ACTION % 'resize')]),
-    servers._rule(CONFIRM_RESIZE, base.PROJECT_MEMBER_OR_ADMIN,
-                  'Confirm the resize of a server.',
-                  [('POST', _ACTION % 'confirmResize')]),
-    servers._rule(REVERT_RESIZE, base.PROJECT_MEMBER_OR_ADMIN,
-                  'Revert the resize of a server.',
-                  [('POST', _ACTION % 'revertResize')]),
-    servers._rule(MIGRATE, base.PROJECT_MANAGER_OR_ADMIN,
-                  'Cold migrate a server to a host the scheduler picks '
-                  '(as Nova 34: the project\'s managers and administrators).',
-                  [('POST', _ACTION % 'migrate')]),
-    servers._rule(MIGRATE_HOST, base.ADMIN,
-                  'Cold migrate a server to a host named in the request '
-                  '(microversion 2.56).', [('POST', _ACTION % 'migrate')]),
-    servers._rule(CROSS_CELL, '!',
-                  'Let a resize or cold migration move the server to '
-                  'another cell (the scheduler may pick a host of any '
-                  'cell). Default: nobody.',
-                  [('POST', _ACTION % 'resize'),
-                   ('POST', _ACTION % 'migrate')]),
+    _rule(RESIZE, base.PROJECT_MEMBER_OR_ADMIN, 'Resize a server.',
+          [('POST', _ACTION % 'resize')]),
+    _rule(CONFIRM_RESIZE, base.PROJECT_MEMBER_OR_ADMIN,
+          'Confirm the resize of a server.',
+          [('POST', _ACTION % 'confirmResize')]),
+    _rule(REVERT_RESIZE, base.PROJECT_MEMBER_OR_ADMIN,
+          'Revert the resize of a server.',
+          [('POST', _ACTION % 'revertResize')]),
+    _rule(MIGRATE, base.PROJECT_MANAGER_OR_ADMIN,
+          'Cold migrate a server to a host the scheduler picks '
+          '(as Nova 34: the project\'s managers and administrators).',
+          [('POST', _ACTION % 'migrate')]),
+    _rule(MIGRATE_HOST, base.ADMIN,
+          'Cold migrate a server to a host named in the request '
+          '(microversion 2.56).', [('POST', _ACTION % 'migrate')]),
+    _rule(CROSS_CELL, '!',
+          'Let a resize or cold migration move the server to '
+          'another cell (the scheduler may pick a host of any '
+          'cell). Default: nobody.',
+          [('POST', _ACTION % 'resize'),
+           ('POST', _ACTION % 'migrate')]),
 ]
 
 

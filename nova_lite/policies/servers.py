@@ -38,12 +38,16 @@ _SERVERS = '/servers'
 _SERVER = '/servers/{server_id}'
 
 
-def _rule(name, check_str, description, operations):
+def server_rule(name, check_str, description, operations):
+    """A documented project-scoped rule of the operations [(method,
+    path)] it governs."""
     return policy.DocumentedRuleDefault(
         name=name, check_str=check_str, description=description,
         operations=[{'method': m, 'path': p} for m, p in operations],
         scope_types=['project'])
 
+
+_rule = server_rule
 
 rules = [
     _rule(INDEX, base.PROJECT_READER_OR_ADMIN, 'List servers.',

@@ -10,7 +10,7 @@ And the 2.56 target host check across cells."""
 from oslo_utils import uuidutils
 import pytest
 
-from nova_lite.compute import server_resize
+from nova_lite.compute.api import server_resize
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects

@@ -190,3 +190,40 @@ def test_the_checker_sees_function_level_imports_and_cycles():
     """The graph builder itself: a function-level import is an edge."""
     found = _imports('nova_lite.x', __file__)
     assert ('nova_lite', False) in found
+
+
+def _within(mod, prefix):
+    return mod == prefix or mod.startswith(prefix + '.')
+
+
+# The compute API (nova_lite.compute.api) is all the REST layer may import
+# of nova_lite.compute; the compute API in turn imports of nova_lite.compute
+# only itself and the modules it shares with the nova-compute service:
+# the compute RPC client, instance action recording and block device
+# mappings. So neither the REST layer nor the compute API ever imports the
+# nova-compute service.
+COMPUTE_API = 'nova_lite.compute.api'
+COMPUTE_SHARED = ('nova_lite.compute.rpcapi',
+                  'nova_lite.compute.instance_events',
+                  'nova_lite.compute.block_devices')
+
+
+def test_rest_layer_imports_only_the_compute_api():
+    reaching = sorted(
+        '%s imports %s' % (mod, target)
+        for mod, imports in GRAPH.items() if _within(mod, 'nova_lite.api')
+        for target, _ in imports
+        if _within(target, 'nova_lite.compute')
+        and not _within(target, COMPUTE_API))
+    assert reaching == []
+
+
+def test_compute_api_imports_no_compute_service_module():
+    reaching = sorted(
+        '%s imports %s' % (mod, target)
+        for mod, imports in GRAPH.items() if _within(mod, COMPUTE_API)
+        for target, _ in imports
+        if _within(target, 'nova_lite.compute')
+        and not _within(target, COMPUTE_API)
+        and target not in COMPUTE_SHARED)
+    assert reaching == []

@@ -145,12 +145,12 @@ def test_request_id_headers(app):
 
 
 def test_unexpected_error_is_500_compute_fault(app, monkeypatch):
-    from nova_lite.compute import api as compute_api
+    from nova_lite.compute.api import hosts as hosts_api
 
     def boom(*args, **kwargs):
         raise RuntimeError('secret internals')
 
-    monkeypatch.setattr(compute_api, 'service_get_all', boom)
+    monkeypatch.setattr(hosts_api, 'service_get_all', boom)
     resp = app.get('/v2.1/os-services', headers=ADMIN, status=500)
     assert resp.json['computeFault']['code'] == 500
     assert 'secret' not in resp.text

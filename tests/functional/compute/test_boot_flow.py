@@ -3,8 +3,8 @@ super conductor -> scheduler (claim) -> cell compute, and delete, seen
 in the databases the flow writes."""
 import pytest
 
-from nova_lite.compute import server_listing
-from nova_lite.compute import servers as compute_servers
+from nova_lite.compute.api import server_listing
+from nova_lite.compute.api import servers as compute_servers
 from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects

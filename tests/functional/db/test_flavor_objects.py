@@ -5,7 +5,7 @@ import itertools
 import pytest
 import sqlalchemy as sa
 
-from nova_lite.compute import flavors as flavors_api
+from nova_lite.compute.api import flavors as flavors_api
 from nova_lite import context as nova_context
 from nova_lite.db.api import api as api_db
 from nova_lite.db.api import flavors as api_flavors

@@ -121,7 +121,7 @@ def test_list_records_pages_by_created_at_then_uuid(cctxt):
 def test_build_requests_in_the_default_order_read_one_page(cells_env):
     """A list in the default order reads at most its page of build
     requests (newest first, after the marker), not every one."""
-    from nova_lite.compute import server_records
+    from nova_lite.compute.api import server_records
     from nova_lite.objects import build_request as br_obj
     ctxt = cells_env.ctxt
     base = datetime.datetime(2026, 1, 1)

@@ -1,12 +1,12 @@
 """/os-availability-zone (anyone) and /os-availability-zone/detail
 (administrators): the zones of the services of every cell, as
-nova_lite.compute.availability_zones derives them (no host
+nova_lite.compute.api.availability_zones derives them (no host
 aggregates)."""
 import pecan
 
 from nova_lite.api.openstack.compute.views import common
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import availability_zones as az_api
+from nova_lite.compute.api import availability_zones as az_api
 from nova_lite.policies import availability_zone as az_policies
 
 

@@ -7,7 +7,7 @@ from nova_lite.api.openstack.compute.schemas import flavors as schemas
 from nova_lite.api.openstack.compute.views import flavors as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import flavors as flavors_api
+from nova_lite.compute.api import flavors as flavors_api
 from nova_lite.policies import flavors as fl_policies
 
 

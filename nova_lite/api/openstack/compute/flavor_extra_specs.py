@@ -12,7 +12,7 @@ from nova_lite.api.openstack.compute import extra_spec_validators
 from nova_lite.api.openstack.compute.schemas import flavors as schemas
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import flavors as flavors_api
+from nova_lite.compute.api import flavors as flavors_api
 from nova_lite import exception
 from nova_lite.policies import flavors as fl_policies
 

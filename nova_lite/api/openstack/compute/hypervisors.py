@@ -6,7 +6,7 @@ from nova_lite.api.openstack.compute.schemas import hypervisors as schemas
 from nova_lite.api.openstack.compute.views import hypervisors as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import api as compute_api
+from nova_lite.compute.api import hosts as hosts_api
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.policies import hypervisors as hv_policies
@@ -26,7 +26,7 @@ def _uptime_or_none(ctxt, hypervisor):
     """From 2.88 show (and detail) carry the uptime when the compute can
     tell."""
     try:
-        return compute_api.hypervisor_uptime(ctxt, hypervisor)
+        return hosts_api.hypervisor_uptime(ctxt, hypervisor)
     except (exception.ComputeServiceUnavailable,
             exception.HypervisorUptimeNotImplemented):
         return None
@@ -58,7 +58,7 @@ def _list(query, detailed):
                        else hv_policies.LIST)
     version = wsgi.api_version()
     limit, marker, pattern, with_servers = _list_params(query, version)
-    hypervisors = compute_api.compute_node_get_all(
+    hypervisors = hosts_api.compute_node_get_all(
         ctxt, hostname_pattern=pattern, limit=limit, marker=marker,
         marker_by_uuid=_by_uuid(version))
     # Servers are not tracked yet: with_servers lists none.
@@ -68,7 +68,7 @@ def _list(query, detailed):
     else:
         uptimes = [None] * len(hypervisors)
         if version >= av.HYPERVISOR_UPTIME_IN_SHOW:
-            uptimes = compute_api.hypervisor_uptimes(ctxt, hypervisors)
+            uptimes = hosts_api.hypervisor_uptimes(ctxt, hypervisors)
         listed = [views.detail(h, version, with_servers, [], uptime)
                   for h, uptime in zip(hypervisors, uptimes)]
     body = {'hypervisors': listed}
@@ -118,11 +118,11 @@ class HypervisorController(object):
 
     def _get(self, ctxt, version):
         by_uuid = _by_uuid(version)
-        if by_uuid and compute_api.parse_id(self.hypervisor_id,
+        if by_uuid and hosts_api.parse_id(self.hypervisor_id,
                                             True) is None:
             raise exception.InvalidInput(
                 reason='Invalid uuid %s' % self.hypervisor_id)
-        return compute_api.compute_node_get(ctxt, self.hypervisor_id,
+        return hosts_api.compute_node_get(ctxt, self.hypervisor_id,
                                             by_uuid)
 
     @pecan.expose(generic=True, content_type=wsgi.JSON)
@@ -133,14 +133,14 @@ class HypervisorController(object):
         hypervisor = self._get(ctxt, version)
         return {'hypervisor': views.uptime(
             hypervisor, version,
-            compute_api.hypervisor_uptime(ctxt, hypervisor))}
+            hosts_api.hypervisor_uptime(ctxt, hypervisor))}
 
     @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose(max_version=LAST_LEGACY)
     def search(self):
         ctxt = wsgi.authorize(hv_policies.SEARCH)
         version = wsgi.api_version()
-        hypervisors = compute_api.compute_node_get_all(
+        hypervisors = hosts_api.compute_node_get_all(
             ctxt, hostname_pattern=self.hypervisor_id)
         return {'hypervisors': [views.summary(h, version)
                                 for h in hypervisors]}
@@ -150,7 +150,7 @@ class HypervisorController(object):
     def servers(self):
         ctxt = wsgi.authorize(hv_policies.SERVERS)
         version = wsgi.api_version()
-        hypervisors = compute_api.compute_node_get_all(
+        hypervisors = hosts_api.compute_node_get_all(
             ctxt, hostname_pattern=self.hypervisor_id)
         return {'hypervisors': [views.summary(h, version, True, [])
                                 for h in hypervisors]}
@@ -176,7 +176,7 @@ class HypervisorsController(object):
     def statistics(self):
         ctxt = wsgi.authorize(hv_policies.STATISTICS)
         return {'hypervisor_statistics':
-                compute_api.compute_node_statistics(ctxt)}
+                hosts_api.compute_node_statistics(ctxt)}
 
     @pecan.expose()
     def _lookup(self, hypervisor_id, *remainder):

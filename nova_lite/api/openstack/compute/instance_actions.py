@@ -9,7 +9,7 @@ from nova_lite.api.openstack.compute.views import instance_actions \
     as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import server_actions
+from nova_lite.compute.api import server_actions
 from nova_lite.conf import CONF
 from nova_lite.policies import instance_actions as policies
 

@@ -8,7 +8,7 @@ from nova_lite.api.openstack.compute.schemas import keypairs as schemas
 from nova_lite.api.openstack.compute.views import keypairs as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import keypairs as keypairs_api
+from nova_lite.compute.api import keypairs as keypairs_api
 from nova_lite.conf import CONF
 from nova_lite.objects import keypair as keypair_obj
 from nova_lite.policies import keypairs as kp_policies

@@ -14,7 +14,7 @@ from nova_lite.api.openstack.compute.schemas import migrations as schemas
 from nova_lite.api.openstack.compute.views import migrations as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import migration_listing
+from nova_lite.compute.api import migration_listing
 from nova_lite.conf import CONF
 from nova_lite.policies import migrations as policies
 

@@ -3,13 +3,13 @@ routed by the body's one key (wsgi.ActionController).
 
 Each handler reads the same way: find the server (404 for another
 project's), check policy against its owner, call the compute API
-(nova_lite.compute.server_actions), which answers 409 for a state or a
+(nova_lite.compute.api.server_actions), which answers 409 for a state or a
 lock that refuses the action. Every action answers 202 with no body
 (but resetNetwork, gone with nova-network: 410).
 
 Adding an action (e.g. rebuild): a schema in schemas/server_actions.py,
 a policy in nova_lite/policies/server_actions.py, a function in
-nova_lite.compute.server_actions, and here:
+nova_lite.compute.api.server_actions, and here:
 
     @wsgi.action('rebuild', status=202)
     @validation.schema(schemas.rebuild)
@@ -25,8 +25,14 @@ from nova_lite.api.openstack.compute import server_image_actions
 from nova_lite.api.openstack.compute import server_resize_actions
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import server_actions
+from nova_lite.compute.api import server_actions
 from nova_lite.policies import server_actions as policies
+
+
+def _owner(server):
+    """The policy target of an action on server (an Instance or its
+    InstanceMapping): its owner's project and user."""
+    return {'project_id': server.project_id, 'user_id': server.user_id}
 
 
 class ServerActionController(server_image_actions.ImageActions,
@@ -44,18 +50,20 @@ class ServerActionController(server_image_actions.ImageActions,
         server; InstanceNotFound (404) first for another project's."""
         ctxt = wsgi.request_context()
         instance = server_actions.get(ctxt, self.server_id)
-        ctxt.can(rule, target={'project_id': instance.project_id,
-                               'user_id': instance.user_id})
+        ctxt.can(rule, target=_owner(instance))
         return ctxt, instance
 
     def _act(self, rule, action, *args):
         """action(context, instance, *args) once rule allows the caller
-        on the server (as _authorized), the instance read in the
-        action's own write transaction (server_actions.acting_on)."""
+        on the server's owner, as its instance mapping names them (404
+        first for another project's), the instance read in the action's
+        own write transaction (server_actions.acting_on): policy is
+        checked before that transaction opens, on a row the action
+        reads anyway."""
         ctxt = wsgi.request_context()
-        with server_actions.acting_on(ctxt, self.server_id) as instance:
-            ctxt.can(rule, target={'project_id': instance.project_id,
-                                   'user_id': instance.user_id})
+        mapping = server_actions.get_mapping(ctxt, self.server_id)
+        ctxt.can(rule, target=_owner(mapping))
+        with server_actions.acting_on(ctxt, mapping) as instance:
             action(ctxt, instance, *args)
 
     @wsgi.action('os-stop', status=202)
@@ -110,9 +118,7 @@ class ServerActionController(server_image_actions.ImageActions,
     def unlock(self, body):
         ctxt, instance = self._authorized(policies.UNLOCK)
         if not server_actions.locked_by_expected(ctxt, instance):
-            ctxt.can(policies.UNLOCK_OVERRIDE,
-                     target={'project_id': instance.project_id,
-                             'user_id': instance.user_id})
+            ctxt.can(policies.UNLOCK_OVERRIDE, target=_owner(instance))
         server_actions.unlock(ctxt, instance)
 
     @wsgi.action('os-resetState', status=202)

@@ -1,8 +1,9 @@
 """The server actions rebuild and createImage
 (``POST /servers/{server_id}/action``), a mixin of the server action
-controller (which holds ``server_id``): each handler validates the body
-for the request's microversion, checks policy on the server's project,
-calls nova_lite.compute.server_images and renders."""
+controller (which holds ``server_id`` and ``_authorized``): each handler
+validates the body for the request's microversion, checks policy on the
+server's project, calls nova_lite.compute.api.server_images and
+renders."""
 import pecan
 
 from nova_lite.api.openstack import api_version as av
@@ -10,8 +11,8 @@ from nova_lite.api.openstack.compute.schemas import server_images as schemas
 from nova_lite.api.openstack.compute import server_common
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import server_images
-from nova_lite.compute import server_listing
+from nova_lite.compute.api import server_images
+from nova_lite.compute.api import server_listing
 from nova_lite.conf import CONF
 from nova_lite.policies import server_images as policies
 
@@ -57,20 +58,15 @@ class ImageActions(object):
     @wsgi.action('rebuild', status=202)
     @server_common.validated(validation.schema, _REBUILD_SCHEMAS)
     def rebuild(self, body):
-        ctxt = wsgi.request_context()
         version = wsgi.api_version()
         rebuild = body['rebuild']
-
-        def check(instance):
-            ctxt.can(policies.REBUILD, target=_owner(instance))
-            if rebuild.get('trusted_image_certificates'):
-                ctxt.can(policies.REBUILD_TRUSTED_CERTS,
-                         target=_owner(instance))
-
+        ctxt, instance = self._authorized(policies.REBUILD)
+        if rebuild.get('trusted_image_certificates'):
+            ctxt.can(policies.REBUILD_TRUSTED_CERTS, target=_owner(instance))
         password = server_common.admin_password(rebuild)
         server_images.rebuild(
-            ctxt, self.server_id, rebuild['imageRef'], check=check,
-            admin_password=password, **_rebuild_args(rebuild, version))
+            ctxt, instance, rebuild['imageRef'], admin_password=password,
+            **_rebuild_args(rebuild, version))
         render = server_common.builder(ctxt, version)
         rec = server_listing.get(
             ctxt, self.server_id,
@@ -83,15 +79,11 @@ class ImageActions(object):
     @wsgi.action('createImage', status=202)
     @validation.schema(schemas.create_image)
     def create_image(self, body):
-        ctxt = wsgi.request_context()
         request = body['createImage']
-
-        def check(instance):
-            ctxt.can(policies.CREATE_IMAGE, target=_owner(instance))
-
+        ctxt, instance = self._authorized(policies.CREATE_IMAGE)
         image = server_images.snapshot(
-            ctxt, self.server_id, request['name'],
-            metadata=request.get('metadata'), check=check)
+            ctxt, instance, request['name'],
+            metadata=request.get('metadata'))
         if wsgi.api_version() >= av.CREATE_IMAGE_ID_IN_BODY:
             return {'image_id': image['id']}
         pecan.response.headers['Location'] = '%s/images/%s' % (

@@ -9,17 +9,18 @@ from nova_lite.api.openstack.compute.schemas import server_metadata \
     as schemas
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import server_metadata as metadata_api
+from nova_lite.compute.api import server_metadata as metadata_api
 from nova_lite import exception
 from nova_lite.policies import server_metadata as sm_policies
 
 
-def policy_check(ctxt, action):
-    """check(record) for the compute API: action on the server's
-    project."""
-    def check(rec):
-        ctxt.can(action, target={'project_id': rec.project_id})
-    return check
+def authorized_record(ctxt, server_id, rule):
+    """The server's record (as the compute API's sub-resource functions
+    take it) once rule allows the caller on the server's project;
+    InstanceNotFound (404) first for another project's."""
+    rec = metadata_api.record(ctxt, server_id)
+    ctxt.can(rule, target={'project_id': rec.project_id})
+    return rec
 
 
 class ServerMetadataItemController(object):
@@ -33,9 +34,8 @@ class ServerMetadataItemController(object):
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
-        value = metadata_api.get_item(
-            ctxt, self.server_id, self.key,
-            check=policy_check(ctxt, sm_policies.SHOW))
+        rec = authorized_record(ctxt, self.server_id, sm_policies.SHOW)
+        value = metadata_api.get_item(ctxt, rec, self.key)
         return {'meta': {self.key: value}}
 
     @index.when(method='PUT', content_type=wsgi.JSON)
@@ -43,23 +43,19 @@ class ServerMetadataItemController(object):
     @validation.schema(schemas.meta)
     def put(self, body=None):
         ctxt = wsgi.request_context()
-        policy = policy_check(ctxt, sm_policies.UPDATE)
-
-        def check(rec):
-            policy(rec)
-            if self.key not in body['meta']:
-                raise exception.InvalidInput(
-                    reason='Request body and URI mismatch')
-
-        metadata_api.update(ctxt, self.server_id, body['meta'], check=check)
+        rec = authorized_record(ctxt, self.server_id, sm_policies.UPDATE)
+        if self.key not in body['meta']:
+            raise exception.InvalidInput(
+                reason='Request body and URI mismatch')
+        metadata_api.update(ctxt, rec, body['meta'])
         return {'meta': body['meta']}
 
     @index.when(method='DELETE', content_type=wsgi.JSON)
     @wsgi.expose(status=204, method='DELETE')
     def delete(self):
         ctxt = wsgi.request_context()
-        metadata_api.delete_item(ctxt, self.server_id, self.key,
-                                 check=policy_check(ctxt, sm_policies.DELETE))
+        rec = authorized_record(ctxt, self.server_id, sm_policies.DELETE)
+        metadata_api.delete_item(ctxt, rec, self.key)
 
 
 class ServerMetadataController(object):
@@ -72,26 +68,25 @@ class ServerMetadataController(object):
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
-        return {'metadata': metadata_api.get_all(
-            ctxt, self.server_id, check=policy_check(ctxt, sm_policies.INDEX))}
+        rec = authorized_record(ctxt, self.server_id, sm_policies.INDEX)
+        return {'metadata': metadata_api.get_all(ctxt, rec)}
 
     @index.when(method='POST', content_type=wsgi.JSON)
     @wsgi.expose(method='POST')
     @validation.schema(schemas.metadata)
     def post(self, body=None):
         ctxt = wsgi.request_context()
-        return {'metadata': metadata_api.update(
-            ctxt, self.server_id, body['metadata'],
-            check=policy_check(ctxt, sm_policies.CREATE))}
+        rec = authorized_record(ctxt, self.server_id, sm_policies.CREATE)
+        return {'metadata': metadata_api.update(ctxt, rec, body['metadata'])}
 
     @index.when(method='PUT', content_type=wsgi.JSON)
     @wsgi.expose(method='PUT')
     @validation.schema(schemas.metadata)
     def put(self, body=None):
         ctxt = wsgi.request_context()
+        rec = authorized_record(ctxt, self.server_id, sm_policies.UPDATE_ALL)
         return {'metadata': metadata_api.update(
-            ctxt, self.server_id, body['metadata'], replace=True,
-            check=policy_check(ctxt, sm_policies.UPDATE_ALL))}
+            ctxt, rec, body['metadata'], replace=True)}
 
     @pecan.expose()
     def _lookup(self, key, *remainder):

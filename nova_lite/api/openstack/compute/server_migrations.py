@@ -9,14 +9,17 @@ from nova_lite.api.openstack.compute.schemas import migrations as schemas
 from nova_lite.api.openstack.compute.views import migrations as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import migration_listing
+from nova_lite.compute.api import migration_listing
+from nova_lite.compute.api import server_actions
 from nova_lite.policies import server_migrations as policies
 
 
-def _check(ctxt, rule):
-    def check(project_id):
-        ctxt.can(rule, target={'project_id': project_id})
-    return check
+def _authorized(ctxt, server_id, rule):
+    """The server's project once rule allows the caller on it;
+    InstanceNotFound (404) first for another project's server."""
+    project_id = server_actions.get(ctxt, server_id).project_id
+    ctxt.can(rule, target={'project_id': project_id})
+    return project_id
 
 
 def _builder(ctxt, hosts_rule=None, project_id=None):
@@ -38,9 +41,9 @@ class ServerMigrationController(object):
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()
+        _authorized(ctxt, self.server_id, policies.SHOW)
         rec = migration_listing.get_live_in_progress(
-            ctxt, self.server_id, self.migration_id,
-            check=_check(ctxt, policies.SHOW))
+            ctxt, self.server_id, self.migration_id)
         return {'migration': _builder(ctxt).server_migration(rec)}
 
 
@@ -55,15 +58,9 @@ class ServerMigrationsController(object):
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()
-        owner = {}
-
-        def check(project_id):
-            ctxt.can(policies.INDEX, target={'project_id': project_id})
-            owner['project_id'] = project_id
-
-        recs = migration_listing.live_in_progress(ctxt, self.server_id,
-                                                  check=check)
-        render = _builder(ctxt, policies.INDEX_HOST, owner['project_id'])
+        project_id = _authorized(ctxt, self.server_id, policies.INDEX)
+        recs = migration_listing.live_in_progress(ctxt, self.server_id)
+        render = _builder(ctxt, policies.INDEX_HOST, project_id)
         return {'migrations': [render.server_migration(r) for r in recs]}
 
     @pecan.expose()

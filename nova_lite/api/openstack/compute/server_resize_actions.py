@@ -2,7 +2,8 @@
 (``POST /servers/{server_id}/action``), a mixin of the server action
 controller (which provides ``server_id`` and ``_authorized``): each
 validates the body for the request's microversion, checks policy on
-the server's owner and calls nova_lite.compute.server_resize, which
+the server's owner (resize and migrate: also whether the caller may
+move it to another cell) and calls nova_lite.compute.api.server_resize, which
 answers 409 for a lock or a state that refuses the action and 400 for
 a bad flavor or host. Each answers 202 with no body (confirmResize
 204, as in Nova)."""
@@ -10,8 +11,16 @@ from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_resize as schemas
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import server_resize
+from nova_lite.compute.api import server_resize
 from nova_lite.policies import server_resize as policies
+
+
+def _cross_cell_allowed(ctxt, instance):
+    """Whether the caller may move the server to another cell (the
+    compute API moves it there only if every service can, too)."""
+    return ctxt.can(policies.CROSS_CELL,
+                    target={'project_id': instance.project_id,
+                            'user_id': instance.user_id}, fatal=False)
 
 
 class ResizeActions(object):
@@ -23,7 +32,8 @@ class ResizeActions(object):
         ctxt, instance = self._authorized(policies.RESIZE)
         server_resize.resize(
             ctxt, instance, body['resize']['flavorRef'],
-            auto_disk_config=validation.auto_disk_config(body['resize']))
+            auto_disk_config=validation.auto_disk_config(body['resize']),
+            cross_cell_allowed=_cross_cell_allowed(ctxt, instance))
 
     @wsgi.action('migrate', status=202)
     @validation.schema(schemas.migrate, av.MIN, av.before(av.MIGRATE_HOST))
@@ -34,7 +44,9 @@ class ResizeActions(object):
             host = (body['migrate'] or {}).get('host')
         ctxt, instance = self._authorized(
             policies.MIGRATE_HOST if host else policies.MIGRATE)
-        server_resize.migrate(ctxt, instance, host=host)
+        server_resize.migrate(
+            ctxt, instance, host=host,
+            cross_cell_allowed=_cross_cell_allowed(ctxt, instance))
 
     @wsgi.action('confirmResize', status=204)
     @validation.schema(schemas.confirm_resize)

@@ -12,10 +12,10 @@ from nova_lite.api.openstack.compute.schemas import server_tags as schemas
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import server_tags as tags_api
+from nova_lite.compute.api import server_tags as tags_api
 from nova_lite.policies import server_tags as st_policies
 
-policy_check = server_metadata.policy_check
+authorized_record = server_metadata.authorized_record
 
 
 class ServerTagController(object):
@@ -29,15 +29,15 @@ class ServerTagController(object):
     @wsgi.expose(status=204, min_version=av.SERVER_TAGS)
     def index(self):
         ctxt = wsgi.request_context()
-        tags_api.exists(ctxt, self.server_id, self.tag,
-                        check=policy_check(ctxt, st_policies.SHOW))
+        rec = authorized_record(ctxt, self.server_id, st_policies.SHOW)
+        tags_api.exists(ctxt, rec, self.tag)
 
     @index.when(method='PUT', content_type=wsgi.JSON)
     @wsgi.expose(status=201, method='PUT', min_version=av.SERVER_TAGS)
     def put(self):
         ctxt = wsgi.request_context()
-        added = tags_api.add(ctxt, self.server_id, self.tag,
-                             check=policy_check(ctxt, st_policies.UPDATE))
+        rec = authorized_record(ctxt, self.server_id, st_policies.UPDATE)
+        added = tags_api.add(ctxt, rec, self.tag)
         if not added:
             return wsgi.WithStatus(None, 204)
         pecan.response.headers['Location'] = '%s/servers/%s/tags/%s' % (
@@ -49,8 +49,8 @@ class ServerTagController(object):
     @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
     def delete(self):
         ctxt = wsgi.request_context()
-        tags_api.delete(ctxt, self.server_id, self.tag,
-                        check=policy_check(ctxt, st_policies.DELETE))
+        rec = authorized_record(ctxt, self.server_id, st_policies.DELETE)
+        tags_api.delete(ctxt, rec, self.tag)
 
 
 class ServerTagsController(object):
@@ -63,24 +63,24 @@ class ServerTagsController(object):
     @wsgi.expose(min_version=av.SERVER_TAGS)
     def index(self):
         ctxt = wsgi.request_context()
-        return {'tags': tags_api.get_all(
-            ctxt, self.server_id, check=policy_check(ctxt, st_policies.INDEX))}
+        rec = authorized_record(ctxt, self.server_id, st_policies.INDEX)
+        return {'tags': tags_api.get_all(ctxt, rec)}
 
     @index.when(method='PUT', content_type=wsgi.JSON)
     @wsgi.expose(method='PUT', min_version=av.SERVER_TAGS)
     @validation.schema(schemas.update_all, av.SERVER_TAGS)
     def put(self, body=None):
         ctxt = wsgi.request_context()
-        return {'tags': tags_api.replace(
-            ctxt, self.server_id, body['tags'],
-            check=policy_check(ctxt, st_policies.UPDATE_ALL))}
+        tags_api.check_tags(body['tags'])
+        rec = authorized_record(ctxt, self.server_id, st_policies.UPDATE_ALL)
+        return {'tags': tags_api.replace(ctxt, rec, body['tags'])}
 
     @index.when(method='DELETE', content_type=wsgi.JSON)
     @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
     def delete(self):
         ctxt = wsgi.request_context()
-        tags_api.delete_all(ctxt, self.server_id,
-                            check=policy_check(ctxt, st_policies.DELETE_ALL))
+        rec = authorized_record(ctxt, self.server_id, st_policies.DELETE_ALL)
+        tags_api.delete_all(ctxt, rec)
 
     @pecan.expose()
     def _lookup(self, tag, *remainder):

@@ -27,9 +27,9 @@ from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.api.openstack.compute import volume_attachments
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import block_devices
-from nova_lite.compute import server_listing
-from nova_lite.compute import servers as servers_api
+from nova_lite.compute.api import server_actions as server_actions_api
+from nova_lite.compute.api import server_listing
+from nova_lite.compute.api import servers as servers_api
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.policies import servers as sv_policies
@@ -327,12 +327,12 @@ def _zone(ctxt, server, target):
 def _boot_devices(ctxt, server, target):
     """(image id or None for a volume-backed server, block device
     mappings as dicts): imageRef and block_device_mapping_v2 read as the
-    compute API's block_devices.parse says (400 for a bad mapping)."""
+    compute API's parse_boot_devices says (400 for a bad mapping)."""
     image = server.get('imageRef') or None
     if image:
         image = image.rstrip('/').rsplit('/', 1)[-1]
-    image, bdms = block_devices.parse(image,
-                                      server.get('block_device_mapping_v2'))
+    image, bdms = servers_api.parse_boot_devices(
+        image, server.get('block_device_mapping_v2'))
     if any(b['destination_type'] == 'volume' for b in bdms):
         ctxt.can(sv_policies.CREATE_ATTACH_VOLUME, target=target)
     return image, bdms
@@ -464,15 +464,12 @@ class ServerController(object):
         ctxt = wsgi.request_context()
         version = wsgi.api_version()
         render = builder(ctxt, version)
-
-        def check(rec):
-            ctxt.can(sv_policies.UPDATE,
-                     target={'project_id': rec.project_id})
-
+        host_status = (render.host_status is not None and
+                       version >= av.STRICT_QUERY_EMPTY_SERVERS)
+        rec = _server(ctxt, self.server_id, sv_policies.UPDATE,
+                      host_status=host_status)
         rec = server_listing.update(
-            ctxt, self.server_id, check=check,
-            host_status=(render.host_status is not None and
-                         version >= av.STRICT_QUERY_EMPTY_SERVERS),
+            ctxt, self.server_id, rec=rec, host_status=host_status,
             **_update_values(body, version))
         return render.updated(rec)
 
@@ -480,14 +477,10 @@ class ServerController(object):
     @wsgi.expose(status=204, method='DELETE')
     def delete(self):
         ctxt = wsgi.request_context()
-
-        def check(project_id, user_id):
-            if not ctxt.is_admin and project_id != ctxt.project_id:
-                raise exception.InstanceNotFound(instance_id=self.server_id)
-            ctxt.can(sv_policies.DELETE,
-                     target={'project_id': project_id, 'user_id': user_id})
-
-        servers_api.delete(ctxt, self.server_id, check=check)
+        mapping = server_actions_api.get_mapping(ctxt, self.server_id)
+        ctxt.can(sv_policies.DELETE, target={'project_id': mapping.project_id,
+                                             'user_id': mapping.user_id})
+        servers_api.delete(ctxt, self.server_id)
 
     _SUBRESOURCES = {'ips': IPsController,
                      'action': server_actions.ServerActionController,

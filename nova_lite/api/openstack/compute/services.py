@@ -7,7 +7,7 @@ from nova_lite.api.openstack.compute.schemas import services as schemas
 from nova_lite.api.openstack.compute.views import services as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import api as compute_api
+from nova_lite.compute.api import hosts as hosts_api
 from nova_lite import constants
 from nova_lite import exception
 from nova_lite.policies import services as sv_policies
@@ -27,7 +27,7 @@ def _named_update_schema(fn):
 def _update_named(ctxt, body, values, **shown):
     """Set values on the service the body names by host and binary; the
     legacy answer shows them with ``shown``."""
-    compute_api.service_update_by_host_and_binary(
+    hosts_api.service_update_by_host_and_binary(
         ctxt, body['host'], body['binary'], values)
     return views.legacy_action(body['host'], body['binary'], **shown)
 
@@ -57,9 +57,9 @@ class ServiceController(object):
     @wsgi.expose(status=204, method='DELETE')
     def delete(self):
         ctxt = wsgi.authorize(sv_policies.DELETE)
-        service = compute_api.service_get_by_id(
+        service = hosts_api.service_get_by_id(
             ctxt, self._checked_id(), by_uuid=self._by_uuid())
-        compute_api.service_delete(ctxt, service)
+        hosts_api.service_delete(ctxt, service)
 
     # --- before 2.53: actions named by the path -------------------------
 
@@ -119,10 +119,10 @@ class ServiceController(object):
     def _checked_id(self):
         """The path id, 400 if it is not a uuid (2.53+) or an integer."""
         if self._by_uuid():
-            if compute_api.parse_id(self.service_id, True) is None:
+            if hosts_api.parse_id(self.service_id, True) is None:
                 raise exception.InvalidInput(
                     reason='Invalid uuid %s' % self.service_id)
-        elif compute_api.parse_id(self.service_id, False) is None:
+        elif hosts_api.parse_id(self.service_id, False) is None:
             raise exception.InvalidInput(
                 reason='Invalid service id %s' % self.service_id)
         return self.service_id
@@ -132,7 +132,7 @@ class ServiceController(object):
         and forced_down of a compute service."""
         self._checked_id()
         ctxt = wsgi.authorize(sv_policies.UPDATE)
-        service = compute_api.service_get_by_id(ctxt, self.service_id,
+        service = hosts_api.service_get_by_id(ctxt, self.service_id,
                                                 by_uuid=True)
         if service.binary != constants.COMPUTE_BINARY:
             raise exception.ServiceUpdateNotSupported(
@@ -153,7 +153,7 @@ class ServiceController(object):
             service.disabled_reason = body.get('disabled_reason')
         if 'forced_down' in body:
             service.forced_down = validation.to_bool(body['forced_down'])
-        compute_api.service_update(ctxt, service)
+        hosts_api.service_update(ctxt, service)
         return {'service': views.show(service, wsgi.api_version())}
 
 
@@ -169,7 +169,7 @@ class ServicesController(object):
     def index(self, query=None):
         ctxt = wsgi.authorize(sv_policies.LIST)
         version = wsgi.api_version()
-        listing = compute_api.service_get_all(
+        listing = hosts_api.service_get_all(
             ctxt, host=validation.last(query, 'host'),
             binary=validation.last(query, 'binary'),
             include_unavailable=version >= av.SERVICE_DOWN_CELLS)

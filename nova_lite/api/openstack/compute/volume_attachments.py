@@ -15,7 +15,7 @@ from nova_lite.api.openstack.compute.views import volume_attachments \
     as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
-from nova_lite.compute import volume_attachments as va_api
+from nova_lite.compute.api import volume_attachments as va_api
 from nova_lite import exception
 from nova_lite.policies import volume_attachments as policies
 

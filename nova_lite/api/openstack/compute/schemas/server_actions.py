@@ -2,7 +2,9 @@
 per microversion. Every body has one key, the action's name."""
 
 
-def _action(name, value_schema):
+def action(name, value_schema):
+    """The schema of an action body: one key, name, whose value
+    value_schema describes."""
     return {
         'type': 'object',
         'properties': {name: value_schema},
@@ -15,15 +17,15 @@ def _action(name, value_schema):
 # (novaclient, openstacksdk) or {} (tempest).
 _ANY = {}
 
-stop = _action('os-stop', _ANY)
-start = _action('os-start', _ANY)
-pause = _action('pause', _ANY)
-unpause = _action('unpause', _ANY)
-suspend = _action('suspend', _ANY)
-resume = _action('resume', _ANY)
-unlock = _action('unlock', _ANY)
+stop = action('os-stop', _ANY)
+start = action('os-start', _ANY)
+pause = action('pause', _ANY)
+unpause = action('unpause', _ANY)
+suspend = action('suspend', _ANY)
+resume = action('resume', _ANY)
+unlock = action('unlock', _ANY)
 
-reboot = _action('reboot', {
+reboot = action('reboot', {
     'type': 'object',
     'properties': {
         'type': {'type': 'string',
@@ -34,8 +36,8 @@ reboot = _action('reboot', {
 })
 
 # Before 2.73 the lock action's value is not looked at.
-lock = _action('lock', {})
-lock_v273 = _action('lock', {
+lock = action('lock', {})
+lock_v273 = action('lock', {
     'type': ['object', 'null'],
     'properties': {
         'locked_reason': {'type': 'string', 'minLength': 1,
@@ -44,7 +46,7 @@ lock_v273 = _action('lock', {
     'additionalProperties': False,
 })
 
-reset_state = _action('os-resetState', {
+reset_state = action('os-resetState', {
     'type': 'object',
     'properties': {
         'state': {'type': 'string', 'enum': ['active', 'error']},

@@ -2,7 +2,7 @@
 (POST /servers/{id}/action), per microversion."""
 from nova_lite.api.openstack.compute.schemas import server_actions
 
-_action = server_actions._action
+_action = server_actions.action
 
 resize = _action('resize', {
     'type': 'object',

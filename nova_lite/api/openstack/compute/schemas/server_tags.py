@@ -1,5 +1,5 @@
 """Schemas of /servers/{id}/tags (microversion 2.26)."""
-from nova_lite.compute import server_tags
+from nova_lite.compute.api import server_tags
 
 # One tag (in a body, or in the URL of PUT /servers/{id}/tags/{tag}).
 tag = {'type': 'string', 'minLength': 1,

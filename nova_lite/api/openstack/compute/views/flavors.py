@@ -1,7 +1,7 @@
 """Flavor response bodies, per microversion.
 
 A Builder settles the microversion questions and URL prefixes once per
-request. Lists render from the plain rows compute.flavors.get_all returns
+request. Lists render from the plain rows compute.api.flavors.get_all returns
 (objects.flavor.list_rows: dicts keyed by Flavor field names), a single
 flavor from its Flavor object; both give the same body.
 """
@@ -107,7 +107,7 @@ class Builder(object):
     def index(self, rows, detailed, limit, params):
         """{'flavors': [...]} with a 'next' link when the page is full.
 
-        rows: a page of compute.flavors.get_all. limit is the page size in
+        rows: a page of compute.api.flavors.get_all. limit is the page size in
         force (the requested limit capped by [api] max_limit, or
         max_limit); params are the request's query parameters, kept in
         the next link with the marker replaced.

@@ -10,7 +10,7 @@ listed as not available (as in Nova).
 """
 import collections
 
-from nova_lite.compute import api as compute_api
+from nova_lite.compute.api import hosts as hosts_api
 from nova_lite.conf import CONF
 from nova_lite import constants
 
@@ -36,7 +36,7 @@ def _zones(services):
 def list_zones(context):
     """[Zone] without hosts and without the internal zone: available
     zones first, then the others."""
-    services = compute_api.service_get_all(context).services
+    services = hosts_api.service_get_all(context).services
     available, unavailable = _zones(services)
     internal = CONF.internal_service_availability_zone
     return ([Zone(z, True, None) for z in available if z != internal] +
@@ -47,7 +47,7 @@ def list_zones_with_hosts(context):
     """[Zone] of every zone, the internal one included: an available
     zone's hosts are its enabled services by host (the API service left
     out, as Nova leaves it); a zone not available has None."""
-    services = compute_api.service_get_all(context).services
+    services = hosts_api.service_get_all(context).services
     available, unavailable = _zones(services)
     hosts = collections.defaultdict(dict)
     for service in services:

@@ -33,7 +33,6 @@ import re
 
 from oslo_log import log as logging
 
-from nova_lite.compute import server_actions
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite.db.main import migrations_list as cell_rows
@@ -159,20 +158,18 @@ def _drop_shadowed(context, cells, rows, filters):
 
 # --- one server -----------------------------------------------------------
 
-def _server_cell(context, server_id, check):
-    """The cell of the server (None while it is being scheduled), once
-    check(project_id) -- the caller's policy check -- allowed it;
-    InstanceNotFound (404) for none, or another project's."""
-    instance = server_actions.get(context, server_id)
-    check(instance.project_id)
+def _server_cell(context, server_id):
+    """The cell of the server (None while it is being scheduled)."""
     mapping = objects.InstanceMapping.get_by_instance_uuid(context,
                                                            server_id)
     return mapping.cell_mapping
 
 
-def live_in_progress(context, server_id, check):
-    """The in-progress live migrations of a server, oldest first."""
-    cell = _server_cell(context, server_id, check)
+def live_in_progress(context, server_id):
+    """The in-progress live migrations of a server, oldest first (the
+    caller has found it, 404 for another project's, and checked policy
+    on its owner)."""
+    cell = _server_cell(context, server_id)
     if cell is None:
         return []
     with nova_context.target_cell(context, cell) as cctxt:
@@ -181,12 +178,12 @@ def live_in_progress(context, server_id, check):
                                      statuses=LIVE_IN_PROGRESS)
 
 
-def get_live_in_progress(context, server_id, migration_id, check):
+def get_live_in_progress(context, server_id, migration_id):
     """One in-progress live migration of a server, by its id (a
-    string from the URL). 404s: LiveMigrationNotFoundForInstance (no
-    such migration of this server), MigrationNotLiveMigration,
-    LiveMigrationNotInProgress."""
-    cell = _server_cell(context, server_id, check)
+    string from the URL), as live_in_progress finds it. 404s:
+    LiveMigrationNotFoundForInstance (no such migration of this
+    server), MigrationNotLiveMigration, LiveMigrationNotInProgress."""
+    cell = _server_cell(context, server_id)
     found = []
     if (cell is not None and _ID.match(migration_id)
             and int(migration_id) <= _MAX_ID):

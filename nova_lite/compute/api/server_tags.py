@@ -18,7 +18,7 @@ rows. Writes are allowed:
 """
 import re
 
-from nova_lite.compute import server_metadata as common
+from nova_lite.compute.api import server_metadata as common
 from nova_lite import exception
 from nova_lite.objects import instance as instance_obj
 
@@ -42,21 +42,21 @@ def check_tag(tag):
         raise exception.InvalidTag(tag=tag, reason='')
 
 
-def get_all(context, server_id, check=None):
-    """The server's tags, sorted."""
-    return sorted(common.record(context, server_id, check).tags)
+def get_all(context, rec):
+    """The server's tags, sorted (rec: its record, as
+    server_metadata.record returns it)."""
+    return sorted(rec.tags)
 
 
-def exists(context, server_id, tag, check=None):
+def exists(context, rec, tag):
     """None if the server has tag; TagNotFound (404) otherwise."""
-    if tag not in get_all(context, server_id, check):
-        raise exception.TagNotFound(instance_id=server_id, tag=tag)
+    if tag not in get_all(context, rec):
+        raise exception.TagNotFound(instance_id=rec.uuid, tag=tag)
 
 
-def _replace(context, server_id, tags, check, action):
+def _replace(context, rec, tags, action):
     """Make tags the server's tags through its Instance in its cell,
     once it is in a state that allows it; returns them, sorted."""
-    rec = common.record(context, server_id, check)
     common.check_state(rec, action, TAG_VM_STATES)
     with common.instance_in_cell(context, rec, action) as instance:
         common.check_state(instance, action, TAG_VM_STATES)
@@ -74,36 +74,42 @@ def _save(instance, action):
             state=exc.kwargs.get('state'))
 
 
-def add(context, server_id, tag, check=None):
+def add(context, rec, tag):
     """Add one tag (one transaction in its cell, so concurrent adds
     neither lose a tag nor pass the limit). Returns True if it was
     added, False if the server already had it. At MAX_TAGS tags a server
     takes no tag, not even one it has (TooManyTags, as in Nova)."""
-    rec = common.record(context, server_id, check)
     common.check_state(rec, 'update tag', TAG_VM_STATES)
     check_tag(tag)
     with common.cell_context(context, rec, 'update tag') as cctxt:
-        return instance_obj.add_tag(cctxt, server_id, tag, TAG_VM_STATES,
+        return instance_obj.add_tag(cctxt, rec.uuid, tag, TAG_VM_STATES,
                                     MAX_TAGS)
 
 
-def replace(context, server_id, tags, check=None):
-    """Make tags the server's only tags; returns them, sorted."""
+def check_tags(tags):
+    """InvalidTag or TooManyTags (400) unless tags may be a server's
+    tags (the REST layer checks them before it looks for the server, as
+    Nova answers)."""
     for tag in tags:
         check_tag(tag)
     if len(set(tags)) > MAX_TAGS:
         raise exception.TooManyTags(limit=MAX_TAGS)
-    return _replace(context, server_id, tags, check, 'update tags')
 
 
-def delete(context, server_id, tag, check=None):
+def replace(context, rec, tags):
+    """Make tags (check_tags) the server's only tags; returns them,
+    sorted."""
+    check_tags(tags)
+    return _replace(context, rec, tags, 'update tags')
+
+
+def delete(context, rec, tag):
     """Remove one tag; TagNotFound (404) if the server has not it."""
-    rec = common.record(context, server_id, check)
     common.check_state(rec, 'delete tag', TAG_VM_STATES)
     with common.cell_context(context, rec, 'delete tag') as cctxt:
-        instance_obj.delete_tag(cctxt, server_id, tag, TAG_VM_STATES)
+        instance_obj.delete_tag(cctxt, rec.uuid, tag, TAG_VM_STATES)
 
 
-def delete_all(context, server_id, check=None):
+def delete_all(context, rec):
     """Remove every tag of the server."""
-    _replace(context, server_id, [], check, 'delete tags')
+    _replace(context, rec, [], 'delete tags')

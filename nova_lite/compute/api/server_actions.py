@@ -13,7 +13,7 @@ compute writes every later state. Lock, unlock and resetState are
 API-only writes of columns no compute writes.
 
 Adding an action: a function here that checks states with
-``_check_state``, then ``_cast`` (or writes and ``record_action``);
+``check_state``, then ``start_on_compute`` (or writes and ``record_action``);
 an instance_action name in nova_lite.objects.instance_action; a compute
 RPC method (rpcapi + manager, wrapped with
 instance_events.wrap_instance_event).
@@ -52,17 +52,17 @@ LOCKED_REASON = 'locked_reason'
 _rpcapi = None
 
 
-def _compute():
+def compute_rpc():
     global _rpcapi
     if _rpcapi is None:
         _rpcapi = compute_rpcapi.ComputeAPI()
     return _rpcapi
 
 
-def _mapping(context, server_id):
-    """The server's instance mapping; InstanceNotFound (404) for none,
-    or for another project's server unless the caller is an
-    administrator."""
+def get_mapping(context, server_id):
+    """The server's instance mapping (its owner's project and user, and
+    its cell); InstanceNotFound (404) for none, or for another project's
+    server unless the caller is an administrator."""
     try:
         mapping = objects.InstanceMapping.get_by_instance_uuid(
             context, server_id)
@@ -79,7 +79,7 @@ def get(context, server_id, read_deleted='no'):
     vm_state building, that no action accepts). InstanceNotFound (404)
     for none, or for another project's server unless the caller is an
     administrator."""
-    return _get_mapped(context, server_id, _mapping(context, server_id),
+    return _get_mapped(context, server_id, get_mapping(context, server_id),
                        read_deleted)
 
 
@@ -108,16 +108,18 @@ _SCHEDULING_DEFAULTS = (('vm_state', inst_obj.BUILDING),
 
 
 @contextlib.contextmanager
-def acting_on(context, server_id):
-    """get(context, server_id) for an action that writes and casts
-    (_cast): the instance is read in a write transaction of its cell
-    that the action's writes then join, so the states it is checked in
-    are the ones its compare-and-swap finds, in one transaction instead
-    of two. The casts the action makes go out once that transaction has
-    committed (the compute must find the task state it is sent for);
-    nothing is written or cast when the block raises. A server still
-    being scheduled (no cell yet) is get()'s."""
-    mapping = _mapping(context, server_id)
+def acting_on(context, mapping):
+    """The server of mapping (get_mapping's) as get() returns it, for an
+    action that writes and casts (start_on_compute): the instance is
+    read in a write transaction of its cell that the action's writes
+    then join, so the states it is checked in are the ones its
+    compare-and-swap finds, in one transaction instead of two. The
+    casts the action makes go out once that transaction has committed
+    (the compute must find the task state it is sent for); nothing is
+    written or cast when the block raises. A server still being
+    scheduled (no cell yet) is get()'s. The caller checks policy before
+    (against the mapping's owner), never inside the transaction."""
+    server_id = mapping.instance_uuid
     if mapping.cell_mapping is None:
         yield _get_mapped(context, server_id, mapping)
         return
@@ -137,12 +139,12 @@ def _scheduling(instance):
     return instance
 
 
-def _check_lock(context, instance):
+def check_lock(context, instance):
     if instance.locked and not context.is_admin:
         raise exception.InstanceIsLocked(instance_uuid=instance.uuid)
 
 
-def _check_state(instance, action, vm_states, task_states=(None,)):
+def check_state(instance, action, vm_states, task_states=(None,)):
     """InstanceInvalidState unless the instance is in one of vm_states
     and (task_states None: any) one of task_states."""
     if instance.vm_state not in vm_states:
@@ -155,28 +157,28 @@ def _check_state(instance, action, vm_states, task_states=(None,)):
             state=instance.task_state)
 
 
-def _check_host(instance):
+def check_host(instance):
     if not instance.host or not instance.obj_attr_is_set('id'):
         raise exception.InstanceNotReady(instance_id=instance.uuid)
 
 
-def _check_compute(instance, action,
+def check_compute(instance, action,
                    version=compute_rpcapi.ACTIONS_VERSION):
     """The instance has a compute that speaks RPC version (the actions'
     1.4 by default); 409 otherwise, before anything is written."""
-    _check_host(instance)
-    if not _compute().can_send(instance._context, instance.host, version):
+    check_host(instance)
+    if not compute_rpc().can_send(instance._context, instance.host, version):
         raise exception.ComputeTooOldForAction(
             action=action, instance_uuid=instance.uuid, host=instance.host)
 
 
-def _cast(instance, action, method, task_state, expected_task_state,
+def start_on_compute(instance, action, method, task_state, expected_task_state,
           version=compute_rpcapi.ACTIONS_VERSION, **kwargs):
     """Set task_state (compare-and-swap on expected_task_state), record
-    action, cast method to the instance's compute (_check_compute for
+    action, cast method to the instance's compute (check_compute for
     RPC version first)."""
     context = instance._context
-    _check_compute(instance, action, version)
+    check_compute(instance, action, version)
     instance.task_state = task_state
     try:
         _save_with_action(instance, action,
@@ -186,7 +188,7 @@ def _cast(instance, action, method, task_state, expected_task_state,
             action=action, instance_uuid=instance.uuid, attr='task_state',
             state=exc.kwargs.get('actual'))
     _cast_when_committed(context, functools.partial(
-        getattr(_compute(), method), context, instance, **kwargs))
+        getattr(compute_rpc(), method), context, instance, **kwargs))
 
 
 def _cast_when_committed(context, cast):
@@ -200,56 +202,61 @@ def _cast_when_committed(context, cast):
 
 def stop(context, instance):
     """Power off: powering-off, then SHUTOFF (vm_state stopped)."""
-    _check_lock(context, instance)
-    _check_state(instance, 'stop', (inst_obj.ACTIVE, inst_obj.ERROR))
-    _cast(instance, actions.STOP, 'stop_instance', POWERING_OFF, [None])
+    check_lock(context, instance)
+    check_state(instance, 'stop', (inst_obj.ACTIVE, inst_obj.ERROR))
+    start_on_compute(instance, actions.STOP, 'stop_instance', POWERING_OFF,
+                     [None])
 
 
 def start(context, instance):
     """Power on a stopped server: powering-on, then ACTIVE."""
-    _check_lock(context, instance)
-    _check_state(instance, 'start', (inst_obj.STOPPED,))
-    _cast(instance, actions.START, 'start_instance', POWERING_ON, [None])
+    check_lock(context, instance)
+    check_state(instance, 'start', (inst_obj.STOPPED,))
+    start_on_compute(instance, actions.START, 'start_instance', POWERING_ON,
+                     [None])
 
 
 def reboot(context, instance, reboot_type):
     """SOFT: an ACTIVE server with no task; HARD: also stopped, paused,
     suspended or in error, and may interrupt another reboot or a
     pause/suspend/resume in flight."""
-    _check_lock(context, instance)
+    check_lock(context, instance)
     if reboot_type == SOFT:
-        _check_state(instance, 'reboot', ALLOW_SOFT_REBOOT)
-        _cast(instance, actions.REBOOT, 'reboot_instance', REBOOTING,
-              [None], reboot_type=SOFT)
+        check_state(instance, 'reboot', ALLOW_SOFT_REBOOT)
+        start_on_compute(instance, actions.REBOOT, 'reboot_instance',
+                         REBOOTING, [None], reboot_type=SOFT)
     else:
-        _check_state(instance, 'reboot', ALLOW_HARD_REBOOT, ALLOW_REBOOT)
-        _cast(instance, actions.REBOOT, 'reboot_instance', REBOOTING_HARD,
-              ALLOW_REBOOT, reboot_type=HARD)
+        check_state(instance, 'reboot', ALLOW_HARD_REBOOT, ALLOW_REBOOT)
+        start_on_compute(instance, actions.REBOOT, 'reboot_instance',
+                         REBOOTING_HARD, ALLOW_REBOOT, reboot_type=HARD)
 
 
 def pause(context, instance):
-    _check_lock(context, instance)
-    _check_state(instance, 'pause', (inst_obj.ACTIVE,))
-    _cast(instance, actions.PAUSE, 'pause_instance', PAUSING, [None])
+    check_lock(context, instance)
+    check_state(instance, 'pause', (inst_obj.ACTIVE,))
+    start_on_compute(instance, actions.PAUSE, 'pause_instance', PAUSING,
+                     [None])
 
 
 def unpause(context, instance):
-    _check_lock(context, instance)
-    _check_state(instance, 'unpause', (PAUSED,))
-    _cast(instance, actions.UNPAUSE, 'unpause_instance', UNPAUSING, [None])
+    check_lock(context, instance)
+    check_state(instance, 'unpause', (PAUSED,))
+    start_on_compute(instance, actions.UNPAUSE, 'unpause_instance', UNPAUSING,
+                     [None])
 
 
 def suspend(context, instance):
-    _check_lock(context, instance)
-    _check_state(instance, 'suspend', (inst_obj.ACTIVE,))
-    _cast(instance, actions.SUSPEND, 'suspend_instance', SUSPENDING,
-          [None])
+    check_lock(context, instance)
+    check_state(instance, 'suspend', (inst_obj.ACTIVE,))
+    start_on_compute(instance, actions.SUSPEND, 'suspend_instance', SUSPENDING,
+                     [None])
 
 
 def resume(context, instance):
-    _check_lock(context, instance)
-    _check_state(instance, 'resume', (SUSPENDED,))
-    _cast(instance, actions.RESUME, 'resume_instance', RESUMING, [None])
+    check_lock(context, instance)
+    check_state(instance, 'resume', (SUSPENDED,))
+    start_on_compute(instance, actions.RESUME, 'resume_instance', RESUMING,
+                     [None])
 
 
 def _in_cell(instance, action):

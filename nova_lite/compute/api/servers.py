@@ -1,5 +1,5 @@
 """The compute API for servers: create and delete (writes), with the
-read side (get, list, update) in nova_lite.compute.server_listing.
+read side (get, list, update) in nova_lite.compute.api.server_listing.
 
 Create validates everything a user can get wrong before anything is
 written (flavor, image, key pair, networks, zone), then writes the
@@ -18,12 +18,12 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
+from nova_lite.compute.api import flavors as compute_flavors
+from nova_lite.compute.api import server_metadata
+from nova_lite.compute.api import server_resize
 from nova_lite.compute import block_devices
-from nova_lite.compute import flavors as compute_flavors
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.compute import server_metadata
-from nova_lite.compute import server_resize
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
@@ -161,6 +161,13 @@ def check_requested_destination(context, host=None, node=None):
         raise exception.RequestedHostNotFound(host=node)
 
 
+def parse_boot_devices(image_ref, block_device_mapping_v2):
+    """(image id or None for a volume-backed server, [bdm dict]): a
+    create request's imageRef and block_device_mapping_v2 as create()
+    takes them (InvalidBDM or InvalidInput, 400, for a bad mapping)."""
+    return block_devices.parse(image_ref, block_device_mapping_v2)
+
+
 def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            requested_networks='auto', metadata=None, availability_zone=None,
            key_name=None, user_data=None, description=None,
@@ -170,7 +177,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     """Create max_count servers (all or none). Returns (records,
     reservation_id): the records as the API shows a new server.
     image_id None: volume-backed (block_device_mapping, as
-    block_devices.parse gives it, has the boot volume)."""
+    parse_boot_devices gives it, has the boot volume)."""
     if min_count > max_count:
         raise exception.InvalidInput(
             reason='min_count must be <= max_count')
@@ -326,12 +333,9 @@ def _finish(context, server_id):
     br_obj.delete_request_spec(context, server_id)
 
 
-def delete(context, server_id, check=None):
-    """Delete a server wherever it is. check(mapping): the caller's
-    policy check on the server's owner (raises to refuse)."""
-    mapping = _mapping(context, server_id)
-    if check is not None:
-        check(mapping.project_id, mapping.user_id)
+def delete(context, server_id):
+    """Delete a server wherever it is (the caller has checked policy on
+    its owner)."""
     if _destroy_build_request(context, server_id):
         # Not created in a cell yet: the super conductor finds its build
         # request gone and removes what it made.

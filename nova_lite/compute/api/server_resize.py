@@ -16,19 +16,21 @@ moves (compare-and-swap) to confirming / reverting, so a confirm, a
 revert and the cell conductor's auto-confirm cannot all win; then a cast
 to the source (confirm) or the destination (revert).
 
-Cross-cell: when policy compute:servers:resize:cross_cell allows the
-caller (default nobody) and every nova-compute of every cell runs
-service version 11 or later (and the super conductors speak
-compute_task 1.3), the move is cast with allow_cross_cell: the
-scheduler may pick a host of another cell; otherwise the move stays in
-the cell, without error. Confirm, revert and a delete in VERIFY_RESIZE
-of a cross-cell move (migration.cross_cell_move) go to the super
-conductor (conductor.tasks.cross_cell_finish).
+Cross-cell: when the caller may move the server across cells (policy
+compute:servers:resize:cross_cell, default nobody, checked by the REST
+layer, which passes its answer as cross_cell_allowed) and every nova-
+compute of every cell runs service version 11 or later (and the super
+conductors speak compute_task 1.3), the move is cast with
+allow_cross_cell: the scheduler may pick a host of another cell;
+otherwise the move stays in the cell, without error. Confirm, revert and
+a delete in VERIFY_RESIZE of a cross-cell move
+(migration.cross_cell_move) go to the super conductor
+(conductor.tasks.cross_cell_finish).
 """
-from nova_lite.compute import flavors as compute_flavors
+from nova_lite.compute.api import flavors as compute_flavors
+from nova_lite.compute.api import server_actions
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.compute import server_actions
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import constants
 from nova_lite import context as nova_context
@@ -39,8 +41,6 @@ from nova_lite.objects import instance as inst_obj
 from nova_lite.objects import instance_action as actions
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service_version
-from nova_lite.policies import server_resize as resize_policies
-from nova_lite import policy
 
 # vm_states a resize or migration starts from (with no task), as Nova.
 MOVE_VM_STATES = (inst_obj.ACTIVE, inst_obj.STOPPED)
@@ -64,16 +64,16 @@ def _compute_task():
 def _check_source(context, instance, action):
     """Lock, state, and a compute that is up and speaks the move's RPC
     (409 each), as Nova checks them before anything else."""
-    server_actions._check_lock(context, instance)
-    server_actions._check_state(instance, action, MOVE_VM_STATES)
-    server_actions._check_host(instance)
+    server_actions.check_lock(context, instance)
+    server_actions.check_state(instance, action, MOVE_VM_STATES)
+    server_actions.check_host(instance)
     cctxt = instance._context
     services = [s for s in objects.ServiceList.get_by_host(cctxt,
                                                            instance.host)
                 if s.binary == constants.COMPUTE_BINARY]
     if not services or not services[0].is_up():
         raise exception.ComputeServiceDown()
-    server_actions._check_compute(instance, action,
+    server_actions.check_compute(instance, action,
                                   compute_rpcapi.RESIZE_VERSION)
     if not _compute_task().can_send(MIGRATE_SERVER_VERSION):
         raise exception.ComputeTooOldForAction(
@@ -132,11 +132,9 @@ def _has_compute(cell_context, host):
                for s in objects.ServiceList.get_by_host(cell_context, host))
 
 
-def _allow_cross_cell(context, instance):
+def _allow_cross_cell(context, cross_cell_allowed):
     """The gate of a cross-cell move (see the module doc)."""
-    if not policy.authorize(context, resize_policies.CROSS_CELL,
-                            {'project_id': instance.project_id,
-                             'user_id': instance.user_id}, fatal=False):
+    if not cross_cell_allowed:
         return False
     if not _compute_task().can_send(CROSS_CELL_VERSION):
         return False
@@ -162,11 +160,9 @@ def _begin(instance, task_state, action):
             state=exc.kwargs.get('actual'))
 
 
-def _start_move(context, instance, action, flavor, host=None,
-                cross_cell=None):
-    """cross_cell: the gate's answer when the caller has it already."""
-    if cross_cell is None:
-        cross_cell = _allow_cross_cell(context, instance)
+def _start_move(context, instance, action, flavor, cross_cell,
+                host=None):
+    """cross_cell: the gate's answer (_allow_cross_cell)."""
     instance.progress = 0
     # The task state and the action it starts commit together.
     with inst_obj.transaction(instance._context):
@@ -179,28 +175,32 @@ def _start_move(context, instance, action, flavor, host=None,
         _compute_task().migrate_server(context, instance, flavor, host=host)
 
 
-def resize(context, instance, flavor_id, auto_disk_config=None):
+def resize(context, instance, flavor_id, auto_disk_config=None,
+           cross_cell_allowed=False):
     """Resize to flavor_id: resize_prep ... VERIFY_RESIZE. The server's
     OS-DCF:diskConfig becomes auto_disk_config (MANUAL when None), as in
-    Nova."""
+    Nova. cross_cell_allowed: the caller may move the server to another
+    cell (the cross-cell policy, checked by the caller)."""
     _check_source(context, instance, 'resize')
     flavor = _new_flavor(context, instance, flavor_id)
     instance.auto_disk_config = bool(auto_disk_config)
-    _start_move(context, instance, actions.RESIZE, flavor)
+    _start_move(context, instance, actions.RESIZE, flavor,
+                _allow_cross_cell(context, cross_cell_allowed))
 
 
-def migrate(context, instance, host=None):
+def migrate(context, instance, host=None, cross_cell_allowed=False):
     """Cold-migrate (same flavor) to another host of the server's cell
     (or of any cell when the cross-cell gate is open), host if an
     administrator named one: resize_prep ... VERIFY_RESIZE. As Nova's,
-    a migration sets OS-DCF:diskConfig to MANUAL."""
+    a migration sets OS-DCF:diskConfig to MANUAL. cross_cell_allowed: as
+    resize's."""
     _check_source(context, instance, 'migrate')
-    cross_cell = _allow_cross_cell(context, instance)
+    cross_cell = _allow_cross_cell(context, cross_cell_allowed)
     if host is not None:
         _check_target_host(instance, host, allow_cross_cell=cross_cell)
     instance.auto_disk_config = False
     _start_move(context, instance, actions.MIGRATE, instance.flavor,
-                host=host, cross_cell=cross_cell)
+                cross_cell, host=host)
 
 
 def _finished_migration(instance):
@@ -223,9 +223,9 @@ def _claim_migration(instance, migration, status, action):
 
 
 def _check_resized(context, instance, action):
-    server_actions._check_lock(context, instance)
-    server_actions._check_state(instance, action, (inst_obj.RESIZED,))
-    server_actions._check_host(instance)
+    server_actions.check_lock(context, instance)
+    server_actions.check_state(instance, action, (inst_obj.RESIZED,))
+    server_actions.check_host(instance)
 
 
 def confirm_resize(context, instance):
@@ -242,7 +242,7 @@ def confirm_resize(context, instance):
         _compute_task().confirm_snapshot_based_resize(
             context, instance, migration)
         return
-    server_actions._compute().confirm_resize(
+    server_actions.compute_rpc().confirm_resize(
         instance._context, migration.source_compute, instance, migration)
 
 
@@ -274,7 +274,7 @@ def revert_resize(context, instance):
         _compute_task().revert_snapshot_based_resize(
             context, instance, migration)
         return
-    server_actions._compute().revert_resize(
+    server_actions.compute_rpc().revert_resize(
         instance._context, migration.dest_compute, instance, migration)
 
 
@@ -304,6 +304,6 @@ def confirm_on_delete(context, instance):
         _compute_task().confirm_snapshot_based_resize(
             context, instance, migration)
         return True
-    server_actions._compute().confirm_resize(
+    server_actions.compute_rpc().confirm_resize(
         instance._context, migration.source_compute, instance, migration)
     return True

@@ -14,7 +14,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_utils import uuidutils
 
-from nova_lite.compute import host_providers
+from nova_lite.compute.api import host_providers
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import constants

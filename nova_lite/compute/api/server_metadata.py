@@ -1,10 +1,10 @@
 """The compute API for a server's metadata (/servers/{id}/metadata),
 and the shared ground of a server's sub-resources: find the server
-(404, the caller's policy check) and change it in its cell through the
-Instance object.
+(404; the caller then checks policy on the record) and change it in its
+cell through the Instance object.
 
 Reads come from the server's record (a build request or its cell's
-instance: nova_lite.compute.server_records.ServerRecord). Writes go to the
+instance: nova_lite.compute.api.server_records.ServerRecord). Writes go to the
 instance in its cell, as Nova's compute API writes them:
 
 - a locked server refuses them (409) unless the caller is an
@@ -25,7 +25,7 @@ guest metadata to refresh).
 """
 import contextlib
 
-from nova_lite.compute import server_listing
+from nova_lite.compute.api import server_listing
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -38,14 +38,11 @@ METADATA_VM_STATES = (instance_obj.ACTIVE, 'paused', 'suspended',
                       instance_obj.STOPPED)
 
 
-def record(context, server_id, check=None):
-    """The server's ServerRecord once check(record) (the caller's policy
-    check) lets the caller on; InstanceNotFound (404) if the caller
+def record(context, server_id):
+    """The server's record, which the functions below take (the caller
+    checks policy on it first); InstanceNotFound (404) if the caller
     cannot see it."""
-    rec = server_listing.get(context, server_id)
-    if check is not None:
-        check(rec)
-    return rec
+    return server_listing.get(context, server_id)
 
 
 def check_state(rec_or_instance, action, vm_states, task_states=None):
@@ -130,14 +127,14 @@ def _check_writable(context, instance, action):
 
 # --- reads -------------------------------------------------------------
 
-def get_all(context, server_id, check=None):
-    """{key: value} of the server's metadata."""
-    return dict(record(context, server_id, check).metadata)
+def get_all(context, rec):
+    """{key: value} of the server's metadata (rec: its record)."""
+    return dict(rec.metadata)
 
 
-def get_item(context, server_id, key, check=None):
+def get_item(context, rec, key):
     """The value of one key; InstanceMetadataNotFound (404) if unset."""
-    metadata = get_all(context, server_id, check)
+    metadata = get_all(context, rec)
     if key not in metadata:
         raise exception.InstanceMetadataNotFound()
     return metadata[key]
@@ -145,10 +142,9 @@ def get_item(context, server_id, key, check=None):
 
 # --- writes --------------------------------------------------------------
 
-def _write(context, server_id, change, check, action):
-    """Apply change(current metadata) -> new metadata to the server in
-    its cell; returns the metadata saved."""
-    rec = record(context, server_id, check)
+def _write(context, rec, change, action):
+    """Apply change(current metadata) -> new metadata to the server of
+    rec in its cell; returns the metadata saved."""
     with instance_in_cell(context, rec, action) as instance:
         new = change(dict(instance.metadata))
         _check_writable(context, instance, action)
@@ -158,15 +154,15 @@ def _write(context, server_id, change, check, action):
         return dict(instance.metadata)
 
 
-def update(context, server_id, metadata, replace=False, check=None):
+def update(context, rec, metadata, replace=False):
     """Merge metadata into the server's (replace: make it the server's
     whole metadata); returns the server's metadata after."""
     def change(current):
         return dict(metadata) if replace else dict(current, **metadata)
-    return _write(context, server_id, change, check, 'update metadata')
+    return _write(context, rec, change, 'update metadata')
 
 
-def delete_item(context, server_id, key, check=None):
+def delete_item(context, rec, key):
     """Remove one key; InstanceMetadataNotFound (404) if unset (before
     any state check, as in Nova)."""
     def change(current):
@@ -174,5 +170,5 @@ def delete_item(context, server_id, key, check=None):
             raise exception.InstanceMetadataNotFound()
         del current[key]
         return current
-    get_item(context, server_id, key, check)
-    _write(context, server_id, change, None, 'delete metadata')
+    get_item(context, rec, key)
+    _write(context, rec, change, 'delete metadata')

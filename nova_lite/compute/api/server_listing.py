@@ -36,8 +36,8 @@ import heapq
 
 from oslo_log import log as logging
 
-from nova_lite.compute import flavors as compute_flavors
-from nova_lite.compute import server_records
+from nova_lite.compute.api import flavors as compute_flavors
+from nova_lite.compute.api import server_records
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -285,15 +285,15 @@ def get(context, server_id, cell_down_support=False, host_status=False):
     return server_records.record(result)
 
 
-def update(context, server_id, check=None, host_status=False, **values):
+def update(context, server_id, rec=None, host_status=False, **values):
     """Update a server's instance columns (display_name,
-    display_description, access_ip_v4, access_ip_v6, auto_disk_config) wherever it
-    is; returns its ServerRecord (with host_status if asked). check(record): the
-    caller's policy check on the server (raises to refuse), run before
-    anything is written."""
-    rec = get(context, server_id, host_status=host_status)
-    if check is not None:
-        check(rec)
+    display_description, access_ip_v4, access_ip_v6, auto_disk_config)
+    wherever it is; returns its ServerRecord (with host_status if asked).
+    rec: the server's record as get() (with the same host_status)
+    returned it, when the caller has read it already (to check policy
+    on it)."""
+    if rec is None:
+        rec = get(context, server_id, host_status=host_status)
     if not values:
         return rec
     if rec.build_request:

@@ -12,10 +12,10 @@ which connects or disconnects the volume. Swapping a volume for another
 needs a driver that can swap; the simulated one cannot: 409
 (VolumeSwapNotSupported) once the request is otherwise valid.
 """
+from nova_lite.compute.api import server_actions
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.compute import server_actions
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import block_device as bdm_obj
@@ -32,14 +32,14 @@ get_server = server_actions.get
 
 
 def _check(context, instance, action, vm_states=ALLOW_ATTACH):
-    server_actions._check_lock(context, instance)
-    server_actions._check_state(instance, action, vm_states)
+    server_actions.check_lock(context, instance)
+    server_actions.check_state(instance, action, vm_states)
 
 
 def _check_compute(instance, action):
     """409 unless the instance's compute speaks RPC 1.7 (service
     version 10): checked once the request is otherwise valid."""
-    server_actions._check_compute(instance, action,
+    server_actions.check_compute(instance, action,
                                   compute_rpcapi.VOLUME_ATTACH_VERSION)
 
 
@@ -103,7 +103,7 @@ def attach(context, instance, volume_id, device=None, tag=None,
                                          attachment['id']}])
         raise
     instance_events.record_action(cctxt, instance, actions.ATTACH_VOLUME)
-    server_actions._compute().attach_volume(cctxt, instance, bdm)
+    server_actions.compute_rpc().attach_volume(cctxt, instance, bdm)
     return bdm
 
 
@@ -119,7 +119,7 @@ def detach(context, instance, volume_id):
     volume_api.API().begin_detaching(context, volume_id)
     cctxt = instance._context
     instance_events.record_action(cctxt, instance, actions.DETACH_VOLUME)
-    server_actions._compute().detach_volume(cctxt, instance, volume_id,
+    server_actions.compute_rpc().detach_volume(cctxt, instance, volume_id,
                                             bdm.attachment_id)
 
 
@@ -136,8 +136,8 @@ def update(context, instance, volume_id, delete_on_termination=None):
 def swap(context, instance, volume_id, new_volume_id):
     """Swap volume_id for new_volume_id: checked as Nova checks it, then
     refused (409): the simulated driver cannot swap volumes."""
-    server_actions._check_lock(context, instance)
-    server_actions._check_state(instance, 'swap_volume', ALLOW_SWAP)
+    server_actions.check_lock(context, instance)
+    server_actions.check_state(instance, 'swap_volume', ALLOW_SWAP)
     get_attachment(instance, volume_id)
     new = volume_api.API().get(context, new_volume_id)
     if new['status'] != volume_api.AVAILABLE:

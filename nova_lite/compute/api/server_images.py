@@ -3,21 +3,21 @@ image: rebuild (the guest re-spawned from an image, on its own host) and
 snapshot (createImage: a new image of the server in the image service).
 
 Both act on the server's instance in its cell. What a user can get wrong
-is checked before anything is written: the server (404, another
-project's server is a 404 for a non-administrator), the caller's policy
-(the ``check`` callback, 403), the lock (409, rebuild only, as in Nova),
-the vm and task states (409), the image (400). Then, as every server
-action does (nova_lite.compute.server_actions._cast): the first task
+is checked before anything is written (the caller has found the server,
+404 for another project's, and checked its policy, 403): the lock (409,
+rebuild only, as in Nova), the vm and task states (409), the image
+(400). Then, as every server action does
+(nova_lite.compute.api.server_actions.start_on_compute): the first task
 state is set with a compare-and-swap on "no task" (of two racing
 actions, or an action and a delete, exactly one wins and the other gets
 a 409), the instance action (rebuild, createImage) is recorded and a
-cast to the server's compute (compute RPC 1.5; 409 for an older
-compute, before anything is written) does the rest, recording its
-events and clearing the task state.
+cast to the server's compute (compute RPC 1.5; 409 for an older compute,
+before anything is written) does the rest, recording its events and
+clearing the task state.
 """
+from nova_lite.compute.api import server_actions
+from nova_lite.compute.api import servers as compute_servers
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.compute import server_actions
-from nova_lite.compute import servers as compute_servers
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.image import api as image_api
@@ -58,28 +58,25 @@ def _set_keypair(context, instance, key_name):
 _UNSET = object()
 
 
-def rebuild(context, server_id, image_id, check=None, admin_password=None,
+def rebuild(context, instance, image_id, admin_password=None,
             preserve_ephemeral=False, name=None, metadata=None,
             access_ip_v4=_UNSET, access_ip_v6=_UNSET, description=_UNSET,
             key_name=_UNSET, user_data=_UNSET, auto_disk_config=None):
-    """Rebuild a server from image_id on its host; returns its Instance
-    in task_state rebuilding (vm_state unchanged).
+    """Rebuild the server of instance (as server_actions.get returns
+    it) from image_id on its host; returns the instance in task_state
+    rebuilding (vm_state unchanged).
 
-    check(instance): the caller's policy check (raises to refuse). The
-    values given replace the server's (metadata: all of it); key_name
+    The values given replace the server's (metadata: all of it); key_name
     and user_data None unset them; _UNSET leaves a value as it is.
     auto_disk_config None: the new image's default (as on create).
     On the compute: rebuilding -> rebuild_block_device_mapping ->
     rebuild_spawning -> None, vm_state active (stopped if it was)."""
-    instance = server_actions.get(context, server_id)
-    if check is not None:
-        check(instance)
     # At most [DEFAULT] metadata_items on a rebuild (403, as on create).
     if (metadata is not None and CONF.metadata_items >= 0
             and len(metadata) > CONF.metadata_items):
         raise exception.MetadataLimitExceeded(allowed=CONF.metadata_items)
-    server_actions._check_lock(context, instance)
-    server_actions._check_state(instance, 'rebuild', REBUILD_VM_STATES)
+    server_actions.check_lock(context, instance)
+    server_actions.check_state(instance, 'rebuild', REBUILD_VM_STATES)
     volume_backed = not instance.image_ref
     image = compute_servers.check_image(
         context, image_id, instance.flavor,
@@ -107,7 +104,7 @@ def rebuild(context, server_id, image_id, check=None, admin_password=None,
         if value is not _UNSET:
             setattr(instance, field, value)
     instance.progress = 0
-    server_actions._cast(
+    server_actions.start_on_compute(
         instance, actions.REBUILD, 'rebuild_instance',
         instance_obj.REBUILDING, [None],
         version=compute_rpcapi.REBUILD_SNAPSHOT_VERSION,
@@ -160,19 +157,16 @@ def _snapshot_properties(context, instance, metadata):
     return properties
 
 
-def snapshot(context, server_id, name, metadata=None, check=None):
-    """Snapshot a server into a new image (status queued, owned by the
-    server's project); returns the image. The compute uploads it (image
-    active) and clears the task state: image_snapshot ->
-    image_pending_upload -> image_uploading -> None. On a failure the
-    image is deleted. check(instance): the caller's policy check."""
-    instance = server_actions.get(context, server_id)
-    if check is not None:
-        check(instance)
+def snapshot(context, instance, name, metadata=None):
+    """Snapshot the server of instance (as server_actions.get returns
+    it) into a new image (status queued, owned by the server's project);
+    returns the image. The compute uploads it (image active) and clears
+    the task state: image_snapshot -> image_pending_upload ->
+    image_uploading -> None. On a failure the image is deleted."""
     if 0 <= CONF.metadata_items < len(metadata or {}):
         raise exception.ImageMetadataLimitExceeded()
-    server_actions._check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
-    server_actions._check_compute(
+    server_actions.check_state(instance, 'createImage', SNAPSHOT_VM_STATES)
+    server_actions.check_compute(
         instance, actions.CREATE_IMAGE,
         compute_rpcapi.REBUILD_SNAPSHOT_VERSION)
     image = image_api.API().create(
@@ -180,7 +174,7 @@ def snapshot(context, server_id, name, metadata=None, check=None):
         properties=_snapshot_properties(context, instance, metadata),
         owner=instance.project_id, min_disk=instance.flavor.root_gb or 0)
     try:
-        server_actions._cast(
+        server_actions.start_on_compute(
             instance, actions.CREATE_IMAGE, 'snapshot_instance',
             instance_obj.IMAGE_SNAPSHOT, [None],
             version=compute_rpcapi.REBUILD_SNAPSHOT_VERSION,
