@@ -9,7 +9,7 @@ made conditional on the task and vm states the caller expects
 build, or two actions racing each other, is settled.
 
 The REST API reads servers as records (the read model,
-nova_lite.compute.server_records.ServerRecord, built from the rows of
+nova_lite.compute.api.server_records.ServerRecord, built from the rows of
 nova_lite.db.main.instances) instead of objects: one page of servers is
 a constant number of statements and no object construction per row.
 The compute API writes through Instance, and through the functions at

@@ -1,4 +1,4 @@
-"""The server read model (nova_lite.compute.server_records.ServerRecord):
+"""The server read model (nova_lite.compute.api.server_records.ServerRecord):
 its fields are pinned here, so that changing what the REST layer reads
 of a server is a deliberate change of this list and of the record's
 docstring, not a side effect."""
@@ -8,7 +8,7 @@ import datetime
 import os
 import typing
 
-from nova_lite.compute import server_records
+from nova_lite.compute.api import server_records
 
 Opt = typing.Optional
 Json = typing.Dict[str, typing.Any]

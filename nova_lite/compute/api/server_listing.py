@@ -1,7 +1,7 @@
 """The read side of servers: get, list and update, across every cell.
 
 Everything here returns *server records*
-(nova_lite.compute.server_records.ServerRecord, the read model: its
+(nova_lite.compute.api.server_records.ServerRecord, the read model: its
 docstring is the contract with the REST layer). Rows are read, and
 records built from them, in server_records (the one module of the
 compute API that reads server rows); this module pages, merges and

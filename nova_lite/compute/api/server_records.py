@@ -6,7 +6,7 @@ cell), the instance mapping of a server whose cell does not answer --
 and orders and filters them outside SQL (build requests live in the
 API DB as serialized instances; ip filters are regular expressions).
 
-Listing and show (nova_lite.compute.server_listing) read *rows* here
+Listing and show (nova_lite.compute.api.server_listing) read *rows* here
 (plain dicts: instance columns plus what hangs off them, as
 nova_lite.db.main.instances reads them), merge and page them across
 cells, and turn each row of the answer into a ServerRecord with

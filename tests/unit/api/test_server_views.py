@@ -4,7 +4,7 @@ import datetime
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import servers as views
-from nova_lite.compute import server_records
+from nova_lite.compute.api import server_records
 
 URL = 'http://nova.example/v2.1'
 NOW = datetime.datetime(2026, 11, 25, 12, 0, 0, 123456)

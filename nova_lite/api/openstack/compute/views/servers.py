@@ -1,7 +1,7 @@
 """Server response bodies at every microversion from 2.1 to 2.88.
 
 Bodies render from server records (the read model,
-nova_lite.compute.server_records.ServerRecord: its docstring says what
+nova_lite.compute.api.server_records.ServerRecord: its docstring says what
 each field holds), never from ORM rows, dicts or objects. A
 Builder settles once per request what depends on the microversion and
 on policy (extended attributes, host_status, the flavor's extra specs),
