@@ -1,5 +1,8 @@
 """Version documents: the list at / and the v2.1 document at /v2.1."""
+import pecan
+
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack import wsgi
 
 V21_UPDATED = '2013-07-23T11:33:21Z'
 
@@ -35,3 +38,15 @@ def version_list(base_url):
 
 def v21_document(base_url):
     return {'version': v21(base_url)}
+
+
+class V21Controller(object):
+    """/v2.1: the version document."""
+
+    @wsgi.expose()
+    def index(self):
+        # application_url ends with the /v2.1 this app is mounted at.
+        base = pecan.request.application_url
+        if base.endswith('/v2.1'):
+            base = base[:-len('/v2.1')]
+        return v21_document(base)

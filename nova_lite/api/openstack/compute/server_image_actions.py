@@ -50,7 +50,6 @@ def _owner(instance):
 class ImageActions(object):
     """rebuild and createImage, mixed into the server action controller."""
 
-    @wsgi.action('rebuild', status=202)
     @server_common.validated(validation.schema, _REBUILD_SCHEMAS)
     def rebuild(self, body):
         ctxt = wsgi.request_context()
@@ -77,7 +76,6 @@ class ImageActions(object):
                              else None),
             disk_config=rebuild.get('OS-DCF:diskConfig'))
 
-    @wsgi.action('createImage', status=202)
     @validation.schema(schemas.create_image)
     def create_image(self, body):
         ctxt = wsgi.request_context()

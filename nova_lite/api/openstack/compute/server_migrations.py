@@ -33,8 +33,7 @@ class ServerMigrationController(object):
         self.server_id = server_id
         self.migration_id = migration_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(min_version=av.SERVER_MIGRATIONS)
+    @wsgi.expose()
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()
@@ -50,8 +49,7 @@ class ServerMigrationsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(min_version=av.SERVER_MIGRATIONS)
+    @wsgi.expose()
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()
@@ -65,8 +63,3 @@ class ServerMigrationsController(object):
                                                   check=check)
         render = _builder(ctxt, policies.INDEX_HOST, owner['project_id'])
         return {'migrations': [render.server_migration(r) for r in recs]}
-
-    @pecan.expose()
-    def _lookup(self, migration_id, *remainder):
-        return ServerMigrationController(self.server_id, migration_id), \
-            remainder

@@ -17,13 +17,11 @@ from nova_lite.policies import server_resize as policies
 class ResizeActions(object):
     """resize, migrate, confirmResize, revertResize."""
 
-    @wsgi.action('resize', status=202)
     @validation.schema(schemas.resize)
     def resize(self, body):
         ctxt, instance = self._authorized(policies.RESIZE)
         server_resize.resize(ctxt, instance, body['resize']['flavorRef'])
 
-    @wsgi.action('migrate', status=202)
     @validation.schema(schemas.migrate, av.MIN, av.before(av.MIGRATE_HOST))
     @validation.schema(schemas.migrate_v256, av.MIGRATE_HOST)
     def migrate(self, body):
@@ -34,13 +32,11 @@ class ResizeActions(object):
             policies.MIGRATE_HOST if host else policies.MIGRATE)
         server_resize.migrate(ctxt, instance, host=host)
 
-    @wsgi.action('confirmResize', status=204)
     @validation.schema(schemas.confirm_resize)
     def confirm_resize(self, body):
         ctxt, instance = self._authorized(policies.CONFIRM_RESIZE)
         server_resize.confirm_resize(ctxt, instance)
 
-    @wsgi.action('revertResize', status=202)
     @validation.schema(schemas.revert_resize)
     def revert_resize(self, body):
         ctxt, instance = self._authorized(policies.REVERT_RESIZE)

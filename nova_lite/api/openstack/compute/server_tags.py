@@ -25,15 +25,13 @@ class ServerTagController(object):
         self.server_id = server_id
         self.tag = tag
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(status=204, min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=204)
     def index(self):
         ctxt = wsgi.request_context()
         tags_api.exists(ctxt, self.server_id, self.tag,
                         check=policy_check(ctxt, st_policies.SHOW))
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(status=201, method='PUT', min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=201)
     def put(self):
         ctxt = wsgi.request_context()
         added = tags_api.add(ctxt, self.server_id, self.tag,
@@ -45,8 +43,7 @@ class ServerTagController(object):
             parse.quote(self.tag))
         return None
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.request_context()
         tags_api.delete(ctxt, self.server_id, self.tag,
@@ -59,15 +56,13 @@ class ServerTagsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(min_version=av.SERVER_TAGS)
+    @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
         return {'tags': tags_api.get_all(
             ctxt, self.server_id, check=policy_check(ctxt, st_policies.INDEX))}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT', min_version=av.SERVER_TAGS)
+    @wsgi.expose()
     @validation.schema(schemas.update_all, av.SERVER_TAGS)
     def put(self, body=None):
         ctxt = wsgi.request_context()
@@ -75,13 +70,8 @@ class ServerTagsController(object):
             ctxt, self.server_id, body['tags'],
             check=policy_check(ctxt, st_policies.UPDATE_ALL))}
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.request_context()
         tags_api.delete_all(ctxt, self.server_id,
                             check=policy_check(ctxt, st_policies.DELETE_ALL))
-
-    @pecan.expose()
-    def _lookup(self, tag, *remainder):
-        return ServerTagController(self.server_id, tag), remainder
