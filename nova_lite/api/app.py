@@ -7,7 +7,6 @@ import os
 
 from oslo_config import cfg
 from paste import deploy
-import pecan
 from pecan import hooks
 import webob
 import webob.dec
@@ -32,8 +31,7 @@ class JSONOnlyHook(hooks.PecanHook):
 
 def v21_app_factory(global_conf, **local_conf):
     """The pecan app serving /v2.1 (paste app factory)."""
-    return pecan.make_app(
-        root.V21Controller(),
+    return root.make_app(
         hooks=[JSONOnlyHook()],
         force_canonical=False,
         guess_content_type_from_ext=False,
