@@ -7,10 +7,7 @@ import os
 
 from oslo_config import cfg
 from paste import deploy
-import pecan
 from pecan import hooks
-from pecan import routing as pecan_routing
-from pecan import util as pecan_util
 import webob
 import webob.dec
 
@@ -19,7 +16,6 @@ from nova_lite.api.openstack import versions
 from nova_lite.api.openstack import wsgi
 from nova_lite.conf import CONF
 from nova_lite import exception
-from nova_lite import utils
 
 PASTE_FILE = 'api-paste.ini'
 APP_NAME = 'osapi_compute'
@@ -33,33 +29,9 @@ class JSONOnlyHook(hooks.PecanHook):
         state.request.pecan['content_type'] = wsgi.JSON
 
 
-def _once_per_class(detect):
-    """pecan's detection of a controller's custom path segments, for
-    the classes it has not seen yet: for one it has (its
-    __observed_controllers__) it only lists the object's attributes
-    again, at every step of every request's routing (a pecan internal:
-    see doc/private-apis.rst)."""
-    observed = pecan_routing.__observed_controllers__
-
-    def detect_once(obj):
-        if obj.__class__ not in observed:
-            detect(obj)
-
-    detect_once.once = True
-    return detect_once
-
-
 def v21_app_factory(global_conf, **local_conf):
     """The pecan app serving /v2.1 (paste app factory)."""
-    if not getattr(pecan_util._getargspec, 'memoized', False):
-        pecan_util._getargspec = utils.memoized_argspec(
-            pecan_util._getargspec)
-    if not getattr(pecan_routing._detect_custom_path_segments, 'once',
-                   False):
-        pecan_routing._detect_custom_path_segments = _once_per_class(
-            pecan_routing._detect_custom_path_segments)
-    return pecan.make_app(
-        root.V21Controller(),
+    return root.make_app(
         hooks=[JSONOnlyHook()],
         force_canonical=False,
         guess_content_type_from_ext=False,

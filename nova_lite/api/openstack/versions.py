@@ -1,7 +1,10 @@
 """Version documents: the list at /, the v2.1 document at /v2.1 and
 the legacy v2.0 document at /v2, as Nova 34 shows them (v2.0 is
 DEPRECATED there, with no microversions)."""
+import pecan
+
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack import wsgi
 
 V21_UPDATED = '2013-07-23T11:33:21Z'
 V20_UPDATED = '2025-07-04T12:00:00Z'
@@ -64,3 +67,15 @@ def v21_document(base_url):
 
 def v20_document(base_url):
     return {'version': v20(base_url)}
+
+
+class V21Controller(object):
+    """/v2.1: the version document."""
+
+    @wsgi.expose()
+    def index(self):
+        # application_url ends with the /v2.1 this app is mounted at.
+        base = pecan.request.application_url
+        if base.endswith('/v2.1'):
+            base = base[:-len('/v2.1')]
+        return v21_document(base)

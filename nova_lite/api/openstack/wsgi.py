@@ -1,9 +1,9 @@
 """Helpers every controller uses: the exposing decorator, the request's
 context, policy check and microversion, the JSON body, and actions.
 
-Actions (``POST /{resource}/{id}/action``) are one method each, marked
-``@action('addTenantAccess')`` on an ``ActionController``; the body's one
-key picks the method.
+Actions (``POST /{resource}/{id}/action``) are one method each on an
+``ActionController``; the route table (compute/routes.py) names them and
+the body's one key picks the method.
 """
 import collections
 import functools
@@ -72,16 +72,6 @@ def _empty_body():
     yield b''
 
 
-def _check_route(remainder, method, min_version, max_version):
-    if remainder:
-        raise exception.ResourceNotFound()
-    requested = pecan.request.method
-    if requested != method and not (requested == 'HEAD' and method == 'GET'):
-        raise exception.MethodNotAllowed()
-    if not api_version().matches(min_version, max_version):
-        raise exception.ResourceNotFound()
-
-
 def _render(result, status):
     response = pecan.response
     response.status_int = status
@@ -101,22 +91,21 @@ def _render(result, status):
     return response
 
 
-def expose(status=200, min_version=None, max_version=None, method='GET'):
-    """Expose a controller method as a JSON endpoint.
+def expose(status=200):
+    """Expose a controller method as a JSON endpoint (the route table,
+    compute/routes.py, says which method, path and microversions it
+    serves).
 
-    The method takes no routing arguments of its own: extra path segments
-    are a 404, query parameters are read through validation helpers. It
-    returns a dict (rendered as JSON with ``status``) or None (empty body).
-    ``status`` may be a function of the microversion, for resources whose
-    status code changed with one (os-keypairs: 200 -> 201 at 2.2).
-    Outside [min_version, max_version] the endpoint does not exist (404).
-    ``method`` is the HTTP method served: pecan hands a generic GET handler
-    every method nothing else claimed, so anything else is a 405 here.
+    The method takes no arguments of its own: query parameters and the
+    body are read through validation helpers. It returns a dict
+    (rendered as JSON with ``status``), None (empty body), or a
+    WithStatus. ``status`` may be a function of the microversion, for
+    resources whose status code changed with one (os-keypairs: 200 ->
+    201 at 2.2).
     """
     def decorator(fn):
         @functools.wraps(fn)
-        def wrapper(self, *remainder, **_query):
-            _check_route(remainder, method, min_version, max_version)
+        def wrapper(self):
             code = status(api_version()) if callable(status) else status
             result = fn(self)
             if isinstance(result, WithStatus):
@@ -126,33 +115,27 @@ def expose(status=200, min_version=None, max_version=None, method='GET'):
     return decorator
 
 
-def action(name, min_version=None, max_version=None, status=200):
-    """Mark a method as the handler of action ``name`` in the version
-    range; it is called with ``body=`` and answers with ``status``."""
-    def decorator(fn):
-        fn.wsgi_action = (name, min_version, max_version, status)
-        return fn
-    return decorator
+# {controller class: {action name: [(function, min, max, status)]}},
+# declared from the route table.
+_ACTIONS = {}
 
 
-@functools.lru_cache(maxsize=None)
-def _actions_of(cls):
-    """{action name: [(function, min, max, status)]} of a class."""
-    table = {}
-    for klass in reversed(cls.__mro__):
-        for value in vars(klass).values():
-            spec = getattr(value, 'wsgi_action', None)
-            if spec is not None:
-                name, low, high, status = spec
-                table.setdefault(name, []).append((value, low, high, status))
-    return table
+def declare_actions(controller, actions):
+    """Make ``actions`` (the route table's Action entries) the actions
+    of ``controller``, the class serving their route."""
+    table = _ACTIONS.setdefault(controller, {})
+    for entry in actions:
+        table.setdefault(entry.name, []).append(
+            (entry.handler, entry.min_version, entry.max_version,
+             entry.status))
 
 
 def find_action(controller, name):
     """(bound handler, status) of action ``name`` at this request's
     microversion, or None if the controller has none."""
     version = api_version()
-    for fn, low, high, status in _actions_of(type(controller)).get(name, ()):
+    for fn, low, high, status in _ACTIONS.get(type(controller), {}).get(
+            name, ()):
         if version.matches(low, high):
             return functools.partial(fn, controller), status
     return None
@@ -167,18 +150,11 @@ def action_name(body):
 
 
 class ActionController(object):
-    """``/{resource}/{id}/action``: POST runs the method marked
-    ``@action(key)`` for the body's one key; an unknown key is a 400 (as in
-    Nova), other methods a 405."""
+    """``POST /{resource}/{id}/action``: runs the handler the route
+    table lists for the body's one key; an unknown key is a 400 (as in
+    Nova)."""
 
-    @pecan.expose(generic=True, content_type=JSON)
-    @expose()
-    def index(self):
-        raise method_not_allowed('POST')
-
-    @index.when(method='POST', content_type=JSON)
-    def post(self, *remainder, **_query):
-        _check_route(remainder, 'POST', None, None)
+    def post(self):
         body = request_body()
         name = action_name(body)
         found = find_action(self, name)

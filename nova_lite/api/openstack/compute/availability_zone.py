@@ -2,8 +2,6 @@
 (administrators): the zones of the services of every cell, as
 nova_lite.compute.api.availability_zones derives them (no host
 aggregates)."""
-import pecan
-
 from nova_lite.api.openstack.compute.views import common
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute.api import availability_zones as az_api
@@ -33,14 +31,12 @@ def _zone(zone):
 class AvailabilityZoneController(object):
     """/os-availability-zone, /os-availability-zone/detail"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.authorize(az_policies.LIST)
         return {'availabilityZoneInfo': [
             _zone(z) for z in az_api.list_zones(ctxt.elevated())]}
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def detail(self):
         ctxt = wsgi.authorize(az_policies.DETAIL)

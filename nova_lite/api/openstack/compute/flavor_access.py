@@ -1,7 +1,5 @@
 """/flavors/{flavor_id}/os-flavor-access: the projects that may use a
 private flavor; POST /flavors/{flavor_id}/action adds and removes them."""
-import pecan
-
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import flavors as schemas
 from nova_lite.api.openstack.compute.views import flavors as views
@@ -17,7 +15,6 @@ class FlavorAccessController(object):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.authorize(fl_policies.ACCESS_LIST, own_project=True)
@@ -30,7 +27,6 @@ class FlavorActionController(wsgi.ActionController):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @wsgi.action('addTenantAccess')
     @validation.schema(schemas.add_tenant_access)
     def add_tenant_access(self, body):
         ctxt = wsgi.authorize(fl_policies.ACCESS_ADD)
@@ -40,7 +36,6 @@ class FlavorActionController(wsgi.ActionController):
             av.FLAVOR_ACCESS_PUBLIC_CONFLICT)
         return views.access(flavor)
 
-    @wsgi.action('removeTenantAccess')
     @validation.schema(schemas.remove_tenant_access)
     def remove_tenant_access(self, body):
         ctxt = wsgi.authorize(fl_policies.ACCESS_REMOVE)

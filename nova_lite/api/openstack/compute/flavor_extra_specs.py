@@ -5,8 +5,6 @@ the caller's own project (readers of any project may read), writes
 against no project (administrators). From 2.86 written specs of the
 namespaces Nova knows are validated (extra_spec_validators): 400 naming
 the key."""
-import pecan
-
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute import extra_spec_validators
 from nova_lite.api.openstack.compute.schemas import flavors as schemas
@@ -29,15 +27,13 @@ class ExtraSpecController(object):
         self.flavor_id = flavor_id
         self.key = key
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_SHOW, own_project=True)
         return {self.key: flavors_api.extra_spec_get(ctxt, self.flavor_id,
                                                      self.key)}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT')
+    @wsgi.expose()
     @validation.schema(schemas.extra_spec_update)
     def put(self, body=None):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_UPDATE)
@@ -48,8 +44,7 @@ class ExtraSpecController(object):
         flavors_api.extra_specs_update(ctxt, self.flavor_id, body)
         return body
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(method='DELETE')
+    @wsgi.expose()
     def delete(self):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_DELETE)
         flavors_api.extra_spec_delete(ctxt, self.flavor_id, self.key)
@@ -61,15 +56,13 @@ class ExtraSpecsController(object):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_INDEX, own_project=True)
         return {'extra_specs': flavors_api.get(
             ctxt, self.flavor_id).extra_specs}
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(method='POST')
+    @wsgi.expose()
     @validation.schema(schemas.extra_specs_create)
     def post(self, body=None):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_CREATE)
@@ -77,7 +70,3 @@ class ExtraSpecsController(object):
         flavors_api.extra_specs_update(ctxt, self.flavor_id,
                                        body['extra_specs'])
         return body
-
-    @pecan.expose()
-    def _lookup(self, key, *remainder):
-        return ExtraSpecController(self.flavor_id, key), remainder

@@ -4,8 +4,6 @@ controllers."""
 import pecan
 
 from nova_lite.api.openstack import api_version as av
-from nova_lite.api.openstack.compute import flavor_access
-from nova_lite.api.openstack.compute import flavor_extra_specs
 from nova_lite.api.openstack.compute.schemas import flavors as schemas
 from nova_lite.api.openstack.compute.views import flavors as views
 from nova_lite.api.openstack import validation
@@ -110,15 +108,13 @@ class FlavorController(object):
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
         flavor = flavors_api.get(ctxt, self.flavor_id)
         return builder(ctxt, wsgi.api_version()).show(flavor)
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT', min_version=av.FLAVOR_DESCRIPTION)
+    @wsgi.expose()
     @validation.schema(schemas.update_v255, av.FLAVOR_DESCRIPTION)
     def put(self, body=None):
         ctxt = wsgi.authorize(fl_policies.UPDATE)
@@ -126,37 +122,21 @@ class FlavorController(object):
             ctxt, self.flavor_id, body['flavor']['description'])
         return builder(ctxt, wsgi.api_version()).show(flavor)
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=202, method='DELETE')
+    @wsgi.expose(status=202)
     def delete(self):
         ctxt = wsgi.authorize(fl_policies.DELETE)
         flavors_api.delete(ctxt, self.flavor_id)
-
-    _SUBRESOURCES = {
-        'action': flavor_access.FlavorActionController,
-        'os-extra_specs': flavor_extra_specs.ExtraSpecsController,
-        'os-flavor-access': flavor_access.FlavorAccessController,
-    }
-
-    @pecan.expose()
-    def _lookup(self, name, *remainder):
-        controller = self._SUBRESOURCES.get(name)
-        if controller is None:
-            return None
-        return controller(self.flavor_id), remainder
 
 
 class FlavorsController(object):
     """/flavors, /flavors/detail"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(method='POST')
+    @wsgi.expose()
     @validation.schema(schemas.create, av.MIN,
                        av.before(av.FLAVOR_DESCRIPTION))
     @validation.schema(schemas.create_v255, av.FLAVOR_DESCRIPTION)
@@ -165,12 +145,7 @@ class FlavorsController(object):
         flavor = flavors_api.create(ctxt, **_create_args(body['flavor']))
         return builder(ctxt, wsgi.api_version()).show(flavor)
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)
-
-    @pecan.expose()
-    def _lookup(self, flavor_id, *remainder):
-        return FlavorController(flavor_id), remainder

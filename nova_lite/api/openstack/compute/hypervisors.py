@@ -99,7 +99,6 @@ class HypervisorController(object):
     def __init__(self, hypervisor_id):
         self.hypervisor_id = hypervisor_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @validation.query_schema(schemas.show_query, av.MIN, LAST_LEGACY)
     @validation.query_schema(schemas.show_query_v253,
@@ -125,8 +124,7 @@ class HypervisorController(object):
         return hosts_api.compute_node_get(ctxt, self.hypervisor_id,
                                             by_uuid)
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST_WITH_UPTIME_ROUTE)
+    @wsgi.expose()
     def uptime(self):
         ctxt = wsgi.authorize(hv_policies.UPTIME)
         version = wsgi.api_version()
@@ -135,8 +133,7 @@ class HypervisorController(object):
             hypervisor, version,
             hosts_api.hypervisor_uptime(ctxt, hypervisor))}
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST_LEGACY)
+    @wsgi.expose()
     def search(self):
         ctxt = wsgi.authorize(hv_policies.SEARCH)
         version = wsgi.api_version()
@@ -145,8 +142,7 @@ class HypervisorController(object):
         return {'hypervisors': [views.summary(h, version)
                                 for h in hypervisors]}
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST_LEGACY)
+    @wsgi.expose()
     def servers(self):
         ctxt = wsgi.authorize(hv_policies.SERVERS)
         version = wsgi.api_version()
@@ -159,25 +155,18 @@ class HypervisorController(object):
 class HypervisorsController(object):
     """/os-hypervisors, /os-hypervisors/detail, /os-hypervisors/statistics"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST_WITH_CAPACITY)
+    @wsgi.expose()
     def statistics(self):
         ctxt = wsgi.authorize(hv_policies.STATISTICS)
         return {'hypervisor_statistics':
                 hosts_api.compute_node_statistics(ctxt)}
-
-    @pecan.expose()
-    def _lookup(self, hypervisor_id, *remainder):
-        return HypervisorController(hypervisor_id), remainder

@@ -3,8 +3,6 @@
 visible; writes need its project or an administrator (403 otherwise).
 At most MAX_ITEMS properties per image (Nova's default metadata_items
 quota; 403 beyond)."""
-import pecan
-
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import images as schemas
 from nova_lite.api.openstack import validation
@@ -40,16 +38,14 @@ class ImageMetadataItemController(object):
         self.image_id = image_id
         self.key = key
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST)
+    @wsgi.expose()
     def index(self):
         properties = _properties(self.image_id)
         if self.key not in properties:
             raise exception.ImageMetadataKeyNotFound()
         return {'meta': {self.key: properties[self.key]}}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT', max_version=LAST)
+    @wsgi.expose()
     @validation.schema(schemas.meta, av.MIN, LAST)
     def put(self, body=None):
         meta = body['meta']
@@ -59,8 +55,7 @@ class ImageMetadataItemController(object):
         _write(self.image_id, meta)
         return {'meta': meta}
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE', max_version=LAST)
+    @wsgi.expose(status=204)
     def delete(self):
         properties = _properties(self.image_id)
         if self.key not in properties:
@@ -75,24 +70,17 @@ class ImageMetadataController(object):
     def __init__(self, image_id):
         self.image_id = image_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST)
+    @wsgi.expose()
     def index(self):
         return {'metadata': _properties(self.image_id)}
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(method='POST', max_version=LAST)
+    @wsgi.expose()
     @validation.schema(schemas.metadata, av.MIN, LAST)
     def post(self, body=None):
         return {'metadata': _write(self.image_id, body['metadata'])}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT', max_version=LAST)
+    @wsgi.expose()
     @validation.schema(schemas.metadata, av.MIN, LAST)
     def put(self, body=None):
         _write(self.image_id, body['metadata'], purge=True)
         return {'metadata': body['metadata']}
-
-    @pecan.expose()
-    def _lookup(self, key, *remainder):
-        return ImageMetadataItemController(self.image_id, key), remainder

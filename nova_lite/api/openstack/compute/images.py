@@ -8,7 +8,6 @@ from oslo_utils import timeutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
-from nova_lite.api.openstack.compute import image_metadata
 from nova_lite.api.openstack.compute.schemas import images as schemas
 from nova_lite.api.openstack.compute.views import images as views
 from nova_lite.api.openstack import validation
@@ -79,40 +78,25 @@ class ImageController(object):
     def __init__(self, image_id):
         self.image_id = image_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST)
+    @wsgi.expose()
     def index(self):
         image = _api().get(wsgi.request_context(), self.image_id)
         return _builder().show(image)
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE', max_version=LAST)
+    @wsgi.expose(status=204)
     def delete(self):
         _api().delete(wsgi.request_context(), self.image_id)
-
-    @pecan.expose()
-    def _lookup(self, name, *remainder):
-        if name != 'metadata':
-            return None
-        return image_metadata.ImageMetadataController(self.image_id), \
-            remainder
 
 
 class ImagesController(object):
     """/images, /images/detail"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST)
+    @wsgi.expose()
     @validation.query_schema(schemas.index_query, av.MIN, LAST)
     def index(self, query=None):
         return _list(query, detailed=False)
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(max_version=LAST)
+    @wsgi.expose()
     @validation.query_schema(schemas.index_query, av.MIN, LAST)
     def detail(self, query=None):
         return _list(query, detailed=True)
-
-    @pecan.expose()
-    def _lookup(self, image_id, *remainder):
-        return ImageController(image_id), remainder

@@ -47,7 +47,6 @@ class InstanceActionController(object):
         self.server_id = server_id
         self.request_id = request_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
@@ -62,7 +61,6 @@ class InstanceActionsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def index(self, query=None):
@@ -79,8 +77,3 @@ class InstanceActionsController(object):
         return _builder(ctxt, instance).index(
             actions, '%s/servers/%s/os-instance-actions' % (
                 pecan.request.application_url, self.server_id), limit)
-
-    @pecan.expose()
-    def _lookup(self, request_id, *remainder):
-        return InstanceActionController(self.server_id, request_id), \
-            remainder

@@ -56,7 +56,6 @@ class KeypairController(object):
     def __init__(self, name):
         self.name = name
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_user_query
     def index(self, query=None):
@@ -64,8 +63,7 @@ class KeypairController(object):
         keypair = keypairs_api.get_key_pair(ctxt, user_id, self.name)
         return _builder().show(keypair)
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=_deleted_status, method='DELETE')
+    @wsgi.expose(status=_deleted_status)
     @_user_query
     def delete(self, query=None):
         ctxt, user_id = _owner(kp_policies.DELETE, _queried_user(query))
@@ -75,7 +73,6 @@ class KeypairController(object):
 class KeypairsController(object):
     """/os-keypairs"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @validation.query_schema(schemas.user_query_v210, av.KEYPAIR_USER_ID,
                              av.before(av.KEYPAIR_PAGING))
@@ -97,8 +94,7 @@ class KeypairsController(object):
         params = {k: v[-1] for k, v in validation.query_params().items()}
         return _builder().index(keypairs, limit, params)
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(status=_created_status, method='POST')
+    @wsgi.expose(status=_created_status)
     @validation.schema(schemas.create, av.MIN, av.before(av.KEYPAIR_TYPE))
     @validation.schema(schemas.create_v22, av.KEYPAIR_TYPE,
                        av.before(av.KEYPAIR_USER_ID))
@@ -115,7 +111,3 @@ class KeypairsController(object):
         keypair, private_key = keypairs_api.create_key_pair(
             ctxt, user_id, params['name'], key_type)
         return _builder().create(keypair, private_key)
-
-    @pecan.expose()
-    def _lookup(self, name, *remainder):
-        return KeypairController(name), remainder

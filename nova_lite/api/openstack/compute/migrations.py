@@ -55,7 +55,6 @@ def _authorize(ctxt, filters):
 class MigrationsController(object):
     """/os-migrations"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_index_query
     def index(self, query=None):

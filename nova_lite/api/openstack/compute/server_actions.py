@@ -1,5 +1,5 @@
 """POST /servers/{server_id}/action: one small handler per action,
-routed by the body's one key (wsgi.ActionController).
+routed by the body's one key (the route table, routes.py, lists them).
 
 Each handler reads the same way: find the server (404 for another
 project's), check policy against its owner, call the compute API
@@ -9,9 +9,9 @@ lock that refuses the action. Every action answers 202 with no body
 
 Adding an action (e.g. rebuild): a schema in schemas/server_actions.py,
 a policy in nova_lite/policies/server_actions.py, a function in
-nova_lite.compute.api.server_actions, and here:
+nova_lite.compute.api.server_actions, an ``action('rebuild', ...)`` entry
+in routes.py, and here:
 
-    @wsgi.action('rebuild', status=202)
     @validation.schema(schemas.rebuild)
     def rebuild(self, body):
         ctxt, instance = self._authorized(policies.REBUILD)
@@ -66,43 +66,35 @@ class ServerActionController(server_image_actions.ImageActions,
         with server_actions.acting_on(ctxt, mapping) as instance:
             action(ctxt, instance, *args)
 
-    @wsgi.action('os-stop', status=202)
     @validation.schema(schemas.stop)
     def stop(self, body):
         self._act(policies.STOP, server_actions.stop)
 
-    @wsgi.action('os-start', status=202)
     @validation.schema(schemas.start)
     def start(self, body):
         self._act(policies.START, server_actions.start)
 
-    @wsgi.action('reboot', status=202)
     @validation.schema(schemas.reboot)
     def reboot(self, body):
         self._act(policies.REBOOT, server_actions.reboot,
                   body['reboot']['type'].upper())
 
-    @wsgi.action('pause', status=202)
     @validation.schema(schemas.pause)
     def pause(self, body):
         self._act(policies.PAUSE, server_actions.pause)
 
-    @wsgi.action('unpause', status=202)
     @validation.schema(schemas.unpause)
     def unpause(self, body):
         self._act(policies.UNPAUSE, server_actions.unpause)
 
-    @wsgi.action('suspend', status=202)
     @validation.schema(schemas.suspend)
     def suspend(self, body):
         self._act(policies.SUSPEND, server_actions.suspend)
 
-    @wsgi.action('resume', status=202)
     @validation.schema(schemas.resume)
     def resume(self, body):
         self._act(policies.RESUME, server_actions.resume)
 
-    @wsgi.action('lock', status=202)
     @validation.schema(schemas.lock, av.MIN, av.before(
         av.SERVER_LOCKED_REASON))
     @validation.schema(schemas.lock_v273, av.SERVER_LOCKED_REASON)
@@ -113,7 +105,6 @@ class ServerActionController(server_image_actions.ImageActions,
             reason = (body['lock'] or {}).get('locked_reason')
         server_actions.lock(ctxt, instance, reason=reason)
 
-    @wsgi.action('unlock', status=202)
     @validation.schema(schemas.unlock)
     def unlock(self, body):
         ctxt, instance = self._authorized(policies.UNLOCK)
@@ -121,14 +112,12 @@ class ServerActionController(server_image_actions.ImageActions,
             ctxt.can(policies.UNLOCK_OVERRIDE, target=_owner(instance))
         server_actions.unlock(ctxt, instance)
 
-    @wsgi.action('os-resetState', status=202)
     @validation.schema(schemas.reset_state)
     def reset_state(self, body):
         ctxt, instance = self._authorized(policies.RESET_STATE)
         server_actions.reset_state(ctxt, instance,
                                    body['os-resetState']['state'])
 
-    @wsgi.action('resetNetwork', status=202)
     def reset_network(self, body):
         """Removed in Nova 23.0.0 with nova-network: 410 at every
         microversion, whatever the server or the body, before any

@@ -55,7 +55,6 @@ def _owner(instance):
 class ImageActions(object):
     """rebuild and createImage, mixed into the server action controller."""
 
-    @wsgi.action('rebuild', status=202)
     @server_common.validated(validation.schema, _REBUILD_SCHEMAS)
     def rebuild(self, body):
         version = wsgi.api_version()
@@ -76,7 +75,6 @@ class ImageActions(object):
             rec, admin_pass=(password if CONF.api.enable_instance_password
                              else None))
 
-    @wsgi.action('createImage', status=202)
     @validation.schema(schemas.create_image)
     def create_image(self, body):
         request = body['createImage']

@@ -3,8 +3,6 @@ readers of its project, changed by its members (policies
 os_compute_api:server-metadata:*). Another project's server does not
 exist (404); a locked server or one in a state that forbids the change
 is a 409; more items than ``[DEFAULT] metadata_items`` a 403."""
-import pecan
-
 from nova_lite.api.openstack.compute.schemas import server_metadata \
     as schemas
 from nova_lite.api.openstack import validation
@@ -30,7 +28,6 @@ class ServerMetadataItemController(object):
         self.server_id = server_id
         self.key = key
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
@@ -38,8 +35,7 @@ class ServerMetadataItemController(object):
         value = metadata_api.get_item(ctxt, rec, self.key)
         return {'meta': {self.key: value}}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT')
+    @wsgi.expose()
     @validation.schema(schemas.meta)
     def put(self, body=None):
         ctxt = wsgi.request_context()
@@ -50,8 +46,7 @@ class ServerMetadataItemController(object):
         metadata_api.update(ctxt, rec, body['meta'])
         return {'meta': body['meta']}
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE')
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, sm_policies.DELETE)
@@ -64,30 +59,23 @@ class ServerMetadataController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, sm_policies.INDEX)
         return {'metadata': metadata_api.get_all(ctxt, rec)}
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(method='POST')
+    @wsgi.expose()
     @validation.schema(schemas.metadata)
     def post(self, body=None):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, sm_policies.CREATE)
         return {'metadata': metadata_api.update(ctxt, rec, body['metadata'])}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT')
+    @wsgi.expose()
     @validation.schema(schemas.metadata)
     def put(self, body=None):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, sm_policies.UPDATE_ALL)
         return {'metadata': metadata_api.update(
             ctxt, rec, body['metadata'], replace=True)}
-
-    @pecan.expose()
-    def _lookup(self, key, *remainder):
-        return ServerMetadataItemController(self.server_id, key), remainder

@@ -36,8 +36,7 @@ class ServerMigrationController(object):
         self.server_id = server_id
         self.migration_id = migration_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(min_version=av.SERVER_MIGRATIONS)
+    @wsgi.expose()
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()
@@ -53,8 +52,7 @@ class ServerMigrationsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(min_version=av.SERVER_MIGRATIONS)
+    @wsgi.expose()
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()
@@ -62,8 +60,3 @@ class ServerMigrationsController(object):
         recs = migration_listing.live_in_progress(ctxt, self.server_id)
         render = _builder(ctxt, policies.INDEX_HOST, project_id)
         return {'migrations': [render.server_migration(r) for r in recs]}
-
-    @pecan.expose()
-    def _lookup(self, migration_id, *remainder):
-        return ServerMigrationController(self.server_id, migration_id), \
-            remainder

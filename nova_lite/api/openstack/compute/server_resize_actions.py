@@ -26,7 +26,6 @@ def _cross_cell_allowed(ctxt, instance):
 class ResizeActions(object):
     """resize, migrate, confirmResize, revertResize."""
 
-    @wsgi.action('resize', status=202)
     @validation.schema(schemas.resize)
     def resize(self, body):
         ctxt, instance = self._authorized(policies.RESIZE)
@@ -35,7 +34,6 @@ class ResizeActions(object):
             auto_disk_config=validation.auto_disk_config(body['resize']),
             cross_cell_allowed=_cross_cell_allowed(ctxt, instance))
 
-    @wsgi.action('migrate', status=202)
     @validation.schema(schemas.migrate, av.MIN, av.before(av.MIGRATE_HOST))
     @validation.schema(schemas.migrate_v256, av.MIGRATE_HOST)
     def migrate(self, body):
@@ -48,13 +46,11 @@ class ResizeActions(object):
             ctxt, instance, host=host,
             cross_cell_allowed=_cross_cell_allowed(ctxt, instance))
 
-    @wsgi.action('confirmResize', status=204)
     @validation.schema(schemas.confirm_resize)
     def confirm_resize(self, body):
         ctxt, instance = self._authorized(policies.CONFIRM_RESIZE)
         server_resize.confirm_resize(ctxt, instance)
 
-    @wsgi.action('revertResize', status=202)
     @validation.schema(schemas.revert_resize)
     def revert_resize(self, body):
         ctxt, instance = self._authorized(policies.REVERT_RESIZE)

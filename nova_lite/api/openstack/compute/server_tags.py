@@ -25,15 +25,13 @@ class ServerTagController(object):
         self.server_id = server_id
         self.tag = tag
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(status=204, min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=204)
     def index(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, st_policies.SHOW)
         tags_api.exists(ctxt, rec, self.tag)
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(status=201, method='PUT', min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=201)
     def put(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, st_policies.UPDATE)
@@ -45,8 +43,7 @@ class ServerTagController(object):
             parse.quote(self.tag))
         return None
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, st_policies.DELETE)
@@ -59,15 +56,13 @@ class ServerTagsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
-    @wsgi.expose(min_version=av.SERVER_TAGS)
+    @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, st_policies.INDEX)
         return {'tags': tags_api.get_all(ctxt, rec)}
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT', min_version=av.SERVER_TAGS)
+    @wsgi.expose()
     @validation.schema(schemas.update_all, av.SERVER_TAGS)
     def put(self, body=None):
         ctxt = wsgi.request_context()
@@ -75,13 +70,8 @@ class ServerTagsController(object):
         rec = authorized_record(ctxt, self.server_id, st_policies.UPDATE_ALL)
         return {'tags': tags_api.replace(ctxt, rec, body['tags'])}
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE', min_version=av.SERVER_TAGS)
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, st_policies.DELETE_ALL)
         tags_api.delete_all(ctxt, rec)
-
-    @pecan.expose()
-    def _lookup(self, tag, *remainder):
-        return ServerTagController(self.server_id, tag), remainder

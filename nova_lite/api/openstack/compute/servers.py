@@ -16,15 +16,9 @@ from oslo_utils import uuidutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
-from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute.schemas import servers as schemas
-from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_common
-from nova_lite.api.openstack.compute import server_metadata
-from nova_lite.api.openstack.compute import server_migrations
-from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute.views import servers as views
-from nova_lite.api.openstack.compute import volume_attachments
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute.api import server_actions as server_actions_api
@@ -408,7 +402,6 @@ class IPController(object):
         self.server_id = server_id
         self.label = label
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
@@ -426,16 +419,11 @@ class IPsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
         rec = _server(ctxt, self.server_id, sv_policies.IPS_INDEX)
         return views.Builder.ips(rec)
-
-    @pecan.expose()
-    def _lookup(self, label, *remainder):
-        return IPController(self.server_id, label), remainder
 
 
 class ServerController(object):
@@ -444,7 +432,6 @@ class ServerController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
@@ -455,8 +442,7 @@ class ServerController(object):
                       host_status=render.host_status is not None)
         return render.show(rec)
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT')
+    @wsgi.expose()
     @validation.schema(schemas.update, av.MIN,
                        av.before(av.SERVER_DESCRIPTION))
     @validation.schema(schemas.update_v219, av.SERVER_DESCRIPTION)
@@ -473,8 +459,7 @@ class ServerController(object):
             **_update_values(body, version))
         return render.updated(rec)
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE')
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.request_context()
         mapping = server_actions_api.get_mapping(ctxt, self.server_id)
@@ -482,36 +467,16 @@ class ServerController(object):
                                              'user_id': mapping.user_id})
         servers_api.delete(ctxt, self.server_id)
 
-    _SUBRESOURCES = {'ips': IPsController,
-                     'action': server_actions.ServerActionController,
-                     'os-instance-actions':
-                     instance_actions.InstanceActionsController,
-                     'metadata': server_metadata.ServerMetadataController,
-                     'migrations':
-                     server_migrations.ServerMigrationsController,
-                     'tags': server_tags.ServerTagsController,
-                     'os-volume_attachments':
-                     volume_attachments.VolumeAttachmentsController}
-
-    @pecan.expose()
-    def _lookup(self, name, *remainder):
-        controller = self._SUBRESOURCES.get(name)
-        if controller is None:
-            return None
-        return controller(self.server_id), remainder
-
 
 class ServersController(object):
     """/servers, /servers/detail"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(status=202, method='POST')
+    @wsgi.expose(status=202)
     @_create_schemas
     def post(self, body=None):
         ctxt = wsgi.request_context()
@@ -533,12 +498,7 @@ class ServersController(object):
                          else 'MANUAL'),
             security_groups=server.get('security_groups'))
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)
-
-    @pecan.expose()
-    def _lookup(self, server_id, *remainder):
-        return ServerController(server_id), remainder

@@ -1,7 +1,5 @@
 """os-services: list, update (enable/disable/force down) and delete the
 services of every cell."""
-import pecan
-
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import services as schemas
 from nova_lite.api.openstack.compute.views import services as views
@@ -40,21 +38,14 @@ class ServiceController(object):
     def __init__(self, service_id):
         self.service_id = service_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
-    def index(self):
-        raise wsgi.method_not_allowed('PUT', 'DELETE')
-
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(method='PUT')
     @validation.schema(schemas.service_update_v253, _BY_UUID)
     def put(self, body=None):
         if wsgi.api_version() >= _BY_UUID:
             return self._update(body)
         return self._path_action()
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=204, method='DELETE')
+    @wsgi.expose(status=204)
     def delete(self):
         ctxt = wsgi.authorize(sv_policies.DELETE)
         service = hosts_api.service_get_by_id(
@@ -63,7 +54,6 @@ class ServiceController(object):
 
     # --- before 2.53: actions named by the path -------------------------
 
-    @wsgi.action('enable', max_version=av.before(_BY_UUID))
     @_named_update_schema
     def enable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
@@ -71,14 +61,12 @@ class ServiceController(object):
                              {'disabled': False, 'disabled_reason': None},
                              status='enabled')
 
-    @wsgi.action('disable', max_version=av.before(_BY_UUID))
     @_named_update_schema
     def disable(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
         return _update_named(ctxt, body, {'disabled': True},
                              status='disabled')
 
-    @wsgi.action('disable-log-reason', max_version=av.before(_BY_UUID))
     @_named_update_schema
     def disable_log_reason(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
@@ -90,8 +78,6 @@ class ServiceController(object):
                              {'disabled': True, 'disabled_reason': reason},
                              status='disabled', disabled_reason=reason)
 
-    @wsgi.action('force-down', min_version=av.SERVICE_FORCED_DOWN,
-                 max_version=av.before(_BY_UUID))
     @validation.schema(schemas.service_force_down)
     def force_down(self, body):
         ctxt = wsgi.authorize(sv_policies.UPDATE)
@@ -160,7 +146,6 @@ class ServiceController(object):
 class ServicesController(object):
     """/os-services"""
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @validation.query_schema(schemas.index_query, av.MIN,
                              av.before(av.STRICT_QUERY_EMPTY_SERVERS))
@@ -178,7 +163,3 @@ class ServicesController(object):
             s for s in listing.services
             if s.binary != constants.API_BINARY])
         return views.index(listing, version)
-
-    @pecan.expose()
-    def _lookup(self, service_id, *remainder):
-        return ServiceController(service_id), remainder

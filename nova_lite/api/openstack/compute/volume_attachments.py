@@ -6,8 +6,6 @@ not exist (404); a server in a state that forbids the change is a 409;
 a volume that is not available a 400. A PUT naming another volume is a
 swap (policy swap: the service role), which the simulated driver cannot
 do (409)."""
-import pecan
-
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import volume_attachments \
     as schemas
@@ -47,7 +45,6 @@ class VolumeAttachmentController(object):
         self.server_id = server_id
         self.volume_id = volume_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     def index(self):
         ctxt = wsgi.request_context()
@@ -55,8 +52,7 @@ class VolumeAttachmentController(object):
         bdm = va_api.get_attachment(instance, self.volume_id)
         return views.show(bdm, self.server_id, wsgi.api_version())
 
-    @index.when(method='PUT', content_type=wsgi.JSON)
-    @wsgi.expose(status=202, method='PUT')
+    @wsgi.expose(status=202)
     @validation.schema(schemas.update, av.MIN,
                        av.before(av.VOLUME_ATTACHMENT_UPDATE))
     @validation.schema(schemas.update_v285, av.VOLUME_ATTACHMENT_UPDATE)
@@ -77,8 +73,7 @@ class VolumeAttachmentController(object):
                       None if value is None else validation.to_bool(value))
         return None
 
-    @index.when(method='DELETE', content_type=wsgi.JSON)
-    @wsgi.expose(status=202, method='DELETE')
+    @wsgi.expose(status=202)
     def delete(self):
         ctxt = wsgi.request_context()
         instance = _server(ctxt, self.server_id, policies.DELETE)
@@ -91,7 +86,6 @@ class VolumeAttachmentsController(object):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    @pecan.expose(generic=True, content_type=wsgi.JSON)
     @wsgi.expose()
     @validation.query_schema(schemas.index_query, av.MIN,
                              av.before(av.STRICT_QUERY_EMPTY_SERVERS))
@@ -107,8 +101,7 @@ class VolumeAttachmentsController(object):
             offset=int(offset or 0))
         return views.index(bdms, self.server_id, wsgi.api_version())
 
-    @index.when(method='POST', content_type=wsgi.JSON)
-    @wsgi.expose(method='POST')
+    @wsgi.expose()
     @validation.schema(schemas.create, av.MIN,
                        av.before(av.VOLUME_ATTACH_TAG))
     @validation.schema(schemas.create_v249, av.VOLUME_ATTACH_TAG,
@@ -125,8 +118,3 @@ class VolumeAttachmentsController(object):
             delete_on_termination=validation.to_bool(
                 attachment.get('delete_on_termination', False)))
         return views.show(bdm, self.server_id, wsgi.api_version())
-
-    @pecan.expose()
-    def _lookup(self, volume_id, *remainder):
-        return VolumeAttachmentController(self.server_id,
-                                          volume_id), remainder

@@ -1,0 +1,342 @@
+"""Every route of the Compute API v2.1, in the order of the Compute API
+reference's index: method, path, the controller method that serves it,
+the policy rules it checks, and the microversions it exists in.
+
+A path's ``{name}`` segments are handed, in order, to the controller's
+constructor (``ServerController(server_id)``); the named method then runs
+with no arguments (it reads its body and query through wsgi and
+validation). ``POST .../action`` routes list their actions, picked by
+the body's one key; ``PUT /os-services/{service_id}`` below 2.53 names
+its action in the path instead.
+
+What the router (root.V21Controller) answers when the table does not
+serve a request, in the Compute API's fault format:
+
+- no path in the table matches: 404;
+- the path matches but no route has the method (HEAD is served as GET):
+  405, with ``Allow`` naming the methods the path has;
+- the route exists at other microversions only: 404;
+- an action name the route does not list at this microversion: 400.
+
+A literal segment wins over a ``{name}`` one (``/servers/detail`` is not
+the server ``detail``); an empty segment ends the path (``/servers/`` is
+``/servers``) and anything after it is a 404.
+"""
+import collections
+
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import availability_zone
+from nova_lite.api.openstack.compute import flavor_access
+from nova_lite.api.openstack.compute import flavor_extra_specs
+from nova_lite.api.openstack.compute import flavors
+from nova_lite.api.openstack.compute import hypervisors
+from nova_lite.api.openstack.compute import image_metadata
+from nova_lite.api.openstack.compute import images
+from nova_lite.api.openstack.compute import instance_actions
+from nova_lite.api.openstack.compute import keypairs
+from nova_lite.api.openstack.compute import migrations
+from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_metadata
+from nova_lite.api.openstack.compute import server_migrations
+from nova_lite.api.openstack.compute import server_tags
+from nova_lite.api.openstack.compute import servers
+from nova_lite.api.openstack.compute import services
+from nova_lite.api.openstack.compute import volume_attachments
+from nova_lite.api.openstack import versions
+from nova_lite.policies import availability_zone as az_pol
+from nova_lite.policies import flavors as fl_pol
+from nova_lite.policies import hypervisors as hv_pol
+from nova_lite.policies import instance_actions as ia_pol
+from nova_lite.policies import keypairs as kp_pol
+from nova_lite.policies import migrations as mg_pol
+from nova_lite.policies import server_actions as sa_pol
+from nova_lite.policies import server_images as si_pol
+from nova_lite.policies import server_metadata as sm_pol
+from nova_lite.policies import server_migrations as smg_pol
+from nova_lite.policies import server_resize as sr_pol
+from nova_lite.policies import server_tags as st_pol
+from nova_lite.policies import servers as sv_pol
+from nova_lite.policies import services as svc_pol
+from nova_lite.policies import volume_attachments as va_pol
+
+
+class Route(collections.namedtuple('Route', [
+        'method', 'path', 'controller', 'handler', 'policies',
+        'min_version', 'max_version', 'actions'])):
+    """``method path``: ``controller(*path params).handler()``."""
+
+
+class Action(collections.namedtuple('Action', [
+        'name', 'handler', 'status', 'policies', 'min_version',
+        'max_version'])):
+    """One action of a route: ``handler(controller, body=body)``,
+    answering ``status``."""
+
+
+def route(method, path, controller, handler, policies=(), since=None,
+          until=None, actions=()):
+    """A route; ``since``/``until``: its first and last microversion."""
+    return Route(method, path, controller, handler, tuple(policies),
+                 since, until, tuple(actions))
+
+
+def action(name, handler, policies=(), status=202, since=None, until=None):
+    return Action(name, handler, status, tuple(policies), since, until)
+
+
+_SHOW_SERVER = (sv_pol.SHOW_HOST_STATUS, sv_pol.SHOW_HOST_STATUS_UNKNOWN,
+                sv_pol.EXTENDED_ATTRIBUTES, sv_pol.SHOW_FLAVOR_EXTRA_SPECS)
+_BY_UUID = av.SERVICE_HYPERVISOR_UUID_IDS
+_ServerActions = server_actions.ServerActionController
+_Service = services.ServiceController
+
+
+ROUTES = (
+    # --- versions ---------------------------------------------------------
+    route('GET', '/', versions.V21Controller, 'index'),
+
+    # --- servers ----------------------------------------------------------
+    route('GET', '/servers', servers.ServersController, 'index',
+          [sv_pol.INDEX, sv_pol.INDEX_ALL_TENANTS, sv_pol.ALLOW_ALL_FILTERS]),
+    route('POST', '/servers', servers.ServersController, 'post',
+          [sv_pol.CREATE, sv_pol.CREATE_FORCED_HOST,
+           sv_pol.CREATE_REQUESTED_DESTINATION, sv_pol.CREATE_ATTACH_VOLUME,
+           sv_pol.CREATE_ATTACH_NETWORK, sv_pol.CREATE_TRUSTED_CERTS,
+           sv_pol.CREATE_ZERO_DISK_FLAVOR]),
+    route('GET', '/servers/detail', servers.ServersController, 'detail',
+          [sv_pol.DETAIL, sv_pol.DETAIL_ALL_TENANTS, sv_pol.ALLOW_ALL_FILTERS,
+           *_SHOW_SERVER]),
+    route('GET', '/servers/{server_id}', servers.ServerController, 'index',
+          [sv_pol.SHOW, *_SHOW_SERVER]),
+    route('PUT', '/servers/{server_id}', servers.ServerController, 'put',
+          [sv_pol.UPDATE, *_SHOW_SERVER]),
+    route('DELETE', '/servers/{server_id}', servers.ServerController,
+          'delete', [sv_pol.DELETE]),
+
+    # --- servers: actions -------------------------------------------------
+    route('POST', '/servers/{server_id}/action', _ServerActions, 'post',
+          actions=[
+              action('os-start', _ServerActions.start, [sa_pol.START]),
+              action('os-stop', _ServerActions.stop, [sa_pol.STOP]),
+              action('reboot', _ServerActions.reboot, [sa_pol.REBOOT]),
+              action('pause', _ServerActions.pause, [sa_pol.PAUSE]),
+              action('unpause', _ServerActions.unpause, [sa_pol.UNPAUSE]),
+              action('suspend', _ServerActions.suspend, [sa_pol.SUSPEND]),
+              action('resume', _ServerActions.resume, [sa_pol.RESUME]),
+              action('lock', _ServerActions.lock, [sa_pol.LOCK]),
+              action('unlock', _ServerActions.unlock,
+                     [sa_pol.UNLOCK, sa_pol.UNLOCK_OVERRIDE]),
+              action('os-resetState', _ServerActions.reset_state,
+                     [sa_pol.RESET_STATE]),
+              # Gone with nova-network (410, no policy), as in Nova 34.
+              action('resetNetwork', _ServerActions.reset_network, []),
+              action('rebuild', _ServerActions.rebuild,
+                     [si_pol.REBUILD, si_pol.REBUILD_TRUSTED_CERTS]),
+              action('createImage', _ServerActions.create_image,
+                     [si_pol.CREATE_IMAGE, si_pol.CREATE_IMAGE_VOLUME_BACKED]),
+              action('resize', _ServerActions.resize,
+                     [sr_pol.RESIZE, sr_pol.CROSS_CELL]),
+              action('confirmResize', _ServerActions.confirm_resize,
+                     [sr_pol.CONFIRM_RESIZE], status=204),
+              action('revertResize', _ServerActions.revert_resize,
+                     [sr_pol.REVERT_RESIZE]),
+              action('migrate', _ServerActions.migrate,
+                     [sr_pol.MIGRATE, sr_pol.MIGRATE_HOST]),
+          ]),
+
+    # --- servers: sub-resources -------------------------------------------
+    route('GET', '/servers/{server_id}/ips', servers.IPsController, 'index',
+          [sv_pol.IPS_INDEX]),
+    route('GET', '/servers/{server_id}/ips/{network_label}',
+          servers.IPController, 'index', [sv_pol.IPS_SHOW]),
+    route('GET', '/servers/{server_id}/metadata',
+          server_metadata.ServerMetadataController, 'index', [sm_pol.INDEX]),
+    route('POST', '/servers/{server_id}/metadata',
+          server_metadata.ServerMetadataController, 'post', [sm_pol.CREATE]),
+    route('PUT', '/servers/{server_id}/metadata',
+          server_metadata.ServerMetadataController, 'put',
+          [sm_pol.UPDATE_ALL]),
+    route('GET', '/servers/{server_id}/metadata/{key}',
+          server_metadata.ServerMetadataItemController, 'index',
+          [sm_pol.SHOW]),
+    route('PUT', '/servers/{server_id}/metadata/{key}',
+          server_metadata.ServerMetadataItemController, 'put',
+          [sm_pol.UPDATE]),
+    route('DELETE', '/servers/{server_id}/metadata/{key}',
+          server_metadata.ServerMetadataItemController, 'delete',
+          [sm_pol.DELETE]),
+    route('GET', '/servers/{server_id}/os-instance-actions',
+          instance_actions.InstanceActionsController, 'index',
+          [ia_pol.LIST]),
+    route('GET', '/servers/{server_id}/os-instance-actions/{request_id}',
+          instance_actions.InstanceActionController, 'index',
+          [ia_pol.SHOW, ia_pol.EVENTS, ia_pol.EVENTS_DETAILS]),
+    route('GET', '/servers/{server_id}/migrations',
+          server_migrations.ServerMigrationsController, 'index',
+          [smg_pol.INDEX, smg_pol.INDEX_HOST], since=av.SERVER_MIGRATIONS),
+    route('GET', '/servers/{server_id}/migrations/{migration_id}',
+          server_migrations.ServerMigrationController, 'index',
+          [smg_pol.SHOW, smg_pol.INDEX_HOST], since=av.SERVER_MIGRATIONS),
+    route('GET', '/servers/{server_id}/tags', server_tags.ServerTagsController,
+          'index', [st_pol.INDEX], since=av.SERVER_TAGS),
+    route('PUT', '/servers/{server_id}/tags', server_tags.ServerTagsController,
+          'put', [st_pol.UPDATE_ALL], since=av.SERVER_TAGS),
+    route('DELETE', '/servers/{server_id}/tags',
+          server_tags.ServerTagsController, 'delete', [st_pol.DELETE_ALL],
+          since=av.SERVER_TAGS),
+    route('GET', '/servers/{server_id}/tags/{tag}',
+          server_tags.ServerTagController, 'index', [st_pol.SHOW],
+          since=av.SERVER_TAGS),
+    route('PUT', '/servers/{server_id}/tags/{tag}',
+          server_tags.ServerTagController, 'put', [st_pol.UPDATE],
+          since=av.SERVER_TAGS),
+    route('DELETE', '/servers/{server_id}/tags/{tag}',
+          server_tags.ServerTagController, 'delete', [st_pol.DELETE],
+          since=av.SERVER_TAGS),
+    route('GET', '/servers/{server_id}/os-volume_attachments',
+          volume_attachments.VolumeAttachmentsController, 'index',
+          [va_pol.INDEX]),
+    route('POST', '/servers/{server_id}/os-volume_attachments',
+          volume_attachments.VolumeAttachmentsController, 'post',
+          [va_pol.CREATE]),
+    route('GET', '/servers/{server_id}/os-volume_attachments/{volume_id}',
+          volume_attachments.VolumeAttachmentController, 'index',
+          [va_pol.SHOW]),
+    route('PUT', '/servers/{server_id}/os-volume_attachments/{volume_id}',
+          volume_attachments.VolumeAttachmentController, 'put',
+          [va_pol.UPDATE, va_pol.SWAP]),
+    route('DELETE', '/servers/{server_id}/os-volume_attachments/{volume_id}',
+          volume_attachments.VolumeAttachmentController, 'delete',
+          [va_pol.DELETE]),
+
+    # --- flavors ----------------------------------------------------------
+    route('GET', '/flavors', flavors.FlavorsController, 'index',
+          [fl_pol.EXTRA_SPECS_INDEX]),
+    route('POST', '/flavors', flavors.FlavorsController, 'post',
+          [fl_pol.CREATE, fl_pol.EXTRA_SPECS_INDEX]),
+    route('GET', '/flavors/detail', flavors.FlavorsController, 'detail',
+          [fl_pol.EXTRA_SPECS_INDEX]),
+    route('GET', '/flavors/{flavor_id}', flavors.FlavorController, 'index',
+          [fl_pol.EXTRA_SPECS_INDEX]),
+    route('PUT', '/flavors/{flavor_id}', flavors.FlavorController, 'put',
+          [fl_pol.UPDATE, fl_pol.EXTRA_SPECS_INDEX],
+          since=av.FLAVOR_DESCRIPTION),
+    route('DELETE', '/flavors/{flavor_id}', flavors.FlavorController,
+          'delete', [fl_pol.DELETE]),
+    route('POST', '/flavors/{flavor_id}/action',
+          flavor_access.FlavorActionController, 'post', actions=[
+              action('addTenantAccess',
+                     flavor_access.FlavorActionController.add_tenant_access,
+                     [fl_pol.ACCESS_ADD], status=200),
+              action('removeTenantAccess',
+                     flavor_access.FlavorActionController.remove_tenant_access,
+                     [fl_pol.ACCESS_REMOVE], status=200),
+          ]),
+    route('GET', '/flavors/{flavor_id}/os-flavor-access',
+          flavor_access.FlavorAccessController, 'index', [fl_pol.ACCESS_LIST]),
+    route('GET', '/flavors/{flavor_id}/os-extra_specs',
+          flavor_extra_specs.ExtraSpecsController, 'index',
+          [fl_pol.EXTRA_SPECS_INDEX]),
+    route('POST', '/flavors/{flavor_id}/os-extra_specs',
+          flavor_extra_specs.ExtraSpecsController, 'post',
+          [fl_pol.EXTRA_SPECS_CREATE]),
+    route('GET', '/flavors/{flavor_id}/os-extra_specs/{key}',
+          flavor_extra_specs.ExtraSpecController, 'index',
+          [fl_pol.EXTRA_SPECS_SHOW]),
+    route('PUT', '/flavors/{flavor_id}/os-extra_specs/{key}',
+          flavor_extra_specs.ExtraSpecController, 'put',
+          [fl_pol.EXTRA_SPECS_UPDATE]),
+    route('DELETE', '/flavors/{flavor_id}/os-extra_specs/{key}',
+          flavor_extra_specs.ExtraSpecController, 'delete',
+          [fl_pol.EXTRA_SPECS_DELETE]),
+
+    # --- keypairs ---------------------------------------------------------
+    route('GET', '/os-keypairs', keypairs.KeypairsController, 'index',
+          [kp_pol.INDEX]),
+    route('POST', '/os-keypairs', keypairs.KeypairsController, 'post',
+          [kp_pol.CREATE]),
+    route('GET', '/os-keypairs/{keypair_name}', keypairs.KeypairController,
+          'index', [kp_pol.SHOW]),
+    route('DELETE', '/os-keypairs/{keypair_name}', keypairs.KeypairController,
+          'delete', [kp_pol.DELETE]),
+
+    # --- images (proxy) ---------------------------------------------------
+    route('GET', '/images', images.ImagesController, 'index',
+          until=images.LAST),
+    route('GET', '/images/detail', images.ImagesController, 'detail',
+          until=images.LAST),
+    route('GET', '/images/{image_id}', images.ImageController, 'index',
+          until=images.LAST),
+    route('DELETE', '/images/{image_id}', images.ImageController, 'delete',
+          until=images.LAST),
+    route('GET', '/images/{image_id}/metadata',
+          image_metadata.ImageMetadataController, 'index',
+          until=image_metadata.LAST),
+    route('POST', '/images/{image_id}/metadata',
+          image_metadata.ImageMetadataController, 'post',
+          until=image_metadata.LAST),
+    route('PUT', '/images/{image_id}/metadata',
+          image_metadata.ImageMetadataController, 'put',
+          until=image_metadata.LAST),
+    route('GET', '/images/{image_id}/metadata/{key}',
+          image_metadata.ImageMetadataItemController, 'index',
+          until=image_metadata.LAST),
+    route('PUT', '/images/{image_id}/metadata/{key}',
+          image_metadata.ImageMetadataItemController, 'put',
+          until=image_metadata.LAST),
+    route('DELETE', '/images/{image_id}/metadata/{key}',
+          image_metadata.ImageMetadataItemController, 'delete',
+          until=image_metadata.LAST),
+
+    # --- availability zones -----------------------------------------------
+    route('GET', '/os-availability-zone',
+          availability_zone.AvailabilityZoneController, 'index',
+          [az_pol.LIST]),
+    route('GET', '/os-availability-zone/detail',
+          availability_zone.AvailabilityZoneController, 'detail',
+          [az_pol.DETAIL]),
+
+    # --- hypervisors ------------------------------------------------------
+    route('GET', '/os-hypervisors', hypervisors.HypervisorsController,
+          'index', [hv_pol.LIST]),
+    route('GET', '/os-hypervisors/detail', hypervisors.HypervisorsController,
+          'detail', [hv_pol.LIST_DETAIL]),
+    route('GET', '/os-hypervisors/statistics',
+          hypervisors.HypervisorsController, 'statistics',
+          [hv_pol.STATISTICS], until=hypervisors.LAST_WITH_CAPACITY),
+    route('GET', '/os-hypervisors/{hypervisor_id}',
+          hypervisors.HypervisorController, 'index', [hv_pol.SHOW]),
+    route('GET', '/os-hypervisors/{hypervisor_id}/uptime',
+          hypervisors.HypervisorController, 'uptime', [hv_pol.UPTIME],
+          until=hypervisors.LAST_WITH_UPTIME_ROUTE),
+    route('GET', '/os-hypervisors/{hypervisor_hostname_pattern}/search',
+          hypervisors.HypervisorController, 'search', [hv_pol.SEARCH],
+          until=hypervisors.LAST_LEGACY),
+    route('GET', '/os-hypervisors/{hypervisor_hostname_pattern}/servers',
+          hypervisors.HypervisorController, 'servers', [hv_pol.SERVERS],
+          until=hypervisors.LAST_LEGACY),
+
+    # --- migrations -------------------------------------------------------
+    route('GET', '/os-migrations', migrations.MigrationsController, 'index',
+          [mg_pol.INDEX, mg_pol.INDEX_ALL_PROJECTS, mg_pol.INDEX_HOST]),
+
+    # --- services ---------------------------------------------------------
+    route('GET', '/os-services', services.ServicesController, 'index',
+          [svc_pol.LIST]),
+    # Before 2.53 the path names an action on the service the body names.
+    route('PUT', '/os-services/{service_id}', _Service, 'put',
+          [svc_pol.UPDATE], actions=[
+              action('enable', _Service.enable, [svc_pol.UPDATE],
+                     status=200, until=av.before(_BY_UUID)),
+              action('disable', _Service.disable, [svc_pol.UPDATE],
+                     status=200, until=av.before(_BY_UUID)),
+              action('disable-log-reason', _Service.disable_log_reason,
+                     [svc_pol.UPDATE], status=200,
+                     until=av.before(_BY_UUID)),
+              action('force-down', _Service.force_down, [svc_pol.UPDATE],
+                     status=200, since=av.SERVICE_FORCED_DOWN,
+                     until=av.before(_BY_UUID)),
+          ]),
+    route('DELETE', '/os-services/{service_id}', _Service, 'delete',
+          [svc_pol.DELETE]),
+)
