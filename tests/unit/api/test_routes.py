@@ -14,7 +14,6 @@ from nova_lite.api.openstack.compute import routes
 from nova_lite.api.openstack import root
 from nova_lite import policies
 from nova_lite.policies import server_images
-from nova_lite.policies import server_resize
 from nova_lite.policies import servers as server_policies
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -30,8 +29,6 @@ NOT_CHECKED_YET = {
     server_policies.CREATE_ZERO_DISK_FLAVOR: 'boot from a zero-disk flavor',
     server_images.CREATE_IMAGE_VOLUME_BACKED: 'createImage, volume-backed',
 }
-# Rules a route names that are checked below the REST layer today.
-CHECKED_BELOW_API = {server_resize.CROSS_CELL: 'nova_lite/compute'}
 
 
 def _expand(path):
@@ -162,14 +159,13 @@ def test_controllers_check_the_rules_their_routes_name():
         for where, rules in entries:
             unchecked += [(where, rule) for rule in rules
                           if rule not in NOT_CHECKED_YET
-                          and rule not in CHECKED_BELOW_API
                           and not _checked_in(source, rule)]
     assert unchecked == []
 
 
 def test_exemptions_are_still_needed():
     """Once a rule is checked by its controller, drop its exemption."""
-    for rule in list(NOT_CHECKED_YET) + list(CHECKED_BELOW_API):
+    for rule in NOT_CHECKED_YET:
         for route in routes.ROUTES:
             for where in [route] + list(route.actions):
                 if rule in where.policies:
