@@ -35,7 +35,9 @@ def _newer(a, b):
     return tuple(map(int, a.split('.'))) > tuple(map(int, b.split('.')))
 
 
-def _indirection_api(cls_or_obj, context):
+def indirection_api(cls_or_obj, context):
+    """The object indirection API a call with context goes through (the
+    context's, else the class's); None when it runs here."""
     api = getattr(context, 'indirection_api', None)
     return api or cls_or_obj.indirection_api
 
@@ -43,20 +45,20 @@ def _indirection_api(cls_or_obj, context):
 def indirection_api_for(obj):
     """The API obj's remotable methods go through (its context's, else
     its class's); None when they run here."""
-    return _indirection_api(obj, ovo_compat.context_of(obj))
+    return indirection_api(obj, ovo_compat.context_of(obj))
 
 
 def indirection_api_of(cls, context):
     """The API cls's remotable classmethods go through under context;
     None when they run here."""
-    return _indirection_api(cls, context)
+    return indirection_api(cls, context)
 
 
 def remotable_classmethod(fn):
     """A classmethod that runs on the conductor when indirection is set."""
     @functools.wraps(fn)
     def wrapper(cls, context, *args, **kwargs):
-        api = _indirection_api(cls, context)
+        api = indirection_api(cls, context)
         if api:
             result = api.object_class_action_versions(
                 context, cls.obj_name(), fn.__name__,
@@ -80,7 +82,7 @@ def remotable(fn):
         if ctxt is None:
             raise ovoo_exc.OrphanedObjectError(method=fn.__name__,
                                                objtype=self.obj_name())
-        api = _indirection_api(self, ctxt)
+        api = indirection_api(self, ctxt)
         if not api:
             return fn(self, *args, **kwargs)
         updates, result = api.object_action(ctxt, self, fn.__name__,

@@ -18,7 +18,8 @@ COLUMNS = ('id', 'uuid', 'name', 'transport_url', 'database_connection',
            'disabled', 'created_at', 'updated_at')
 
 
-def _to_dict(row):
+def row_to_dict(row):
+    """A cell_mappings row as the dict the objects are built from."""
     return {c: getattr(row, c) for c in COLUMNS}
 
 
@@ -81,7 +82,7 @@ class CellMapping(base.NovaLiteObject):
             uuid=uuid).first()
         if row is None:
             raise exception.CellMappingNotFound(uuid=uuid)
-        return _to_dict(row)
+        return row_to_dict(row)
 
     @base.remotable_classmethod
     def get_by_uuid(cls, context, uuid):
@@ -98,7 +99,7 @@ class CellMapping(base.NovaLiteObject):
         row = api_models.CellMapping(**updates)
         context.session.add(row)
         context.session.flush()
-        return _to_dict(row)
+        return row_to_dict(row)
 
     @base.remotable
     def create(self):
@@ -121,7 +122,7 @@ class CellMapping(base.NovaLiteObject):
             raise exception.CellMappingExists(name=updates['name'])
         row.update(updates)
         context.session.flush()
-        return _to_dict(row)
+        return row_to_dict(row)
 
     @base.remotable
     def save(self):
@@ -162,7 +163,7 @@ class CellMappingList(base.ObjectListBase, base.NovaLiteObject):
     @staticmethod
     @api_db.connection_reader
     def _get_all_from_db(context):
-        return [_to_dict(r) for r in context.connection.execute(_ALL)]
+        return [row_to_dict(r) for r in context.connection.execute(_ALL)]
 
     @base.remotable_classmethod
     def get_all(cls, context):

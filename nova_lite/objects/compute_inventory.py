@@ -300,7 +300,7 @@ def placement_for(context, cls=None):
     """ComputeNode's placement calls from this caller (see
     placement.router): over RPC for a compute (an indirection API on the
     context or on cls), in-process where the API DB is held."""
-    remote = bool(base._indirection_api(cls or base.NovaLiteObject,
+    remote = bool(base.indirection_api(cls or base.NovaLiteObject,
                                         context))
     return router.placement_for(context, gate_blocked, remote=remote,
                                 auto_cap=placement_auto_cap)

@@ -267,7 +267,7 @@ def _load(context, filters, after_id=None, limit=None):
     nodes (plus, once per process, the gate's service versions if some
     node has no provider yet)."""
     placement = ci.placement_for(context, ComputeNode)
-    if base._indirection_api(ComputeNodeList, context):
+    if base.indirection_api(ComputeNodeList, context):
         # A compute: the row comes from its conductor, then is overlaid.
         nodes, migrated = ComputeNodeList._get_cell_nodes(
             context, filters, after_id, limit)

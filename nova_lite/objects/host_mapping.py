@@ -25,7 +25,7 @@ LOG = logging.getLogger(__name__)
 def _to_dict(row):
     return {'id': row.id, 'host': row.host, 'created_at': row.created_at,
             'updated_at': row.updated_at,
-            'cell_mapping': cell_mapping._to_dict(row.cell)}
+            'cell_mapping': cell_mapping.row_to_dict(row.cell)}
 
 
 @base.NovaLiteObjectRegistry.register

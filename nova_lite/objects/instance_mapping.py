@@ -18,7 +18,7 @@ _CELL_KEYS = cell_mapping.COLUMNS
 def _to_dict(row):
     rec = {k: getattr(row, k) for k in _MAPPING_KEYS}
     rec['queued_for_delete'] = bool(rec['queued_for_delete'])
-    rec['cell_mapping'] = (cell_mapping._to_dict(row.cell_mapping)
+    rec['cell_mapping'] = (cell_mapping.row_to_dict(row.cell_mapping)
                            if row.cell_mapping else None)
     return rec
 

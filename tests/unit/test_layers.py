@@ -227,3 +227,25 @@ def test_compute_api_imports_no_compute_service_module():
         and not _within(target, COMPUTE_API)
         and target not in COMPUTE_SHARED)
     assert reaching == []
+
+
+COMPUTE_SERVICE = 'nova_lite.compute.service'
+
+
+def test_compute_service_imports_no_compute_api_module():
+    """nova-compute (compute.service) and the compute API meet only in
+    the shared modules (the RPC client, instance events, block devices);
+    and only the compute entry points import the service."""
+    reaching = sorted(
+        '%s imports %s' % (mod, target)
+        for mod, imports in GRAPH.items() if _within(mod, COMPUTE_SERVICE)
+        for target, _ in imports
+        if _within(target, 'nova_lite.compute')
+        and not _within(target, COMPUTE_SERVICE)
+        and target not in COMPUTE_SHARED)
+    assert reaching == []
+    importers = sorted(
+        mod for mod, imports in GRAPH.items()
+        if not _within(mod, COMPUTE_SERVICE)
+        and any(_within(t, COMPUTE_SERVICE) for t, _ in imports))
+    assert set(importers) <= {'nova_lite.cmd.compute', 'nova_lite.allinone'}
