@@ -207,7 +207,7 @@ class ComputeTaskManager(object):
             context, instance.uuid)
         cell = mapping.cell_mapping
         with nova_context.target_cell(context, cell) as cctxt:
-            instance._context = cctxt
+            instance.context = cctxt
             try:
                 with instance_events.EventReporter(
                         cctxt, 'conductor_migrate_server', CONF.host,
@@ -229,8 +229,8 @@ class ComputeTaskManager(object):
             context, instance.uuid)
         with nova_context.target_cell(context,
                                       mapping.cell_mapping) as cctxt:
-            instance._context = cctxt
-            migration._context = cctxt
+            instance.context = cctxt
+            migration.context = cctxt
             try:
                 step(cctxt, instance, migration)
             except Exception:

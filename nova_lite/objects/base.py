@@ -118,6 +118,16 @@ class NovaLiteObject(FastFieldsMixin, ovoo_base.VersionedObject,
     OBJ_SERIAL_NAMESPACE = 'nova_lite_object'
     OBJ_PROJECT_NAMESPACE = 'nova_lite'
 
+    @property
+    def context(self):
+        """The request context the object was made or received with
+        (None if none): the one its remotable methods run under."""
+        return ovo_compat.context_of(self)
+
+    @context.setter
+    def context(self, value):
+        ovo_compat.set_context(self, value)
+
     def obj_reset_changes(self, fields=None, recursive=False):
         super().obj_reset_changes(fields, recursive=recursive)
 

@@ -72,7 +72,7 @@ class BlockDeviceMapping(base.NovaLiteObject,
             if name in ('delete_on_termination', 'no_device', 'deleted'):
                 value = bool(value)
             setattr(obj, name, value)
-        obj._context = context
+        obj.context = context
         obj.obj_reset_changes()
         return obj
 
@@ -88,20 +88,20 @@ class BlockDeviceMapping(base.NovaLiteObject,
         values = {k: v for k, v in self.obj_get_changes().items()
                   if k in db.COLUMNS and k not in ('id', 'created_at')}
         values.setdefault('uuid', uuidutils.generate_uuid())
-        self._from_rec(self._context, self,
-                       db.create_many(self._context, [values])[0])
+        self._from_rec(self.context, self,
+                       db.create_many(self.context, [values])[0])
 
     @base.remotable
     def save(self):
         values = {k: v for k, v in self.obj_get_changes().items()
                   if k in db.COLUMNS and k not in ('id', 'uuid')}
         if values:
-            self._from_rec(self._context, self,
-                           db.update(self._context, self.id, values))
+            self._from_rec(self.context, self,
+                           db.update(self.context, self.id, values))
 
     @base.remotable
     def destroy(self):
-        db.destroy(self._context, self.id)
+        db.destroy(self.context, self.id)
 
 
 @base.NovaLiteObjectRegistry.register
@@ -114,7 +114,7 @@ class BlockDeviceMappingList(base.ObjectListBase, base.NovaLiteObject):
     def _make(cls, context, recs):
         result = cls(objects=[BlockDeviceMapping._from_rec(
             context, BlockDeviceMapping(), r) for r in recs])
-        result._context = context
+        result.context = context
         result.obj_reset_changes()
         return result
 

@@ -52,7 +52,7 @@ class BuildRequest(base.NovaLiteObject):
         obj.tags = jsonutils.loads(row.tags or '[]')
         obj.created_at = row.created_at
         obj.obj_reset_changes()
-        obj._context = context
+        obj.context = context
         return obj
 
     @staticmethod
@@ -94,7 +94,7 @@ class BuildRequest(base.NovaLiteObject):
 
     @base.remotable
     def destroy(self):
-        if not self._destroy(self._context, self.instance_uuid):
+        if not self._destroy(self.context, self.instance_uuid):
             raise exception.BuildRequestNotFound(uuid=self.instance_uuid)
 
 
@@ -121,7 +121,7 @@ class BuildRequestList(base.NovaLiteObject, base.ObjectListBase):
         result = cls(objects=[BuildRequest._from_row(context, r)
                               for r in cls._rows(context, project_id,
                                                  uuids)])
-        result._context = context
+        result.context = context
         result.obj_reset_changes()
         return result
 
@@ -189,7 +189,7 @@ class RequestSpec(base.NovaLiteObject):
     @classmethod
     def from_json(cls, context, blob):
         obj = cls.obj_from_primitive(jsonutils.loads(blob))
-        obj._context = context
+        obj.context = context
         return obj
 
     def resources(self):
@@ -228,7 +228,7 @@ class RequestSpec(base.NovaLiteObject):
 
     @base.remotable
     def save(self):
-        self._save(self._context, self.instance_uuid, self.to_json())
+        self._save(self.context, self.instance_uuid, self.to_json())
         self.obj_reset_changes()
 
 

@@ -72,7 +72,7 @@ class CellMapping(base.NovaLiteObject):
             setattr(cell, key, db_cell[key])
         cell.obj_reset_changes()
         # No public setter (ovo convention): doc/private-apis.rst.
-        cell._context = context
+        cell.context = context
         return cell
 
     @staticmethod
@@ -105,8 +105,8 @@ class CellMapping(base.NovaLiteObject):
     def create(self):
         updates = self.obj_get_changes()
         updates.setdefault('uuid', uuidutils.generate_uuid())
-        self._from_db_object(self._context, self,
-                             self._create_in_db(self._context, updates))
+        self._from_db_object(self.context, self,
+                             self._create_in_db(self.context, updates))
 
     @staticmethod
     @api_db.writer
@@ -127,8 +127,8 @@ class CellMapping(base.NovaLiteObject):
     @base.remotable
     def save(self):
         changes = self.obj_get_changes()
-        self._from_db_object(self._context, self,
-                             self._save_in_db(self._context, self.uuid,
+        self._from_db_object(self.context, self,
+                             self._save_in_db(self.context, self.uuid,
                                               changes))
 
     @staticmethod
@@ -151,7 +151,7 @@ class CellMapping(base.NovaLiteObject):
 
     @base.remotable
     def destroy(self):
-        self._destroy_in_db(self._context, self.uuid)
+        self._destroy_in_db(self.context, self.uuid)
 
 
 @base.NovaLiteObjectRegistry.register

@@ -77,7 +77,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
                 value = bool(value)
             setattr(node, key, value)
         # No public setter (ovo convention): doc/private-apis.rst.
-        node._context = context
+        node.context = context
         node.obj_reset_changes()
         return node
 
@@ -148,19 +148,19 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
     @base.remotable
     def _create_in_cell(self):
         values = self._to_db_values(self, self.obj_what_changed())
-        self._from_db_object(self._context, self,
-                             compute_nodes_db.create(self._context, values))
+        self._from_db_object(self.context, self,
+                             compute_nodes_db.create(self.context, values))
 
     @base.remotable
     def _save_in_cell(self, names):
         """Write these fields (only) to the compute_nodes row."""
         self.updated_at = compute_nodes_db.save(
-            self._context, self.id, self._to_db_values(self, names))
+            self.context, self.id, self._to_db_values(self, names))
         self.obj_reset_changes(list(names) + ['updated_at'])
 
     @base.remotable
     def _destroy_in_cell(self):
-        compute_nodes_db.destroy(self._context, self.id)
+        compute_nodes_db.destroy(self.context, self.id)
 
     # --- writes ------------------------------------------------------------
 
@@ -178,7 +178,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
         reserved = ci.reserved_from_conf()
         ci.inventories_for(self, reserved)
         self._create_in_cell()
-        _migrate_inventory(self._context, [self], reserved=reserved)
+        _migrate_inventory(self.context, [self], reserved=reserved)
 
     def save(self):
         """Write changes: capacity and usage to the node's provider
@@ -190,7 +190,7 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
         changes = set(self.obj_what_changed())
         if not changes:
             return
-        context = self._context
+        context = self.context
         if not changes & ci.INPUT_FIELDS:
             self._save_in_cell(sorted(changes))
             return
@@ -222,8 +222,8 @@ class ComputeNode(base.NovaLitePersistentObject, base.NovaLiteObject):
         if not self.uuid:
             return
         try:
-            placement = ci.placement_for(self._context, ComputeNode)
-            placement.delete_compute_provider(self._context, self.uuid)
+            placement = ci.placement_for(self.context, ComputeNode)
+            placement.delete_compute_provider(self.context, self.uuid)
         except Exception:
             LOG.exception('Resource provider %s of deleted compute node %s '
                           'was not removed', self.uuid, self.id)

@@ -105,7 +105,7 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
         flavor._orig_extra_specs = (dict(db['extra_specs'])
                                     if 'extra_specs' in db else None)
         flavor._orig_projects = list(db.get('projects', ()))
-        flavor._context = context
+        flavor.context = context
         flavor.obj_reset_changes()
         return flavor
 
@@ -114,13 +114,13 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
         flavor listed without them."""
         if attrname not in RELATED:
             return super().obj_load_attr(attrname)
-        if self._context is None:
+        if self.context is None:
             raise ovoo_exc.OrphanedObjectError(method='obj_load_attr',
                                                objtype=self.obj_name())
         if not self.obj_attr_is_set('flavorid'):
             raise exception.ObjectActionError(
                 action='obj_load_attr', reason='no flavorid to load by')
-        db = flavor_union.get(self._context, 'flavorid', self.flavorid)
+        db = flavor_union.get(self.context, 'flavorid', self.flavorid)
         if db is None:
             raise exception.FlavorNotFound(flavor_id=self.flavorid)
         missing = [n for n in RELATED if not self.obj_attr_is_set(n)]
@@ -170,8 +170,8 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
         updates.setdefault('ephemeral_gb', 0)
         updates.setdefault('disabled', False)
         updates.setdefault('is_public', True)
-        self._from_db_object(self._context, self, flavor_union.create(
-            self._context, updates, specs, projects))
+        self._from_db_object(self.context, self, flavor_union.create(
+            self.context, updates, specs, projects))
 
     @base.remotable
     def save(self):
@@ -191,24 +191,24 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
                 # Listed without specs, then set without reading them:
                 # what is stored decides what to add and delete.
                 self._orig_extra_specs = dict(flavor_union.get(
-                    self._context, 'flavorid', self.flavorid)['extra_specs'])
+                    self.context, 'flavorid', self.flavorid)['extra_specs'])
             add_specs = {k: v for k, v in self.extra_specs.items()
                          if self._orig_extra_specs.get(k) != v}
             delete_specs = set(self._orig_extra_specs) - set(
                 self.extra_specs)
         values = ({'description': self.description}
                   if 'description' in changes else {})
-        db = api_flavors.update(self._context, self.flavorid, values,
+        db = api_flavors.update(self.context, self.flavorid, values,
                                 add_specs, delete_specs)
         if 'projects' in changes:
             wanted = set(self.projects)
             for project in wanted - set(db['projects']):
-                db = api_flavors.add_project(self._context, self.flavorid,
+                db = api_flavors.add_project(self.context, self.flavorid,
                                              project)
             for project in set(db['projects']) - wanted:
-                db = api_flavors.remove_project(self._context,
+                db = api_flavors.remove_project(self.context,
                                                 self.flavorid, project)
-        self._from_db_object(self._context, self, db)
+        self._from_db_object(self.context, self, db)
 
     def _check_projects_unchanged(self, action):
         if 'projects' in self.obj_what_changed():
@@ -218,18 +218,18 @@ class Flavor(base.NovaLitePersistentObject, base.NovaLiteObject):
     @base.remotable
     def add_access(self, project_id):
         self._check_projects_unchanged('add_access')
-        self._from_db_object(self._context, self, api_flavors.add_project(
-            self._context, self.flavorid, project_id))
+        self._from_db_object(self.context, self, api_flavors.add_project(
+            self.context, self.flavorid, project_id))
 
     @base.remotable
     def remove_access(self, project_id):
         self._check_projects_unchanged('remove_access')
-        self._from_db_object(self._context, self, api_flavors.remove_project(
-            self._context, self.flavorid, project_id))
+        self._from_db_object(self.context, self, api_flavors.remove_project(
+            self.context, self.flavorid, project_id))
 
     @base.remotable
     def destroy(self):
-        flavor_union.destroy(self._context, self.flavorid)
+        flavor_union.destroy(self.context, self.flavorid)
 
 
 @base.NovaLiteObjectRegistry.register

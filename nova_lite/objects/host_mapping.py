@@ -49,7 +49,7 @@ class HostMapping(base.NovaLiteObject):
             context, cell_mapping.CellMapping(), db['cell_mapping'])
         obj.obj_reset_changes()
         # No public setter (ovo convention): doc/private-apis.rst.
-        obj._context = context
+        obj.context = context
         return obj
 
     @staticmethod
@@ -90,8 +90,8 @@ class HostMapping(base.NovaLiteObject):
 
     @base.remotable
     def create(self):
-        self._from_db_object(self._context, self, self._create_in_db(
-            self._context, self.host, self.cell_mapping.uuid))
+        self._from_db_object(self.context, self, self._create_in_db(
+            self.context, self.host, self.cell_mapping.uuid))
 
     @staticmethod
     @api_db.writer
@@ -103,7 +103,7 @@ class HostMapping(base.NovaLiteObject):
 
     @base.remotable
     def destroy(self):
-        self._destroy_in_db(self._context, self.host)
+        self._destroy_in_db(self.context, self.host)
 
 
 @base.NovaLiteObjectRegistry.register

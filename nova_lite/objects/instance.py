@@ -177,7 +177,7 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         # The flavor snapshots just read are not changes either (a save
         # would rewrite instance_extra.flavor every time).
         _reset_all(obj)
-        obj._context = context
+        obj.context = context
         return obj
 
     @property
@@ -206,12 +206,12 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         changes = self.obj_get_changes()
         values = {k: v for k, v in changes.items() if k in COLUMNS}
         rec = db.create(
-            self._context, values, flavor=self._flavor_blob(),
+            self.context, values, flavor=self._flavor_blob(),
             network_info=changes.get('network_info'),
             metadata=changes.get('metadata'),
             system_metadata=changes.get('system_metadata'),
             tags=changes.get('tags'), keypairs=changes.get('keypairs'))
-        self._from_record(self._context, self, rec)
+        self._from_record(self.context, self, rec)
 
     @base.remotable
     def save(self, expected_task_state=None, expected_vm_state=None):
@@ -232,9 +232,9 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
         InstanceNotFound); InstanceActionNotFound when the request
         started no action. 1.2: an event never started is recorded as
         started at start_time (default now)."""
-        with main_db.writing(self._context):
+        with main_db.writing(self.context):
             actions_db.event_finish(
-                self._context, self.uuid, self._context.request_id,
+                self.context, self.uuid, self.context.request_id,
                 event_name, actions_db.RESULT_SUCCESS, host=host,
                 want_result=False,
                 start_time=instance_action.start_time_value(start_time))
@@ -259,7 +259,7 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
             kwargs['network_info'] = changes['network_info']
         previous = ({} if STATE_CHANGE_HOOKS and (
             'vm_state' in values or 'task_state' in values) else None)
-        rec = db.update(self._context, self.uuid, values, extra=extra,
+        rec = db.update(self.context, self.uuid, values, extra=extra,
                         metadata=changes.get('metadata'),
                         system_metadata=changes.get('system_metadata'),
                         tags=changes.get('tags'), previous=previous,
@@ -277,31 +277,31 @@ class Instance(base.NovaLiteObject, base.NovaLitePersistentObject):
                     setattr(self, name, value)
             _reset_all(self)
         else:
-            self._from_record(self._context, self,
-                              db.get_record(self._context, self.uuid))
+            self._from_record(self.context, self,
+                              db.get_record(self.context, self.uuid))
         if previous and (previous['vm_state'], previous['task_state']) != (
                 self.vm_state, self.task_state):
             for hook in STATE_CHANGE_HOOKS:
-                hook(self._context, self, previous['vm_state'],
+                hook(self.context, self, previous['vm_state'],
                      previous['task_state'])
 
     @base.remotable
     def destroy(self):
         """Soft delete: the row stays (deleted = id) for the record."""
-        rec = db.soft_delete(self._context, self.uuid,
+        rec = db.soft_delete(self.context, self.uuid,
                              {'vm_state': DELETED, 'task_state': None,
                               'power_state': NOSTATE})
-        self._from_record(self._context, self, rec)
+        self._from_record(self.context, self, rec)
 
     @base.remotable
     def hard_delete(self):
         """Remove the instance and every related row, in one
         transaction (a cross-cell move drops its source copy so)."""
-        db.hard_delete(self._context, self.uuid)
+        db.hard_delete(self.context, self.uuid)
 
     @base.remotable
     def add_fault(self, code, message, details=None, host=None):
-        db.add_fault(self._context, self.uuid, code, message, details, host)
+        db.add_fault(self.context, self.uuid, code, message, details, host)
 
 
 @base.NovaLiteObjectRegistry.register
@@ -323,7 +323,7 @@ class InstanceList(base.NovaLiteObject, base.ObjectListBase):
     def _make(cls, context, recs):
         result = cls(objects=[Instance._from_record(context, Instance(), r)
                               for r in recs])
-        result._context = context
+        result.context = context
         result.obj_reset_changes()
         return result
 

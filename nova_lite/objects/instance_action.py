@@ -73,14 +73,14 @@ def _set(obj, rec, context):
             obj.deleted_at = None
         else:
             setattr(obj, name, rec.get(name))
-    obj._context = context
+    obj.context = context
     obj.obj_reset_changes()
     return obj
 
 
 def _list(list_cls, item_cls, recs, context):
     result = list_cls(objects=[_set(item_cls(), r, context) for r in recs])
-    result._context = context
+    result.context = context
     result.obj_reset_changes()
     return result
 

@@ -67,7 +67,7 @@ class InstanceMapping(base.NovaLiteObject):
             if db['cell_mapping'] else None)
         obj.obj_reset_changes()
         # No public setter (ovo convention): doc/private-apis.rst.
-        obj._context = context
+        obj.context = context
         return obj
 
     @staticmethod
@@ -104,8 +104,8 @@ class InstanceMapping(base.NovaLiteObject):
         cell = updates.pop('cell_mapping', None)
         if cell is not None:
             updates['cell_uuid'] = cell.uuid
-        self._from_db_object(self._context, self,
-                             self._create_in_db(self._context, updates))
+        self._from_db_object(self.context, self,
+                             self._create_in_db(self.context, updates))
 
     @staticmethod
     @api_db.writer
@@ -129,8 +129,8 @@ class InstanceMapping(base.NovaLiteObject):
         if 'cell_mapping' in updates:
             cell = updates.pop('cell_mapping')
             updates['cell_uuid'] = cell.uuid if cell else None
-        self._from_db_object(self._context, self, self._save_in_db(
-            self._context, self.instance_uuid, updates))
+        self._from_db_object(self.context, self, self._save_in_db(
+            self.context, self.instance_uuid, updates))
 
     @staticmethod
     @api_db.writer
@@ -140,7 +140,7 @@ class InstanceMapping(base.NovaLiteObject):
 
     @base.remotable
     def destroy(self):
-        self._destroy_in_db(self._context, self.instance_uuid)
+        self._destroy_in_db(self.context, self.instance_uuid)
 
 
 @api_db.writer

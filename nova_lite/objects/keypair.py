@@ -108,7 +108,7 @@ class KeyPair(base.NovaLitePersistentObject, base.NovaLiteObject):
     def _from_db_object(context, keypair, values):
         for name in keypair.fields:
             setattr(keypair, name, values[name])
-        keypair._context = context
+        keypair.context = context
         keypair.obj_reset_changes()
         return keypair
 
@@ -132,12 +132,12 @@ class KeyPair(base.NovaLitePersistentObject, base.NovaLiteObject):
         updates.setdefault('type', KEYPAIR_TYPE_SSH)
         values = {k: updates.get(k) for k in
                   ('name', 'user_id', 'fingerprint', 'public_key', 'type')}
-        self._from_db_object(self._context, self,
-                             _create(self._context, values))
+        self._from_db_object(self.context, self,
+                             _create(self.context, values))
 
     @base.remotable
     def destroy(self):
-        _destroy(self._context, self.user_id, self.name)
+        _destroy(self.context, self.user_id, self.name)
 
 
 @base.NovaLiteObjectRegistry.register

@@ -56,7 +56,7 @@ class Migration(base.NovaLiteObject, base.NovaLitePersistentObject):
     @classmethod
     def _from_record(cls, context, obj, rec):
         obj.set_fields(rec, cls.fields)
-        obj._context = context
+        obj.context = context
         obj.obj_reset_changes()
         return obj
 
@@ -81,17 +81,17 @@ class Migration(base.NovaLiteObject, base.NovaLitePersistentObject):
 
     @base.remotable
     def create(self):
-        rec = db.create(self._context, self.obj_get_changes())
-        self._from_record(self._context, self, rec)
+        rec = db.create(self.context, self.obj_get_changes())
+        self._from_record(self.context, self, rec)
 
     @base.remotable
     def save(self, expected_status=None):
         """Write what changed; with expected_status (a list), only while
         the status is one of them (MigrationStatusConflict, nothing
         written, otherwise)."""
-        rec = db.update(self._context, self.id, self.obj_get_changes(),
+        rec = db.update(self.context, self.id, self.obj_get_changes(),
                         expected_status=expected_status)
-        self._from_record(self._context, self, rec)
+        self._from_record(self.context, self, rec)
 
     @property
     def is_resize(self):
@@ -126,6 +126,6 @@ class MigrationList(base.NovaLiteObject, base.ObjectListBase):
     def _make(cls, context, recs):
         result = cls(objects=[Migration._from_record(context, Migration(),
                                                      r) for r in recs])
-        result._context = context
+        result.context = context
         result.obj_reset_changes()
         return result

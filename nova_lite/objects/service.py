@@ -84,7 +84,7 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
                 value = bool(value)
             setattr(service, key, value)
         # No public setter (ovo convention): doc/private-apis.rst.
-        service._context = context
+        service.context = context
         service.obj_reset_changes()
         return service
 
@@ -184,8 +184,8 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
         updates = self.obj_get_changes()
         updates.setdefault('uuid', uuidutils.generate_uuid())
         updates.setdefault('report_count', 0)
-        self._from_db_object(self._context, self,
-                             self._create_in_db(self._context, updates))
+        self._from_db_object(self.context, self,
+                             self._create_in_db(self.context, updates))
 
     @staticmethod
     @main_db.writer
@@ -206,8 +206,8 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     def _save(self):
         updates = self.obj_get_changes()
         updates.pop('id', None)
-        self._from_db_object(self._context, self, self._save_in_db(
-            self._context, self.id, updates))
+        self._from_db_object(self.context, self, self._save_in_db(
+            self.context, self.id, updates))
 
     @staticmethod
     @main_db.writer
@@ -227,8 +227,8 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     @base.remotable
     def report_state(self):
         """Heartbeat: bump report_count and last_seen_up."""
-        self._from_db_object(self._context, self,
-                             self._report_in_db(self._context, self.id))
+        self._from_db_object(self.context, self,
+                             self._report_in_db(self.context, self.id))
 
     @staticmethod
     @main_db.writer
@@ -248,7 +248,7 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
     @base.remotable
     def destroy(self):
         """Soft-delete the service and its compute nodes."""
-        self._destroy_in_db(self._context, self.id)
+        self._destroy_in_db(self.context, self.id)
 
     @staticmethod
     @main_db.reader

@@ -20,13 +20,13 @@ def release(context, service):
     ComputeServiceHostsInstances, ComputeServiceInMigrations or
     ComputeServiceInUse (another consumer allocates from a provider) is
     raised when the compute is still in use."""
-    hosting, migrating = service_obj.host_in_use(service._context,
+    hosting, migrating = service_obj.host_in_use(service.context,
                                                  service.host)
     if hosting:
         raise exception.ComputeServiceHostsInstances()
     if migrating:
         raise exception.ComputeServiceInMigrations()
-    nodes = objects.ComputeNodeList.get_all_by_host(service._context,
+    nodes = objects.ComputeNodeList.get_all_by_host(service.context,
                                                     service.host)
     uuids = [node.uuid for node in nodes if node.uuid]
     if not uuids:

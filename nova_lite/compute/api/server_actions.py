@@ -167,7 +167,7 @@ def check_compute(instance, action,
     """The instance has a compute that speaks RPC version (the actions'
     1.4 by default); 409 otherwise, before anything is written."""
     check_host(instance)
-    if not compute_rpc().can_send(instance._context, instance.host, version):
+    if not compute_rpc().can_send(instance.context, instance.host, version):
         raise exception.ComputeTooOldForAction(
             action=action, instance_uuid=instance.uuid, host=instance.host)
 
@@ -177,7 +177,7 @@ def start_on_compute(instance, action, method, task_state, expected_task_state,
     """Set task_state (compare-and-swap on expected_task_state), record
     action, cast method to the instance's compute (check_compute for
     RPC version first)."""
-    context = instance._context
+    context = instance.context
     check_compute(instance, action, version)
     instance.task_state = task_state
     try:
@@ -317,9 +317,9 @@ def reset_state(context, instance, state):
 def _save_with_action(instance, action, expected_task_state=None):
     """Save the instance (expected_task_state: as Instance.save) and
     record action, in one transaction of its cell: both or neither."""
-    with inst_obj.transaction(instance._context):
+    with inst_obj.transaction(instance.context):
         instance.save(expected_task_state=expected_task_state)
-        instance_events.record_action(instance._context, instance, action)
+        instance_events.record_action(instance.context, instance, action)
 
 
 # --- os-instance-actions ------------------------------------------------
@@ -334,7 +334,7 @@ def list_actions(context, instance, limit=None, marker=None,
             raise exception.MarkerNotFound(marker=marker)
         return []
     return actions.list_records(
-        instance._context, instance.uuid, limit=limit, marker=marker,
+        instance.context, instance.uuid, limit=limit, marker=marker,
         changes_since=changes_since, changes_before=changes_before)
 
 
@@ -343,5 +343,5 @@ def get_action(context, instance, request_id):
     (InstanceActionNotFound, 404)."""
     if not instance.obj_attr_is_set('id'):
         raise exception.InstanceActionNotFound(request_id=request_id)
-    return actions.get_record_with_events(instance._context,
+    return actions.get_record_with_events(instance.context,
                                           instance.uuid, request_id)

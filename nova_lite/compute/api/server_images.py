@@ -118,7 +118,7 @@ def _check_volume_backed_rebuild(context, instance, image_id):
     volume came from (as Nova before microversion 2.93): 400
     otherwise."""
     root = objects.BlockDeviceMappingList.get_by_instance_uuid(
-        instance._context, instance.uuid).root_bdm()
+        instance.context, instance.uuid).root_bdm()
     volume_image = None
     if root is not None and root.volume_id:
         try:

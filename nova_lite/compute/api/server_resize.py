@@ -67,7 +67,7 @@ def _check_source(context, instance, action):
     server_actions.check_lock(context, instance)
     server_actions.check_state(instance, action, MOVE_VM_STATES)
     server_actions.check_host(instance)
-    cctxt = instance._context
+    cctxt = instance.context
     services = [s for s in objects.ServiceList.get_by_host(cctxt,
                                                            instance.host)
                 if s.binary == constants.COMPUTE_BINARY]
@@ -111,16 +111,16 @@ def _check_target_host(instance, host, allow_cross_cell=False):
     the server's own)."""
     if host == instance.host:
         raise exception.CannotMigrateToSameHost()
-    if _has_compute(instance._context, host):
+    if _has_compute(instance.context, host):
         return
     if allow_cross_cell:
         try:
-            mapping = objects.HostMapping.get_by_host(instance._context,
+            mapping = objects.HostMapping.get_by_host(instance.context,
                                                       host)
         except exception.HostMappingNotFound:
             mapping = None
         if mapping is not None:
-            with nova_context.target_cell(instance._context,
+            with nova_context.target_cell(instance.context,
                                           mapping.cell_mapping) as cctxt:
                 if _has_compute(cctxt, host):
                     return
@@ -165,9 +165,9 @@ def _start_move(context, instance, action, flavor, cross_cell,
     """cross_cell: the gate's answer (_allow_cross_cell)."""
     instance.progress = 0
     # The task state and the action it starts commit together.
-    with inst_obj.transaction(instance._context):
+    with inst_obj.transaction(instance.context):
         _begin(instance, inst_obj.RESIZE_PREP, action)
-        instance_events.record_action(instance._context, instance, action)
+        instance_events.record_action(instance.context, instance, action)
     if cross_cell:
         _compute_task().migrate_server(context, instance, flavor, host=host,
                                        allow_cross_cell=True)
@@ -206,7 +206,7 @@ def migrate(context, instance, host=None, cross_cell_allowed=False):
 def _finished_migration(instance):
     try:
         return objects.Migration.get_in_progress_by_instance(
-            instance._context, instance.uuid, [migration_obj.FINISHED])
+            instance.context, instance.uuid, [migration_obj.FINISHED])
     except exception.MigrationNotFound:
         raise exception.InvalidInput(reason='Instance has not been '
                                             'resized.')
@@ -236,14 +236,14 @@ def confirm_resize(context, instance):
     migration = _finished_migration(instance)
     _claim_migration(instance, migration, migration_obj.CONFIRMING,
                      'confirmResize')
-    instance_events.record_action(instance._context, instance,
+    instance_events.record_action(instance.context, instance,
                                   actions.CONFIRM_RESIZE)
     if migration.cross_cell_move:
         _compute_task().confirm_snapshot_based_resize(
             context, instance, migration)
         return
     server_actions.compute_rpc().confirm_resize(
-        instance._context, migration.source_compute, instance, migration)
+        instance.context, migration.source_compute, instance, migration)
 
 
 def revert_resize(context, instance):
@@ -268,14 +268,14 @@ def revert_resize(context, instance):
             spec.save()
         except exception.RequestSpecNotFound:
             pass
-    instance_events.record_action(instance._context, instance,
+    instance_events.record_action(instance.context, instance,
                                   actions.REVERT_RESIZE)
     if migration.cross_cell_move:
         _compute_task().revert_snapshot_based_resize(
             context, instance, migration)
         return
     server_actions.compute_rpc().revert_resize(
-        instance._context, migration.dest_compute, instance, migration)
+        instance.context, migration.dest_compute, instance, migration)
 
 
 def confirm_on_delete(context, instance):
@@ -290,7 +290,7 @@ def confirm_on_delete(context, instance):
     if not ctx or instance.host == ctx.get('source_compute'):
         return False
     try:
-        migration = objects.Migration.get_by_uuid(instance._context,
+        migration = objects.Migration.get_by_uuid(instance.context,
                                                   ctx['migration_uuid'])
         if instance.vm_state == inst_obj.RESIZED:
             migration.status = migration_obj.CONFIRMING
@@ -305,5 +305,5 @@ def confirm_on_delete(context, instance):
             context, instance, migration)
         return True
     server_actions.compute_rpc().confirm_resize(
-        instance._context, migration.source_compute, instance, migration)
+        instance.context, migration.source_compute, instance, migration)
     return True

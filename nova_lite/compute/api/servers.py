@@ -316,7 +316,7 @@ def _local_delete(context, instance):
     try:
         block_devices.cleanup_volumes(
             context, objects.BlockDeviceMappingList.get_by_instance_uuid(
-                instance._context, instance.uuid))
+                instance.context, instance.uuid))
         network_api.API().deallocate_for_instance(context, instance.uuid)
     finally:
         placement.remove_allocations(context, instance.uuid)

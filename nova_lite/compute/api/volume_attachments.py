@@ -47,7 +47,7 @@ def _volume_bdms(instance):
     if not instance.obj_attr_is_set('id'):
         return []   # a build request: nothing attached yet
     return objects.BlockDeviceMappingList.get_by_instance_uuid(
-        instance._context, instance.uuid).volumes()
+        instance.context, instance.uuid).volumes()
 
 
 def list_attachments(instance, limit=None, offset=0):
@@ -70,7 +70,7 @@ def attach(context, instance, volume_id, device=None, tag=None,
     """Reserve volume_id for the instance, write its mapping, cast the
     attach. Returns the mapping."""
     _check(context, instance, 'attach_volume')
-    cctxt = instance._context
+    cctxt = instance.context
     api = volume_api.API()
     volume = api.get(context, volume_id)          # 404 when missing
     bdms = _volume_bdms(instance)
@@ -117,7 +117,7 @@ def detach(context, instance, volume_id):
             reason='Cannot detach a root device volume')
     _check_compute(instance, 'detach_volume')
     volume_api.API().begin_detaching(context, volume_id)
-    cctxt = instance._context
+    cctxt = instance.context
     instance_events.record_action(cctxt, instance, actions.DETACH_VOLUME)
     server_actions.compute_rpc().detach_volume(cctxt, instance, volume_id,
                                             bdm.attachment_id)

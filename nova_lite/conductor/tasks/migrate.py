@@ -131,7 +131,7 @@ class UpdateRequestSpecTask(base.TaskBase):
                 self.context, self.instance.uuid)
         except exception.RequestSpecNotFound:
             return   # the server was deleted meanwhile: its spec went
-        self.original._context = self.context
+        self.original.context = self.context
         self.original.save()
 
 
