@@ -83,7 +83,7 @@ def test_a_restart_rolls_back_a_move_not_handed_off(
     xp = xplane
     uuid = xp.boot(cell='cell1')
     source = xp.host(uuid)
-    migration = _crash_resize(xp, monkeypatch, uuid, step, into)
+    migration = _crash_resize(xp, uuid, step, into)
     assert migration['status'] == 'pre-migrating'
     assert not migration['cross_cell_move']
     if step == 'dispatch':
@@ -108,7 +108,7 @@ def test_a_stopped_server_stays_stopped(xplane, monkeypatch,  # noqa: F811
     uuid = xp.boot(cell='cell1')
     source = xp.host(uuid)
     xp.reach(uuid, 'stopped')
-    migration = _crash_resize(xp, monkeypatch, uuid, 'dispatch', into)
+    migration = _crash_resize(xp, uuid, 'dispatch', into)
     _restart()
     _check_rolled_back(xp, uuid, source, migration, 'SHUTOFF')
     assert xp.show(uuid)['OS-EXT-STS:vm_state'] == 'stopped'
@@ -122,7 +122,7 @@ def test_a_handed_off_move_is_left_alone(xplane, monkeypatch):  # noqa
     restart's, even while its server is still in resize_prep."""
     xp = xplane
     uuid = xp.boot(cell='cell1')
-    migration = _crash_resize(xp, monkeypatch, uuid, 'dispatch', 'cell1')
+    migration = _crash_resize(xp, uuid, 'dispatch', 'cell1')
     cctxt = _cell1(xp)
     action = _resize_action(cctxt, uuid)
     actx = nova_context.get_admin_context()
@@ -191,7 +191,7 @@ def test_a_late_prep_resize_changes_nothing(xplane, monkeypatch):  # noqa
     xp = xplane
     uuid = xp.boot(cell='cell1')
     source = xp.host(uuid)
-    first = _crash_resize(xp, monkeypatch, uuid, 'dispatch', 'cell1')
+    first = _crash_resize(xp, uuid, 'dispatch', 'cell1')
     _restart()
     _check_rolled_back(xp, uuid, source, first, 'ACTIVE')
     # Arriving after the roll-back: refused (its migration is in error,
@@ -200,7 +200,7 @@ def test_a_late_prep_resize_changes_nothing(xplane, monkeypatch):  # noqa
     _check_rolled_back(xp, uuid, source, first, 'ACTIVE')
     # Arriving while a newer move is in resize_prep: its migration is
     # no longer pre-migrating, so it must not take the newer move.
-    second = _crash_resize(xp, monkeypatch, uuid, 'dispatch', 'cell1')
+    second = _crash_resize(xp, uuid, 'dispatch', 'cell1')
     assert second['uuid'] != first['uuid']
     _late_prep_resize(xp, uuid, first)
     instance = objects.Instance.get_by_uuid(_cell1(xp), uuid)
