@@ -19,7 +19,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_service import service as oslo_service
 
-from nova_lite.compute import manager as compute_manager
+from nova_lite.compute.service import manager as compute_manager
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
@@ -123,7 +123,7 @@ def configure(state_dir, host='127.0.0.1', port=8774, service_host=None):
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
-    nova_context._CELL_CACHE.clear()
+    nova_context.clear_cell_cache()
 
 
 def unconfigure():
@@ -136,7 +136,7 @@ def unconfigure():
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
-    nova_context._CELL_CACHE.clear()
+    nova_context.clear_cell_cache()
 
 
 def prepare_databases(state_dir, cells):

@@ -133,6 +133,12 @@ def _cell_connections(cell_mapping):
     return cached[2], cached[3]
 
 
+def clear_cell_cache():
+    """Forget every cell's cached database and transport (a process that
+    changes its configuration: the next targeting connects again)."""
+    _CELL_CACHE.clear()
+
+
 def set_target_cell(context, cell_mapping):
     """Point context at cell_mapping's database and message queue."""
     if cell_mapping is None:

@@ -2,7 +2,7 @@
 from nova_lite import cmd  # noqa: F401  (monkey-patches first)
 from nova_lite import baserpc  # noqa: H306
 from nova_lite.cmd import _run
-from nova_lite.compute import manager
+from nova_lite.compute.service import manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.conf import CONF
 from nova_lite import constants

@@ -7,7 +7,7 @@ casts; the service that does the work records its steps as events of
 that action. The request id travels with the context, so the event
 lands in the right action. Two ways, pick the one that reads best:
 
-    class ComputeManager(object):
+    class PowerTasks(object):     # a part of the ComputeManager
         # recorded as event 'compute_stop_instance'
         @instance_events.wrap_instance_event(prefix='compute')
         def stop_instance(self, context, instance):
@@ -25,7 +25,7 @@ event unfinished, as a kill would). Recording never makes
 the work fail: a missing action (work not started by a user request,
 e.g. a restart's recovery) or a database hiccup is logged and ignored.
 Adding a new action: call record_action() in the API-side function
-before its cast, and wrap the compute manager method as above.
+before its cast, and wrap the compute service's method as above.
 
 A quick action's start is recorded with its finish (defer_start=True,
 wrap_instance_event(..., pass_event=True)): the server actions end in

@@ -152,7 +152,7 @@ def test_history_matches_current_rpc_and_object_versions():
     assert current['compute_rpc'] == compute_rpcapi.ComputeAPI.VERSION
     assert current['conductor_rpc'] == conductor_rpcapi.ConductorAPI.VERSION
     assert current['scheduler_rpc'] == scheduler_rpcapi.SchedulerAPI.VERSION
-    from nova_lite.compute import manager as compute_manager
+    from nova_lite.compute.service import manager as compute_manager
     assert compute_manager.ComputeManager.target.version == \
         current['compute_rpc']
     from nova_lite.placement import manager as placement_manager

@@ -49,7 +49,7 @@ def _reset_process_state():
     api_db.reset()
     main_db.reset()
     local_services_db.reset()
-    nova_context._CELL_CACHE.clear()
+    nova_context.clear_cell_cache()
     # Minimum service versions are cached per process, per deployment.
     service_version.reset_min_version_cache()
 

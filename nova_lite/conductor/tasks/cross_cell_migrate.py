@@ -11,7 +11,7 @@ source cell as it was (task None, same vm_state, guest running or shut
 off as before), the migration in error, a fault recorded; the
 scheduling task before it moves the source allocation back to the
 instance. The computes' part is compute RPC 1.8, synchronous calls
-(nova_lite.compute.cross_cell_tasks).
+(nova_lite.compute.service.cross_cell_tasks).
 
 Migration statuses (kept in the source cell's record and the target's
 copy, so a restart can tell where a move stopped): pre-migrating

@@ -11,7 +11,7 @@ newest first (the source allocation back to the instance and the
 destination claim dropped, the request spec as it was, the migration in
 error), and then the server leaves resize_prep as it was (task None,
 same vm_state) with the failure recorded in its instance action. The
-computes do the rest (nova_lite.compute.resize_tasks).
+computes do the rest (nova_lite.compute.service.resize_tasks).
 
 Before scheduling and before the hand-off (the prep_resize cast or the
 cross-cell chain), base.step_boundary runs ('schedule', 'dispatch':

@@ -40,8 +40,8 @@ holds -- nothing by then -- so it frees no allocation it does not own.
 A prep_resize that comes even later, after a new move put the server
 back in resize_prep, finds its migration no longer pre-migrating and
 gives up without touching the server or allocations
-(nova_lite.compute.resize_tasks; a compute older than that check would
-take the newer move's resize_prep).
+(nova_lite.compute.service.resize_tasks; a compute older than that
+check would take the newer move's resize_prep).
 
 An event whose block a BaseException left (a kill, a stop, a step
 observer's crash: base.step_boundary) stays unfinished

@@ -5,7 +5,7 @@ states are what the API wrote before casts that the stopped compute
 never ran."""
 import pytest
 
-from nova_lite.compute import manager as compute_manager
+from nova_lite.compute.service import manager as compute_manager
 from nova_lite import context as nova_context
 from nova_lite import objects
 from nova_lite import service

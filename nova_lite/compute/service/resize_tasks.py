@@ -1,6 +1,5 @@
-"""The compute manager's side of resize and cold migration (compute RPC
-1.6), a mixin of ComputeManager (which provides host, driver, the
-per-instance locks and _save_quietly).
+"""The compute service's side of resize and cold migration (compute RPC
+1.6).
 
 The super conductor has created the migration (pre-migrating) and the
 scheduler has claimed the destination for the instance while handing
@@ -30,15 +29,16 @@ A driver failure in resize_instance or finish_resize rolls the move back
 error, a fault recorded); a delete that overtakes a step (its CAS fails)
 leaves the step to clean up only what it made, and the allocations of
 both consumers are removed, so nothing is left behind (a delete or a
-restart mid-move: resize_recovery).
+restart mid-move: resize_recovery, which reuses the public steps of
+ResizeTasks).
 """
-import traceback
-
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute.service import moves
+from nova_lite.compute.service import saves
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.notifications import instance as notify
@@ -48,95 +48,19 @@ from nova_lite.objects import migration as migration_obj
 
 LOG = logging.getLogger(__name__)
 
-OLD_VM_STATE = 'old_vm_state'      # system_metadata key
-_MOVED_ON = (exception.UnexpectedTaskStateError, exception.InstanceNotFound,
-             exception.InstanceInvalidState)
-
-
-def _deleted(exc):
-    """Whether a failed CAS means the instance is (being) deleted."""
-    if isinstance(exc, exception.InstanceNotFound):
-        return True
-    return (isinstance(exc, exception.UnexpectedTaskStateError)
-            and exc.kwargs.get('actual') == instance_obj.DELETING)
-
-
-def migration_context(migration, old_vm_state):
-    """The instance's record of the move in progress."""
-    return {'migration_id': migration.id, 'migration_uuid': migration.uuid,
-            'source_compute': migration.source_compute,
-            'source_node': migration.source_node,
-            'dest_compute': migration.dest_compute,
-            'dest_node': migration.dest_node,
-            'migration_type': migration.migration_type,
-            OLD_VM_STATE: old_vm_state}
-
-
-def set_flavor(instance, flavor):
-    """instance runs with flavor (its copy and the flat columns)."""
-    instance.flavor = flavor
-    instance.instance_type_id = flavor.id
-    instance.memory_mb = flavor.memory_mb
-    instance.vcpus = flavor.vcpus
-    instance.root_gb = flavor.root_gb
-    instance.ephemeral_gb = flavor.ephemeral_gb
-
-
-def _disk(flavor):
-    return flavor.root_gb + flavor.ephemeral_gb
-
-
-def _old_vm_state(instance):
-    ctx = instance.migration_context or {}
-    return ctx.get(OLD_VM_STATE) or instance_obj.ACTIVE
-
-
-def _as_before(instance, migration, flavor):
-    """instance as it was before the move (not saved): on the source,
-    with flavor (None: its current one), its vm_state and power state,
-    no record of the move."""
-    old_vm_state = _old_vm_state(instance)
-    instance.host = migration.source_compute
-    instance.node = migration.source_node
-    if flavor is not None:
-        set_flavor(instance, flavor)
-    instance.old_flavor = instance.new_flavor = None
-    instance.migration_context = None
-    instance.vm_state = old_vm_state
-    instance.power_state = (instance_obj.SHUTDOWN
-                            if old_vm_state == instance_obj.STOPPED
-                            else instance_obj.RUNNING)
-
 
 class ResizeTasks(object):
-    """prep_resize ... finish_revert_resize of ComputeManager."""
+    """prep_resize ... finish_revert_resize of ComputeManager, and the
+    steps the recovery of an interrupted move reuses. host: this host's
+    name; driver: its virt driver; locks: its InstanceLocks."""
 
-    def _move_rpc(self):
+    def __init__(self, host, driver, locks):
+        self.host = host
+        self.driver = driver
+        self.locks = locks
+
+    def _rpc(self):
         return compute_rpcapi.ComputeAPI()
-
-    def _placement_of(self, context):
-        return compute_inventory.placement_for(context)
-
-    def _save_migration(self, migration, status, expected=None):
-        """Set migration's status (CAS on expected, a list); False when
-        it moved on meanwhile."""
-        migration.status = status
-        try:
-            migration.save(expected_status=expected)
-            return True
-        except (exception.MigrationStatusConflict,
-                exception.MigrationNotFound) as exc:
-            LOG.info('Migration %s moved on meanwhile: %s', migration.uuid,
-                     exc)
-            return False
-
-    def _fault(self, instance, exc):
-        try:
-            instance.add_fault(500, str(exc)[:255],
-                               details=traceback.format_exc(),
-                               host=self.host)
-        except exception.InstanceNotFound:
-            pass
 
     def _abandon(self, context, instance, migration, exc):
         """A step found the instance moved on (its CAS failed). Deleted:
@@ -144,11 +68,11 @@ class ResizeTasks(object):
         run before the claims were all made). Otherwise (an
         administrator reset it): the claims are put back as before the
         move. The migration ends in error either way."""
-        placement = self._placement_of(context)
+        placement = compute_inventory.placement_for(context)
         LOG.info('Instance %s moved on during its %s: %s', instance.uuid,
                  migration.migration_type, exc)
         try:
-            if _deleted(exc):
+            if saves.was_deleted(exc):
                 placement.remove_allocations(context, migration.uuid)
                 placement.remove_allocations(context, instance.uuid)
             else:
@@ -157,25 +81,27 @@ class ResizeTasks(object):
         except Exception:
             LOG.exception('Could not release the claims of migration %s',
                           migration.uuid)
-        self._save_migration(migration, migration_obj.ERROR,
+        saves.save_migration(migration, migration_obj.ERROR,
                              list(migration_obj.IN_PROGRESS))
 
-    def _roll_back_on_source(self, context, instance, migration, exc,
-                             task_states):
-        """The move failed before the guest runs at the destination:
+    def roll_back_on_source(self, context, instance, migration, exc,
+                            task_states):
+        """The move failed before the guest runs at the destination
+        (instance in one of task_states; the caller holds its lock):
         the source allocation goes back to the instance (replacing the
         destination claim), the guest runs (or not) on the source as
-        before, the migration ends in error, a fault is recorded."""
+        before, the migration ends in error, exc is recorded as a
+        fault, the task state is cleared."""
         try:
-            self._placement_of(context).move_allocations(
+            compute_inventory.placement_for(context).move_allocations(
                 context, migration.uuid, instance.uuid)
         except Exception:
             LOG.exception('Could not move the allocations of migration %s '
                           'back to %s', migration.uuid, instance.uuid)
-        self._save_migration(migration, migration_obj.ERROR)
-        self._fault(instance, exc)
-        _as_before(instance, migration, instance.old_flavor)
-        self._save_quietly(instance, list(task_states), task_state=None)
+        saves.save_migration(migration, migration_obj.ERROR)
+        saves.record_fault(instance, exc, self.host)
+        moves.as_before(instance, migration, instance.old_flavor)
+        saves.save_quietly(instance, list(task_states), task_state=None)
 
     # --- destination: prep_resize ----------------------------------------
 
@@ -186,7 +112,7 @@ class ResizeTasks(object):
         destination claimed. On exit the instance carries old_flavor,
         new_flavor and its migration context; resize_instance is cast
         to the source."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             notify.notify_about_instance_exists(context, instance,
                                                 self.host)
             notify.notify_about_resize_prep(context, instance, self.host,
@@ -209,19 +135,19 @@ class ResizeTasks(object):
             old_vm_state = instance.vm_state
             instance.old_flavor = instance.flavor
             instance.new_flavor = new_flavor
-            instance.migration_context = migration_context(migration,
+            instance.migration_context = moves.migration_context(migration,
                                                            old_vm_state)
             instance.progress = 0
             try:
                 instance.save(expected_task_state=[
                     instance_obj.RESIZE_PREP])
-            except _MOVED_ON as exc:
+            except saves.MOVED_ON as exc:
                 self._abandon(context, instance, migration, exc)
                 return
             notify.notify_about_resize_prep(context, instance, self.host,
                                             new_flavor, notify.END)
-        self._move_rpc().resize_instance(context, migration.source_compute,
-                                         instance, migration)
+        self._rpc().resize_instance(context, migration.source_compute,
+                                    instance, migration)
 
     # --- source: resize_instance -----------------------------------------
 
@@ -231,19 +157,19 @@ class ResizeTasks(object):
         powered off and set aside; on exit resize_migrated, host = the
         destination, migration post-migrating; finish_resize is cast to
         the destination."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             if not self._resize_instance(context, instance, migration):
                 return
-        self._move_rpc().finish_resize(context, migration.dest_compute,
-                                       instance, migration)
+        self._rpc().finish_resize(context, migration.dest_compute,
+                                  instance, migration)
 
     def _resize_instance(self, context, instance, migration):
         try:
-            self._save_migration(migration, migration_obj.MIGRATING,
+            saves.save_migration(migration, migration_obj.MIGRATING,
                                  [migration_obj.PRE_MIGRATING])
             instance.task_state = instance_obj.RESIZE_MIGRATING
             instance.save(expected_task_state=[instance_obj.RESIZE_PREP])
-        except _MOVED_ON as exc:
+        except saves.MOVED_ON as exc:
             self._abandon(context, instance, migration, exc)
             return False
         with notify.action(context, instance, self.host, 'resize'):
@@ -253,12 +179,12 @@ class ResizeTasks(object):
             except Exception as exc:
                 LOG.warning('Resize of %s failed on its source %s: %s',
                             instance.uuid, self.host, exc)
-                self._restore_source_guest(instance)
-                self._roll_back_on_source(
+                self.restore_source_guest(instance)
+                self.roll_back_on_source(
                     context, instance, migration, exc,
                     [instance_obj.RESIZE_MIGRATING])
                 raise
-            self._save_migration(migration, migration_obj.POST_MIGRATING,
+            saves.save_migration(migration, migration_obj.POST_MIGRATING,
                                  [migration_obj.MIGRATING])
             instance.host = migration.dest_compute
             instance.node = migration.dest_node
@@ -267,21 +193,23 @@ class ResizeTasks(object):
             try:
                 instance.save(expected_task_state=[
                     instance_obj.RESIZE_MIGRATING])
-            except _MOVED_ON as exc:
+            except saves.MOVED_ON as exc:
                 # The delete's terminate (sent here) destroys the guest.
                 self._abandon(context, instance, migration, exc)
                 return False
         return True
 
-    def _restore_source_guest(self, instance):
+    def restore_source_guest(self, instance):
+        """The guest set aside on this source (if any) runs again (shut
+        off if it was stopped) with its old flavor; a failure is
+        logged, never raised."""
         if not self.driver.has_resize_copy(instance.uuid):
             return
         flavor = instance.old_flavor or instance.flavor
         try:
             self.driver.finish_revert_migration(
                 instance.uuid, flavor.vcpus, flavor.memory_mb,
-                _disk(flavor), power_on=(
-                    _old_vm_state(instance) != instance_obj.STOPPED))
+                moves.disk_gb(flavor), power_on=moves.powers_on(instance))
         except Exception:
             LOG.exception('Could not restart %s on %s', instance.uuid,
                           self.host)
@@ -294,11 +222,10 @@ class ResizeTasks(object):
         starts here with the new flavor; on exit vm_state resized,
         task None (VERIFY_RESIZE), migration finished. A driver failure
         sends the server back to its source (as a revert does)."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             failed = self._finish_resize(context, instance, migration)
         if failed:
-            self._move_rpc().finish_revert_resize(
-                context, migration.source_compute, instance, migration)
+            self.cast_finish_revert(context, instance, migration)
 
     def _finish_resize(self, context, instance, migration):
         """True when the move failed and must go back to the source."""
@@ -306,28 +233,29 @@ class ResizeTasks(object):
         try:
             # The server shows its new flavor from here on, as in Nova (a
             # failure sends it back, where the old flavor is restored).
-            set_flavor(instance, new)
+            moves.set_flavor(instance, new)
             instance.task_state = instance_obj.RESIZE_FINISH
             instance.save(expected_task_state=[
                 instance_obj.RESIZE_MIGRATED])
-        except _MOVED_ON as exc:
+        except saves.MOVED_ON as exc:
             self._abandon(context, instance, migration, exc)
             return False
-        power_on = _old_vm_state(instance) != instance_obj.STOPPED
+        power_on = moves.powers_on(instance)
         with notify.action(context, instance, self.host, 'resize_finish'):
             try:
                 self.driver.finish_migration(
-                    instance.uuid, new.vcpus, new.memory_mb, _disk(new),
-                    image_ref=instance.image_ref, power_on=power_on)
+                    instance.uuid, new.vcpus, new.memory_mb,
+                    moves.disk_gb(new), image_ref=instance.image_ref,
+                    power_on=power_on)
             except Exception as exc:
                 LOG.warning('Finishing the resize of %s failed on %s: %s; '
                             'it goes back to %s', instance.uuid, self.host,
                             exc, migration.source_compute)
-                self._fault(instance, exc)
-                return self._send_back(context, instance, migration,
-                                       [instance_obj.RESIZE_FINISH],
-                                       migration_obj.ERROR)
-            self._save_migration(migration, migration_obj.FINISHED,
+                saves.record_fault(instance, exc, self.host)
+                return self.send_back(context, instance, migration,
+                                      [instance_obj.RESIZE_FINISH],
+                                      migration_obj.ERROR)
+            saves.save_migration(migration, migration_obj.FINISHED,
                                  [migration_obj.POST_MIGRATING])
             instance.vm_state = instance_obj.RESIZED
             instance.power_state = (instance_obj.RUNNING if power_on
@@ -337,17 +265,20 @@ class ResizeTasks(object):
             try:
                 instance.save(expected_task_state=[
                     instance_obj.RESIZE_FINISH])
-            except _MOVED_ON as exc:
-                if _deleted(exc):
+            except saves.MOVED_ON as exc:
+                if saves.was_deleted(exc):
                     self.driver.destroy(instance.uuid)
                 self._abandon(context, instance, migration, exc)
         return False
 
-    def _send_back(self, context, instance, migration, task_states,
-                   status):
-        """Drop what the move made here (guest, the instance's claim
-        here) and mark the server reverting: True when the source must
-        now finish the revert (finish_revert_resize)."""
+    def send_back(self, context, instance, migration, task_states,
+                  status):
+        """At the destination, the instance in one of task_states (the
+        caller holds its lock): drop what the move made here (guest,
+        the instance's claim here), mark the server resize_reverting
+        and the migration status. True when the source must now finish
+        the revert (cast_finish_revert); False when the instance moved
+        on meanwhile (the move abandoned)."""
         try:
             self.driver.destroy(instance.uuid)
         except Exception:
@@ -356,12 +287,12 @@ class ResizeTasks(object):
         instance.task_state = instance_obj.RESIZE_REVERTING
         try:
             instance.save(expected_task_state=list(task_states))
-        except _MOVED_ON as exc:
+        except saves.MOVED_ON as exc:
             self._abandon(context, instance, migration, exc)
             return False
-        self._placement_of(context).remove_allocations(context,
-                                                       instance.uuid)
-        self._save_migration(migration, status)
+        compute_inventory.placement_for(context).remove_allocations(
+            context, instance.uuid)
+        saves.save_migration(migration, status)
         return True
 
     # --- source: confirm_resize ------------------------------------------
@@ -373,18 +304,18 @@ class ResizeTasks(object):
         gone, migration confirmed, the server active (stopped if it
         was) with the new flavor only. A driver failure leaves it in
         VERIFY_RESIZE (migration finished again) to be retried."""
-        with self._locks(instance.uuid), notify.action(
+        with self.locks(instance.uuid), notify.action(
                 context, instance, self.host, 'resize_confirm'):
             try:
                 self.driver.confirm_migration(instance.uuid)
             except Exception as exc:
-                self._fault(instance, exc)
-                self._save_migration(migration, migration_obj.FINISHED,
+                saves.record_fault(instance, exc, self.host)
+                saves.save_migration(migration, migration_obj.FINISHED,
                                      [migration_obj.CONFIRMING])
                 raise
-            self._placement_of(context).remove_allocations(context,
-                                                           migration.uuid)
-            self._save_migration(migration, migration_obj.CONFIRMED,
+            compute_inventory.placement_for(context).remove_allocations(
+                context, migration.uuid)
+            saves.save_migration(migration, migration_obj.CONFIRMED,
                                  [migration_obj.CONFIRMING])
             instance.old_flavor = instance.new_flavor = None
             instance.migration_context = None
@@ -395,7 +326,7 @@ class ResizeTasks(object):
             try:
                 instance.save(expected_task_state=[None],
                               expected_vm_state=[instance_obj.RESIZED])
-            except _MOVED_ON as exc:
+            except saves.MOVED_ON as exc:
                 LOG.info('Instance %s moved on while its resize was '
                          'confirmed: %s', instance.uuid, exc)
 
@@ -407,23 +338,22 @@ class ResizeTasks(object):
         and the instance's allocation here are dropped, then
         finish_revert_resize is cast to the source. A driver failure
         leaves it in VERIFY_RESIZE (migration finished again)."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             notify.notify_about_instance_action(
                 context, instance, self.host, 'resize_revert', notify.START)
             try:
                 self.driver.destroy(instance.uuid)
             except Exception as exc:
-                self._fault(instance, exc)
-                self._save_migration(migration, migration_obj.FINISHED,
+                saves.record_fault(instance, exc, self.host)
+                saves.save_migration(migration, migration_obj.FINISHED,
                                      [migration_obj.REVERTING])
-                self._save_quietly(instance,
+                saves.save_quietly(instance,
                                    [instance_obj.RESIZE_REVERTING],
                                    task_state=None)
                 raise
-            self._placement_of(context).remove_allocations(context,
-                                                           instance.uuid)
-        self._move_rpc().finish_revert_resize(
-            context, migration.source_compute, instance, migration)
+            compute_inventory.placement_for(context).remove_allocations(
+                context, instance.uuid)
+        self.cast_finish_revert(context, instance, migration)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def finish_revert_resize(self, context, instance, migration):
@@ -432,38 +362,45 @@ class ResizeTasks(object):
         now full: it was held all along), the set-aside guest runs again
         with the old flavor, migration reverted (error when the revert
         undoes a failed move), the server active (stopped if it was)."""
-        with self._locks(instance.uuid):
-            self._finish_revert(context, instance, migration)
+        with self.locks(instance.uuid):
+            self.finish_revert(context, instance, migration)
 
-    def _finish_revert(self, context, instance, migration):
-        placement = self._placement_of(context)
+    def cast_finish_revert(self, context, instance, migration):
+        """Hand the revert to the source (finish_revert_resize, a
+        cast)."""
+        self._rpc().finish_revert_resize(
+            context, migration.source_compute, instance, migration)
+
+    def finish_revert(self, context, instance, migration):
+        """finish_revert_resize's work on this source, the caller
+        holding the instance's lock (see finish_revert_resize)."""
+        placement = compute_inventory.placement_for(context)
         placement.move_allocations(context, migration.uuid, instance.uuid)
         old = instance.old_flavor or instance.flavor
-        old_vm_state = _old_vm_state(instance)
         instance.host = migration.source_compute
         instance.node = migration.source_node
         try:
             self.driver.finish_revert_migration(
-                instance.uuid, old.vcpus, old.memory_mb, _disk(old),
-                power_on=old_vm_state != instance_obj.STOPPED)
+                instance.uuid, old.vcpus, old.memory_mb, moves.disk_gb(old),
+                power_on=moves.powers_on(instance))
         except Exception as exc:
-            self._fault(instance, exc)
-            self._save_migration(migration, migration_obj.ERROR)
-            self._save_quietly(instance, [instance_obj.RESIZE_REVERTING],
+            saves.record_fault(instance, exc, self.host)
+            saves.save_migration(migration, migration_obj.ERROR)
+            saves.save_quietly(instance, [instance_obj.RESIZE_REVERTING],
                                vm_state=instance_obj.ERROR, task_state=None)
             raise
-        _as_before(instance, migration, old)
+        moves.as_before(instance, migration, old)
         instance.task_state = None
         try:
             instance.save(expected_task_state=[
                 instance_obj.RESIZE_REVERTING])
-        except _MOVED_ON as exc:
-            if _deleted(exc):
+        except saves.MOVED_ON as exc:
+            if saves.was_deleted(exc):
                 self.driver.destroy(instance.uuid, with_resize_copy=True)
             self._abandon(context, instance, migration, exc)
             return
         if migration.status == migration_obj.REVERTING:
-            self._save_migration(migration, migration_obj.REVERTED,
+            saves.save_migration(migration, migration_obj.REVERTED,
                                  [migration_obj.REVERTING])
         notify.notify_about_instance_action(context, instance, self.host,
                                             'resize_revert', notify.END)

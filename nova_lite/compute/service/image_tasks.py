@@ -1,9 +1,8 @@
-"""The compute manager's side of rebuild and createImage (compute RPC
-1.5), a mixin of ComputeManager (which provides host, driver and the
-per-instance locks). Each runs serialised with build, terminate and the
-other actions of its instance, as one event of the action the API
-recorded, and every state change is a compare-and-swap on the task
-state: a delete meanwhile wins and nothing more is done.
+"""The compute service's side of rebuild and createImage (compute RPC
+1.5). Each runs serialised with build, terminate and the other actions
+of its instance (the per-instance locks), as one event of the action
+the API recorded, and every state change is a compare-and-swap on the
+task state: a delete meanwhile wins and nothing more is done.
 """
 import sys
 import traceback
@@ -29,12 +28,20 @@ INTERRUPTED = _INTERRUPTED_REBUILD + _INTERRUPTED_SNAPSHOT
 
 
 class ImageTasks(object):
-    """rebuild_instance and snapshot_instance of ComputeManager."""
+    """rebuild_instance and snapshot_instance of ComputeManager. host:
+    this host's name; driver: its virt driver; locks: its
+    InstanceLocks."""
 
-    def _recover_image_task(self, instance):
-        """After a restart: an interrupted rebuild goes to ERROR with a
-        fault (as Nova does); an interrupted snapshot has its task state
-        cleared (its image stays queued; a user deletes it)."""
+    def __init__(self, host, driver, locks):
+        self.host = host
+        self.driver = driver
+        self.locks = locks
+
+    def recover_interrupted(self, instance):
+        """After a restart of this host (task in INTERRUPTED): an
+        interrupted rebuild goes to ERROR with a fault (as Nova does);
+        an interrupted snapshot has its task state cleared (its image
+        stays queued; a user deletes it)."""
         LOG.warning('%s of %s was interrupted by a restart of %s',
                     instance.task_state, instance.uuid, self.host)
         if instance.task_state in _INTERRUPTED_REBUILD:
@@ -56,7 +63,7 @@ class ImageTasks(object):
         off, when it was stopped). A failure leaves the server in ERROR
         with a fault; a delete meanwhile wins (nothing more is done).
         """
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             self._rebuild(context, instance, image_ref, preserve_ephemeral)
 
     def _rebuild(self, context, instance, image_ref, preserve_ephemeral):
@@ -130,7 +137,7 @@ class ImageTasks(object):
         the image is deleted and the task state cleared (vm_state
         unchanged, as Nova does).
         """
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             self._snapshot(context, instance, image_id)
 
     def _snapshot(self, context, instance, image_id):

@@ -1,6 +1,5 @@
-"""The compute manager's volume work: the volumes of a build, of a
-delete, and attach/detach (compute RPC 1.7). A mixin of ComputeManager
-(it uses its host, driver and per-instance locks).
+"""The compute service's volume work: the volumes of a build, of a
+delete, of a cross-cell move, and attach/detach (compute RPC 1.7).
 
 The compute reaches the volume service through nova_lite.volume.api (as
 a real compute calls Cinder) and the block device mappings through its
@@ -24,30 +23,34 @@ from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.volume import api as volume_api
 
 LOG = logging.getLogger(__name__)
 
 
 class VolumeTasks(object):
-    """Mixin: needs self.host, self.driver and self._locks."""
+    """attach_volume and detach_volume of ComputeManager, and the
+    volumes of this host's builds, deletes and cross-cell moves.
 
-    @property
-    def volume_api(self):
-        api = getattr(self, '_volume_api', None)
-        if api is None:
-            api = self._volume_api = volume_api.API()
-        return api
+    host: this host's name; driver: its virt driver; locks: its
+    InstanceLocks; volume_api: the volume service's client.
+    """
+
+    def __init__(self, host, driver, locks, volume_api):
+        self.host = host
+        self.driver = driver
+        self.locks = locks
+        self.volume_api = volume_api
 
     def _connector(self):
         return {'host': self.host, 'ip': '127.0.0.1', 'multipath': False,
                 'initiator': 'iqn.2026-11.org.nova-lite:%s' % self.host}
 
-    def _bdms(self, context, instance):
+    def bdms(self, context, instance):
+        """The instance's block device mappings (from its cell)."""
         return objects.BlockDeviceMappingList.get_by_instance_uuid(
             context, instance.uuid)
 
-    def _connect(self, context, instance, bdm):
+    def connect(self, context, instance, bdm):
         """Connect bdm's reserved attachment to this host; its
         connection info is saved in bdm and returned."""
         attachment = self.volume_api.attachment_update(
@@ -57,10 +60,28 @@ class VolumeTasks(object):
         bdm.save()
         return attachment['connection_info']
 
-    def _prep_block_devices(self, context, instance):
+    def reserve_attachment(self, context, instance, bdm):
+        """bdm gets a new attachment reserved for instance, connected
+        nowhere (saved). Its previous attachment is the caller's."""
+        bdm.attachment_id = self.volume_api.attachment_create(
+            context, bdm.volume_id, instance.uuid)['id']
+        bdm.connection_info = None
+        bdm.save()
+
+    def reconnect(self, context, instance, bdm):
+        """bdm, unless connected already, connected to this host,
+        plugged into the guest and its attachment completed (volume
+        in-use)."""
+        if bdm.connection_info:
+            return
+        info = self.connect(context, instance, bdm)
+        self.driver.attach_volume(instance.uuid, info, bdm.device_name)
+        self.volume_api.attachment_complete(context, bdm.attachment_id)
+
+    def prep_block_devices(self, context, instance):
         """Create, reserve and connect the instance's volumes on this
         host (see the module doc). Returns (mappings, volume-backed)."""
-        bdms = self._bdms(context, instance)
+        bdms = self.bdms(context, instance)
         for bdm in bdms.volumes():
             if bdm.volume_id is None:
                 volume = self.volume_api.create(
@@ -75,11 +96,11 @@ class VolumeTasks(object):
                 bdm.attachment_id = self.volume_api.attachment_create(
                     context, bdm.volume_id, instance.uuid)['id']
                 bdm.save()
-            self._connect(context, instance, bdm)
+            self.connect(context, instance, bdm)
         root = bdms.root_bdm()
         return bdms, bool(root is not None and root.is_volume)
 
-    def _plug_block_devices(self, context, instance, bdms):
+    def plug_block_devices(self, context, instance, bdms):
         """After spawn: plug the connected volumes into the guest and
         complete their attachments (volumes in-use)."""
         for bdm in bdms.volumes():
@@ -88,13 +109,13 @@ class VolumeTasks(object):
                                       bdm.device_name)
             self.volume_api.attachment_complete(context, bdm.attachment_id)
 
-    def _disconnect_block_devices(self, context, instance):
-        """Undo _prep_block_devices on this host for a failed build:
+    def disconnect_block_devices(self, context, instance):
+        """Undo prep_block_devices on this host for a failed build:
         each connected attachment is replaced by a reservation for the
         instance (volumes stay the instance's; a reschedule connects
         them on its host)."""
         try:
-            bdms = self._bdms(context, instance)
+            bdms = self.bdms(context, instance)
         except exception.NovaLiteException:
             return
         for bdm in bdms.volumes():
@@ -102,19 +123,16 @@ class VolumeTasks(object):
                 continue
             try:
                 block_devices.release(context, [bdm])
-                bdm.attachment_id = self.volume_api.attachment_create(
-                    context, bdm.volume_id, instance.uuid)['id']
-                bdm.connection_info = None
-                bdm.save()
+                self.reserve_attachment(context, instance, bdm)
             except exception.NovaLiteException:
                 LOG.exception('Could not disconnect volume %s of %s',
                               bdm.volume_id, instance.uuid)
 
-    def _cleanup_block_devices(self, context, instance):
+    def cleanup_block_devices(self, context, instance):
         """A delete: release every attachment, delete the volumes of
         delete_on_termination mappings."""
         try:
-            bdms = self._bdms(context, instance)
+            bdms = self.bdms(context, instance)
         except exception.NovaLiteException:
             LOG.exception('Could not read the volumes of %s', instance.uuid)
             return
@@ -131,9 +149,9 @@ class VolumeTasks(object):
         this host and the guest: attachment attached, volume in-use. On
         failure the mapping and the attachment are removed again (the
         volume is available) and the event records the error."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             try:
-                info = self._connect(context, instance, bdm)
+                info = self.connect(context, instance, bdm)
                 self.driver.attach_volume(instance.uuid, info,
                                           bdm.device_name)
                 self.volume_api.attachment_complete(context,
@@ -152,7 +170,7 @@ class VolumeTasks(object):
         (volume available) and its mapping; on failure the volume is
         in-use again. Never deletes the volume (delete_on_termination is
         for server deletes)."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             try:
                 bdm = objects.BlockDeviceMapping.get_by_volume_and_instance(
                     context, volume_id, instance.uuid)

@@ -1,11 +1,13 @@
-"""The compute manager's side of a delete or a restart in the middle of
-a resize or cold migration, a mixin of ComputeManager (with
-resize_tasks.ResizeTasks, whose steps it reuses): the set-aside guest
-and the migration's claim of a deleted server go with it, and no move
-stays in a task state after a restart, nor leaks a claim.
+"""The compute service's side of a delete or a restart in the middle of
+a resize or cold migration (reusing the public steps of
+resize_tasks.ResizeTasks): the set-aside guest and the migration's
+claim of a deleted server go with it, and no move stays in a task
+state after a restart, nor leaks a claim.
 """
 from oslo_log import log as logging
 
+from nova_lite.compute.service import saves
+from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 
@@ -13,10 +15,16 @@ LOG = logging.getLogger(__name__)
 
 
 class ResizeRecovery(object):
-    """_release_move, _recover_move and _recover_host_moves of
-    ComputeManager."""
+    """A delete or a restart of this host in the middle of a move.
+    host: this host's name; locks: its InstanceLocks; resize: its
+    ResizeTasks."""
 
-    def _release_move(self, context, instance):
+    def __init__(self, host, locks, resize):
+        self.host = host
+        self.locks = locks
+        self.resize = resize
+
+    def release_move(self, context, instance):
         """terminate_instance of a server with a move in progress: the
         guest set aside here and the migration's allocation go too, and
         the migration ends in error (unless it ended already)."""
@@ -24,18 +32,18 @@ class ResizeRecovery(object):
         if not ctx:
             return
         try:
-            self._placement_of(context).remove_allocations(
+            compute_inventory.placement_for(context).remove_allocations(
                 context, ctx['migration_uuid'])
             migration = migration_obj.Migration.get_by_uuid(
                 context, ctx['migration_uuid'])
             if migration.status in migration_obj.IN_PROGRESS:
-                self._save_migration(migration, migration_obj.ERROR,
+                saves.save_migration(migration, migration_obj.ERROR,
                                      [migration.status])
         except Exception:
             LOG.exception('Could not release the move of %s',
                           instance.uuid)
 
-    def _recover_move(self, context, instance):
+    def recover_move(self, context, instance):
         """After a restart of this compute, an instance on this host in
         a move task state never stays so: a move not yet past the
         source's power-off (resize_prep, resize_migrating) goes back to
@@ -45,7 +53,8 @@ class ResizeRecovery(object):
         to the source by the destination (the source allocation was
         held all along); a revert whose instance is already back on
         this source is finished here. A step whose cast is still queued
-        finds the task state changed and gives up. Returns whether it acted."""
+        finds the task state changed and gives up. Returns whether it
+        acted."""
         ctx = instance.migration_context
         task = instance.task_state
         if not ctx or task not in instance_obj.RESIZE_TASK_STATES:
@@ -62,24 +71,23 @@ class ResizeRecovery(object):
             # Back on this source: only the end of the revert is left.
             self._finish_revert_after_restart(context, instance, migration)
             return True
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             if task in (instance_obj.RESIZE_PREP,
                         instance_obj.RESIZE_MIGRATING):
-                self._restore_source_guest(instance)
-                self._roll_back_on_source(context, instance, migration,
-                                          exc, [task])
+                self.resize.restore_source_guest(instance)
+                self.resize.roll_back_on_source(context, instance,
+                                                migration, exc, [task])
                 return True
-            self._fault(instance, exc)
-            back = self._send_back(context, instance, migration, [task],
-                                   migration.status
-                                   if task == instance_obj.RESIZE_REVERTING
-                                   else migration_obj.ERROR)
+            saves.record_fault(instance, exc, self.host)
+            back = self.resize.send_back(
+                context, instance, migration, [task],
+                migration.status if task == instance_obj.RESIZE_REVERTING
+                else migration_obj.ERROR)
         if back:
-            self._move_rpc().finish_revert_resize(
-                context, migration.source_compute, instance, migration)
+            self.resize.cast_finish_revert(context, instance, migration)
         return True
 
-    def _recover_host_moves(self, context):
+    def recover_host_moves(self, context):
         """After a restart: moves of this host whose instance lives on
         the other host -- a resize_prep this destination was preparing
         goes back (claims as before the move); a confirm this source
@@ -99,20 +107,20 @@ class ResizeRecovery(object):
         for migration in migrations:
             instance = instances.get(migration.instance_uuid)
             if instance is None or instance.host == self.host:
-                continue    # gone, or _recover_move's
+                continue    # gone, or recover_move's
             try:
                 if (migration.status == migration_obj.CONFIRMING
                         and migration.source_compute == self.host
                         and instance.vm_state == instance_obj.RESIZED):
-                    self.confirm_resize(context, instance, migration)
+                    self.resize.confirm_resize(context, instance, migration)
                 elif (migration.status == migration_obj.PRE_MIGRATING
                       and migration.dest_compute == self.host
                       and instance.task_state == instance_obj.RESIZE_PREP):
                     LOG.warning('Preparing the move of %s was interrupted '
                                 'by a restart of %s', instance.uuid,
                                 self.host)
-                    with self._locks(instance.uuid):
-                        self._roll_back_on_source(
+                    with self.locks(instance.uuid):
+                        self.resize.roll_back_on_source(
                             context, instance, migration, RuntimeError(
                                 'The move was interrupted by a restart '
                                 'of the compute service on %s.'
@@ -143,7 +151,7 @@ class ResizeRecovery(object):
             try:
                 migration = migration_obj.Migration.get_by_uuid(
                     context, ctx['migration_uuid'])
-                placement = self._placement_of(context)
+                placement = compute_inventory.placement_for(context)
                 held = [bool(placement.get_consumer(
                     context, consumer).get('allocations'))
                     for consumer in (instance.uuid, migration.uuid)]
@@ -158,5 +166,5 @@ class ResizeRecovery(object):
     def _finish_revert_after_restart(self, context, instance, migration):
         LOG.warning('The revert of %s was interrupted by a restart of %s; '
                     'finishing it', instance.uuid, self.host)
-        with self._locks(instance.uuid):
-            self._finish_revert(context, instance, migration)
+        with self.locks(instance.uuid):
+            self.resize.finish_revert(context, instance, migration)

@@ -1,6 +1,4 @@
-"""The compute manager's side of a cross-cell resize (compute RPC 1.8), a
-mixin of ComputeManager (host, driver, per-instance locks, volume_api,
-network_api, _save_quietly).
+"""The compute service's side of a cross-cell resize (compute RPC 1.8).
 
 The super conductor orchestrates (nova_lite.conductor.tasks.
 cross_cell_migrate): each method here is one synchronous call of it,
@@ -44,23 +42,31 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
-from nova_lite.compute import resize_tasks
+from nova_lite.compute.service import moves
+from nova_lite.compute.service import saves
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite.notifications import instance as notify
+from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 
 LOG = logging.getLogger(__name__)
 
 
-def _disk(flavor, volume_backed):
-    return (0 if volume_backed else flavor.root_gb) + flavor.ephemeral_gb
-
-
 class CrossCellTasks(object):
-    """The 1.8 methods of ComputeManager."""
+    """The 1.8 methods of ComputeManager. host: this host's name;
+    driver: its virt driver; locks: its InstanceLocks; network_api: the
+    network service's client; volumes: the VolumeTasks of this host
+    (mappings, attachments, connections)."""
+
+    def __init__(self, host, driver, locks, network_api, volumes):
+        self.host = host
+        self.driver = driver
+        self.locks = locks
+        self.network_api = network_api
+        self.volumes = volumes
 
     def _volume_backed(self, bdms):
         root = bdms.root_bdm()
@@ -86,28 +92,25 @@ class CrossCellTasks(object):
         """On entry the target cell's hidden copy in resize_prep. On
         exit it carries old/new flavor and the migration context (also
         returned), its volume mappings hold new reserved attachments."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             notify.notify_about_instance_exists(context, instance,
                                                 self.host)
             notify.notify_about_resize_prep(context, instance, self.host,
                                             new_flavor, notify.START)
-            bdms = self._bdms(context, instance)
+            bdms = self.volumes.bdms(context, instance)
             self.driver.check_resize_claim(
                 instance.uuid, new_flavor.vcpus, new_flavor.memory_mb,
-                _disk(new_flavor, self._volume_backed(bdms)))
+                moves.disk_gb(new_flavor, self._volume_backed(bdms)))
             made = []
             try:
                 for bdm in bdms.volumes():
-                    bdm.attachment_id = self.volume_api.attachment_create(
-                        context, bdm.volume_id, instance.uuid)['id']
-                    bdm.connection_info = None
-                    bdm.save()
+                    self.volumes.reserve_attachment(context, instance, bdm)
                     made.append(bdm)
                 migration.dest_host = CONF.my_ip
                 migration.save()
                 instance.old_flavor = instance.flavor
                 instance.new_flavor = new_flavor
-                instance.migration_context = resize_tasks.migration_context(
+                instance.migration_context = moves.migration_context(
                     migration, instance.vm_state)
                 instance.progress = 0
                 instance.save(expected_task_state=[instance_obj.RESIZE_PREP])
@@ -130,13 +133,13 @@ class CrossCellTasks(object):
         holding placeholder (reserved) attachments. Returns whether a
         snapshot was uploaded. A failure restores the guest and its
         volumes here (task state left to the conductor)."""
-        with self._locks(instance.uuid):
-            self._save_migration(migration, migration_obj.MIGRATING,
+        with self.locks(instance.uuid):
+            saves.save_migration(migration, migration_obj.MIGRATING,
                                  [migration_obj.PRE_MIGRATING])
             instance.task_state = instance_obj.RESIZE_MIGRATING
             instance.save(expected_task_state=[instance_obj.RESIZE_PREP])
             with notify.action(context, instance, self.host, 'resize'):
-                bdms = self._bdms(context, instance)
+                bdms = self.volumes.bdms(context, instance)
                 uploaded = False
                 try:
                     if self.driver.get_power_state(instance.uuid) not in (
@@ -154,10 +157,8 @@ class CrossCellTasks(object):
                         self.driver.detach_volume(instance.uuid,
                                                   bdm.device_name)
                         old = bdm.attachment_id
-                        bdm.attachment_id = self.volume_api.attachment_create(
-                            context, bdm.volume_id, instance.uuid)['id']
-                        bdm.connection_info = None
-                        bdm.save()
+                        self.volumes.reserve_attachment(context, instance,
+                                                        bdm)
                         if old:
                             block_devices.release(
                                 context, [{'attachment_id': old}])
@@ -167,7 +168,7 @@ class CrossCellTasks(object):
                                 exc)
                     self._restore_here(context, instance, bdms)
                     raise
-            self._save_migration(migration, migration_obj.POST_MIGRATING,
+            saves.save_migration(migration, migration_obj.POST_MIGRATING,
                                  [migration_obj.MIGRATING])
             instance.power_state = instance_obj.SHUTDOWN
             instance.task_state = instance_obj.RESIZE_MIGRATED
@@ -178,25 +179,19 @@ class CrossCellTasks(object):
     def _restore_here(self, context, instance, bdms):
         """Undo a failed prep at the source: the guest back as it was,
         its volumes connected again."""
-        power_on = resize_tasks._old_vm_state(instance) != \
-            instance_obj.STOPPED
+        power_on = moves.powers_on(instance)
         flavor = instance.old_flavor or instance.flavor
         try:
             if self.driver.has_resize_copy(instance.uuid):
                 self.driver.finish_revert_migration(
                     instance.uuid, flavor.vcpus, flavor.memory_mb,
-                    _disk(flavor, self._volume_backed(bdms)),
+                    moves.disk_gb(flavor, self._volume_backed(bdms)),
                     power_on=power_on)
             elif power_on and self.driver.get_power_state(
                     instance.uuid) == 'shutdown':
                 self.driver.power_on(instance.uuid)
             for bdm in bdms.volumes():
-                if not bdm.connection_info:
-                    info = self._connect(context, instance, bdm)
-                    self.driver.attach_volume(instance.uuid, info,
-                                              bdm.device_name)
-                    self.volume_api.attachment_complete(context,
-                                                        bdm.attachment_id)
+                self.volumes.reconnect(context, instance, bdm)
         except Exception:
             LOG.exception('Could not restore %s on %s', instance.uuid,
                           self.host)
@@ -211,35 +206,30 @@ class CrossCellTasks(object):
         flavor, task None, vm_state resized, migration finished, the
         snapshot deleted. A failure drops what it made here and
         raises."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             new = instance.new_flavor
             # The new flavor from here on, as a same-cell resize (a
             # failure rolls the hidden copy back).
-            resize_tasks.set_flavor(instance, new)
+            moves.set_flavor(instance, new)
             instance.task_state = instance_obj.RESIZE_FINISH
             instance.save(expected_task_state=[
                 instance_obj.RESIZE_MIGRATED])
-            power_on = resize_tasks._old_vm_state(instance) != \
-                instance_obj.STOPPED
+            power_on = moves.powers_on(instance)
             with notify.action(context, instance, self.host,
                                'resize_finish'):
-                bdms = self._bdms(context, instance)
+                bdms = self.volumes.bdms(context, instance)
                 volume_backed = self._volume_backed(bdms)
                 try:
                     self._bind_ports(context, instance, self.host)
-                    infos = [(bdm, self._connect(context, instance, bdm))
-                             for bdm in bdms.volumes()]
+                    for bdm in bdms.volumes():
+                        self.volumes.connect(context, instance, bdm)
                     self.driver.finish_migration(
                         instance.uuid, new.vcpus, new.memory_mb,
-                        _disk(new, volume_backed),
+                        moves.disk_gb(new, volume_backed),
                         image_ref=(None if volume_backed
                                    else snapshot_id or instance.image_ref),
                         power_on=power_on)
-                    for bdm, info in infos:
-                        self.driver.attach_volume(instance.uuid, info,
-                                                  bdm.device_name)
-                        self.volume_api.attachment_complete(
-                            context, bdm.attachment_id)
+                    self.volumes.plug_block_devices(context, instance, bdms)
                 except Exception:
                     self._drop_guest_here(context, instance, bdms)
                     # The source's bindings ACTIVE again; this host's
@@ -249,7 +239,7 @@ class CrossCellTasks(object):
                     raise
                 if snapshot_id:
                     _delete_image(context, snapshot_id)
-                self._save_migration(migration, migration_obj.FINISHED,
+                saves.save_migration(migration, migration_obj.FINISHED,
                                      [migration_obj.POST_MIGRATING])
                 instance.host = self.host
                 instance.node = migration.dest_node
@@ -277,15 +267,15 @@ class CrossCellTasks(object):
                                                 migration):
         """The source copy: the kept guest and the placeholder
         attachments go, and the migration's (source) allocation."""
-        with self._locks(instance.uuid), notify.action(
+        with self.locks(instance.uuid), notify.action(
                 context, instance, self.host, 'resize_confirm'):
             self.driver.confirm_migration(instance.uuid)
             self.driver.destroy(instance.uuid, with_resize_copy=True)
-            bdms = self._bdms(context, instance)
+            bdms = self.volumes.bdms(context, instance)
             for bdm in bdms.volumes():
                 block_devices.release(context, [bdm])
-            self._placement_of(context).remove_allocations(context,
-                                                           migration.uuid)
+            compute_inventory.placement_for(context).remove_allocations(
+                context, migration.uuid)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def revert_snapshot_based_resize_at_dest(self, context, instance,
@@ -294,10 +284,10 @@ class CrossCellTasks(object):
         go (the source's placeholders keep the volumes reserved); the
         ports' bindings to the source ACTIVE (again), those to this
         host deleted."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             notify.notify_about_instance_action(
                 context, instance, self.host, 'resize_revert', notify.START)
-            bdms = self._bdms(context, instance)
+            bdms = self.volumes.bdms(context, instance)
             self._drop_guest_here(context, instance, bdms)
             for bdm in bdms.volumes():
                 block_devices.release(context, [bdm])
@@ -315,31 +305,25 @@ class CrossCellTasks(object):
         the destination deleted, volumes connected, the kept guest
         running again (shut off if it was stopped) with the old flavor,
         the server as before the move (task None)."""
-        with self._locks(instance.uuid):
+        with self.locks(instance.uuid):
             old = instance.old_flavor or instance.flavor
-            bdms = self._bdms(context, instance)
-            power_on = resize_tasks._old_vm_state(instance) != \
-                instance_obj.STOPPED
+            bdms = self.volumes.bdms(context, instance)
+            power_on = moves.powers_on(instance)
             self._bind_ports(context, instance, self.host,
                              drop_host=migration.dest_compute)
             if self.driver.has_resize_copy(instance.uuid):
                 self.driver.finish_revert_migration(
                     instance.uuid, old.vcpus, old.memory_mb,
-                    _disk(old, self._volume_backed(bdms)),
+                    moves.disk_gb(old, self._volume_backed(bdms)),
                     power_on=power_on)
             for bdm in bdms.volumes():
-                if not bdm.connection_info:
-                    info = self._connect(context, instance, bdm)
-                    self.driver.attach_volume(instance.uuid, info,
-                                              bdm.device_name)
-                    self.volume_api.attachment_complete(context,
-                                                        bdm.attachment_id)
-            resize_tasks._as_before(instance, migration, old)
+                self.volumes.reconnect(context, instance, bdm)
+            moves.as_before(instance, migration, old)
             instance.task_state = None
             try:
                 instance.save(expected_task_state=list(
                     instance_obj.RESIZE_TASK_STATES))
-            except resize_tasks._MOVED_ON as exc:
+            except saves.MOVED_ON as exc:
                 LOG.info('Instance %s moved on during its revert: %s',
                          instance.uuid, exc)
             notify.notify_about_instance_action(

@@ -1,0 +1,204 @@
+"""Building and deleting a server on this host (compute RPC 1.3).
+
+Building: networking -> spawning -> ACTIVE/RUNNING. A spawn that fails
+undoes what it did here (guest, ports, volumes' connections, the claim
+on this host) and hands the instance back to its cell conductor to try
+the next alternate host; nothing here calls up to the API DB. Build and
+terminate of one instance are serialised on this host (the per-instance
+locks), and every state change is a compare-and-swap on the task
+state, so a delete racing a build ends with the server deleted and
+nothing left behind.
+"""
+import traceback
+
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from nova_lite.compute import instance_events
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite import exception
+from nova_lite.notifications import instance as notify
+from nova_lite.objects import compute_inventory
+from nova_lite.objects import instance as instance_obj
+
+LOG = logging.getLogger(__name__)
+
+# A build the stop of its compute interrupted (its guest may be half
+# made); a build still in task_state scheduling has its cast waiting in
+# this host's queue.
+INTERRUPTED = (instance_obj.NETWORKING, instance_obj.SPAWNING)
+
+
+class BuildTasks(object):
+    """build_and_run_instance and terminate_instance of ComputeManager.
+
+    host: this host's name; driver: its virt driver; locks: its
+    InstanceLocks; network_api: the network service's client; volumes:
+    the VolumeTasks of this host (a build's and a delete's volumes);
+    moves: the ResizeRecovery of this host (a delete in the middle of
+    a move releases it).
+    """
+
+    def __init__(self, host, driver, locks, network_api, volumes, moves):
+        self.host = host
+        self.driver = driver
+        self.locks = locks
+        self.network_api = network_api
+        self.volumes = volumes
+        self.moves = moves
+
+    def build_and_run_instance(self, context, instance, request_spec,
+                               requested_networks, host_list,
+                               admin_password=None):
+        """On entry the instance is building, task scheduling, claimed on
+        this host. On exit it is ACTIVE and RUNNING here; or, the build
+        having failed, everything it made here undone and the instance
+        (task scheduling, no host) cast back to its cell conductor with
+        the remaining alternates of host_list; or, deleted meanwhile,
+        nothing of it left here."""
+        with self.locks(instance.uuid), instance_events.EventReporter(
+                context, 'compute__do_build_and_run_instance', self.host,
+                instance.uuid) as event:
+            self._build(context, instance, request_spec,
+                        requested_networks, host_list, event)
+
+    def _build(self, context, instance, request_spec, requested_networks,
+               host_list, event):
+        try:
+            instance.task_state = instance_obj.NETWORKING
+            instance.save(expected_task_state=[instance_obj.SCHEDULING,
+                                               None],
+                          expected_vm_state=[instance_obj.BUILDING])
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceInvalidState,
+                exception.InstanceNotFound):
+            # Deleted meanwhile: whoever deleted it cleans up.
+            LOG.info('Instance %s was deleted before its build started',
+                     instance.uuid)
+            self._free_claim(context, instance)
+            return
+        notify.notify_about_instance_create(context, instance, self.host,
+                                            notify.START)
+        try:
+            nw_info = self.network_api.allocate_for_instance(
+                context, instance.uuid, instance.project_id,
+                requested_networks, self.host)
+            instance.network_info = nw_info
+            bdms, volume_backed = self.volumes.prep_block_devices(
+                context, instance)
+            instance.task_state = instance_obj.SPAWNING
+            instance.save(expected_task_state=[instance_obj.NETWORKING])
+            flavor = instance.flavor
+            # A volume-backed server's root disk is its volume.
+            self.driver.spawn(instance.uuid, flavor.vcpus, flavor.memory_mb,
+                              (0 if volume_backed else flavor.root_gb)
+                              + flavor.ephemeral_gb,
+                              name=instance.display_name)
+            self.volumes.plug_block_devices(context, instance, bdms)
+            instance.vm_state = instance_obj.ACTIVE
+            instance.power_state = instance_obj.RUNNING
+            instance.task_state = None
+            instance.launched_at = timeutils.utcnow()
+            instance.save(expected_task_state=[instance_obj.SPAWNING])
+            LOG.info('Instance %s is ACTIVE on %s', instance.uuid, self.host)
+            notify.notify_about_instance_create(context, instance, self.host,
+                                                notify.END)
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            LOG.info('Instance %s was deleted while building; cleaning up',
+                     instance.uuid)
+            self._undo_build(context, instance)
+        except Exception as exc:
+            LOG.warning('Build of instance %s failed on %s: %s',
+                        instance.uuid, self.host, exc)
+            notify.notify_about_instance_create(context, instance, self.host,
+                                                notify.ERROR, exc)
+            event.failed(exc, exc.__traceback__)
+            self._undo_build(context, instance)
+            self._reschedule(context, instance, request_spec,
+                             requested_networks, host_list, exc)
+
+    def _free_claim(self, context, instance):
+        try:
+            compute_inventory.placement_for(context).remove_allocations(
+                context, instance.uuid)
+        except Exception:
+            LOG.exception('Could not free the allocations of %s',
+                          instance.uuid)
+
+    def _undo_build(self, context, instance):
+        self.driver.destroy(instance.uuid)
+        self.volumes.disconnect_block_devices(context, instance)
+        try:
+            self.network_api.deallocate_for_instance(context,
+                                                     instance.uuid)
+        except Exception:
+            LOG.exception('Could not free the ports of %s', instance.uuid)
+        self._free_claim(context, instance)
+
+    def _reschedule(self, context, instance, request_spec,
+                    requested_networks, host_list, exc):
+        alternates = [h for h in (host_list or [])
+                      if h['host'] != self.host]
+        try:
+            instance.network_info = []
+            instance.host = None
+            instance.node = None
+            instance.task_state = instance_obj.SCHEDULING
+            instance.save(expected_task_state=[instance_obj.NETWORKING,
+                                               instance_obj.SPAWNING])
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            return
+        conductor_rpcapi.ConductorAPI(
+            transport=getattr(context, 'mq_connection', None)
+        ).build_instances(context, instance, request_spec,
+                          requested_networks, alternates,
+                          {'host': self.host, 'message': str(exc)[:255],
+                           'details': traceback.format_exc()})
+
+    def recover_interrupted_build(self, context, instance):
+        """After a restart of this host: a build the stop interrupted
+        (building, task in INTERRUPTED) goes to ERROR with a fault, its
+        guest, volumes' connections, ports and claim freed; never left
+        in BUILD. Nothing when it moved on meanwhile."""
+        LOG.warning('Build of %s was interrupted by a restart of %s; it '
+                    'goes to ERROR', instance.uuid, self.host)
+        self._undo_build(context, instance)
+        instance.vm_state = instance_obj.ERROR
+        instance.task_state = None
+        instance.network_info = []
+        try:
+            instance.save(expected_vm_state=[instance_obj.BUILDING],
+                          expected_task_state=list(INTERRUPTED))
+        except exception.NovaLiteException:
+            return
+        instance.add_fault(
+            500, 'Instance build was interrupted by a restart of its '
+            'compute service.', host=self.host)
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def terminate_instance(self, context, instance):
+        """On entry task deleting. On exit the guest (and a copy set
+        aside by a move), the volumes' attachments (and the volumes to
+        delete on termination), the ports, the claims of the instance
+        and of a move in progress are gone, and the instance
+        destroyed."""
+        with self.locks(instance.uuid):
+            notify.notify_about_instance_action(context, instance, self.host,
+                                                'delete', notify.START)
+            self.volumes.cleanup_block_devices(context, instance)
+            self.driver.destroy(instance.uuid, with_resize_copy=True)
+            try:
+                self.network_api.deallocate_for_instance(context,
+                                                         instance.uuid)
+            finally:
+                self._free_claim(context, instance)
+                self.moves.release_move(context, instance)
+            try:
+                instance.destroy()
+            except exception.InstanceNotFound:
+                pass
+            LOG.info('Instance %s deleted on %s', instance.uuid, self.host)
+            notify.notify_about_instance_action(context, instance, self.host,
+                                                'delete', notify.END)
