@@ -263,7 +263,11 @@ class Service(oslo_service.Service):
 
 def register_api_service(context, host, version):
     """Find or create the API's service record on ``host`` at ``version``
-    (several workers may race: the loser uses the winner's record)."""
+    (several workers may race: the loser uses the winner's record), as
+    the API starts; from then on each message it sends retries
+    connecting at most [api] rpc_send_retries times (a request fails
+    with a 503 rather than hang while the message queue is down)."""
+    rpc.bound_send_retries(CONF.api.rpc_send_retries)
     try:
         ref = objects.Service.get_by_host_and_binary(context, host,
                                                      constants.API_BINARY)
