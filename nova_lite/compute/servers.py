@@ -347,7 +347,11 @@ def delete(context, server_id, check=None):
                 instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES,
                 *instance_obj.RESIZE_TASK_STATES])
         except exception.UnexpectedDeletingTaskStateError:
-            return   # already being deleted
+            # Already being deleted; if for longer than
+            # delete_retry_interval its message may have been lost (a
+            # broker restart): send it again (terminate is idempotent).
+            _resend_stuck_delete(cctxt, server_id)
+            return
         instance_events.record_action(cctxt, instance,
                                       instance_action.DELETE)
         try:
@@ -361,6 +365,22 @@ def delete(context, server_id, check=None):
             raise exception.MessagingUnavailable(
                 reason=type(exc).__name__)
         _finish(context, server_id)
+
+
+def _resend_stuck_delete(cctxt, server_id):
+    instance = objects.Instance.get_by_uuid(cctxt, server_id)
+    if instance.task_state != instance_obj.DELETING:
+        return
+    since = instance.updated_at
+    if since is not None and not timeutils.is_older_than(
+            timeutils.normalize_time(since), CONF.delete_retry_interval):
+        return
+    LOG.warning('Server %s has been deleting since %s: sending its delete '
+                'to %s again', server_id, since, instance.host)
+    # Stamp it, so that the next retry waits another interval.
+    instance.task_state = instance_obj.DELETING
+    instance.save(expected_task_state=[instance_obj.DELETING])
+    compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
 
 
 def _undo_deleting(instance, previous_task):
