@@ -186,7 +186,9 @@ class Service(oslo_service.Service):
     def _heartbeat_record(self):
         """The service record the heartbeat saves: under object
         indirection (a compute), one whose calls wait for a reply at most
-        heartbeat_timeout() seconds instead of rpc_response_timeout."""
+        heartbeat_timeout() seconds instead of rpc_response_timeout, and
+        give up sending after one connection retry instead of retrying
+        for ever while the message queue is down."""
         ref = self.service_ref
         api = obj_base.indirection_api_for(ref)
         with_timeout = getattr(api, 'with_timeout', None)
@@ -208,6 +210,10 @@ class Service(oslo_service.Service):
             LOG.warning('Heartbeat of %s on %s got no reply within %s s; '
                         'next one in %s s', self.binary, self.host,
                         heartbeat_timeout(), CONF.report_interval)
+        except rpc.SEND_FAILURES as exc:
+            LOG.warning('Heartbeat of %s on %s could not be sent (%s); '
+                        'next one in %s s', self.binary, self.host,
+                        type(exc).__name__, CONF.report_interval)
         except Exception as exc:
             LOG.warning('Heartbeat of %s on %s failed: %s: %s',
                         self.binary, self.host, type(exc).__name__, exc)

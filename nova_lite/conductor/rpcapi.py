@@ -60,23 +60,29 @@ class ConductorAPI(object):
     """Calls the cell conductor; used as computes' indirection API."""
     VERSION = '1.3'
 
-    def __init__(self, transport=None, timeout=None):
+    def __init__(self, transport=None, timeout=None, retry=None):
         self.transport = transport
         self.timeout = timeout
+        self.retry = retry
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, version='1.0'),
             lambda: service_version.rpc_version_cap('conductor'),
             transport=transport)
 
-    def with_timeout(self, timeout):
+    def with_timeout(self, timeout, retry=1):
         """The same API whose calls wait at most timeout seconds for a
-        reply (instead of rpc_response_timeout): a compute's heartbeat
-        must not wait longer than its interval for a lost reply."""
-        return ConductorAPI(transport=self.transport, timeout=timeout)
+        reply (instead of rpc_response_timeout) and retry connecting to
+        the message queue at most retry times to send (instead of for
+        ever): a compute's heartbeat must not wait longer than its
+        interval, whatever happened to the broker."""
+        return ConductorAPI(transport=self.transport, timeout=timeout,
+                            retry=retry)
 
     def _prepare(self, **kwargs):
         if self.timeout is not None:
             kwargs['timeout'] = self.timeout
+        if self.retry is not None:
+            kwargs['retry'] = self.retry
         return self.client.prepare(**kwargs)
 
     def can_send_version(self, version):

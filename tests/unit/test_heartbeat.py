@@ -5,6 +5,7 @@ slow one."""
 import logging
 import time
 
+from oslo_db import exception as db_exc
 import oslo_messaging as messaging
 
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -35,8 +36,10 @@ def test_lost_reply_costs_one_interval_not_rpc_timeout(conf, caplog):
     set_override('rpc_response_timeout', 60)
     svc = _compute('fake://heartbeat-lost/')
     # Only the heartbeat's calls are bounded by the interval.
-    assert svc._heartbeat_ref._context.indirection_api.timeout == 1
-    assert svc.service_ref._context.indirection_api.timeout is None
+    beat_api = svc._heartbeat_ref._context.indirection_api
+    assert (beat_api.timeout, beat_api.retry) == (1, 1)
+    own_api = svc.service_ref._context.indirection_api
+    assert (own_api.timeout, own_api.retry) == (None, None)
     started = time.monotonic()
     with caplog.at_level(logging.WARNING, logger='nova_lite.service'):
         svc.report_state()   # logged, not raised
@@ -76,13 +79,25 @@ def test_a_slow_beat_is_skipped_not_stacked(conf, monkeypatch):
 def test_database_blip_is_not_fatal(conf, caplog):
     class Broken(object):
         def report_state(self):
-            raise messaging.MessageDeliveryFailure('broker gone')
+            raise db_exc.DBConnectionError('db gone')
     svc = service.Service('h', constants.CONDUCTOR_BINARY, None, [],
                           base_context=nova_context.get_admin_context())
     svc.service_ref = Broken()
     with caplog.at_level(logging.WARNING, logger='nova_lite.service'):
         svc.report_state()
-    assert 'MessageDeliveryFailure: broker gone' in caplog.text
+    assert 'failed: DBConnectionError: db gone' in caplog.text
+
+
+def test_a_beat_the_broker_cannot_take_is_logged(conf, caplog):
+    class Unsent(object):
+        def report_state(self):
+            raise messaging.MessageDeliveryFailure('broker gone')
+    svc = service.Service('h', constants.COMPUTE_BINARY, None, [],
+                          base_context=nova_context.get_admin_context())
+    svc.service_ref = Unsent()
+    with caplog.at_level(logging.WARNING, logger='nova_lite.service'):
+        svc.report_state()
+    assert 'could not be sent (MessageDeliveryFailure)' in caplog.text
 
 
 def test_warns_when_down_time_is_under_two_and_a_half_intervals(
