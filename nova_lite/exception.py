@@ -267,6 +267,24 @@ class InstanceCellNotResponding(NovaLiteException):
                'microversion 2.69 or later to see what is known of it.')
 
 
+class ServiceOutage(NovaLiteException):
+    """A backend the request needs is unreachable for now: the API
+    answers 503 (serviceUnavailable), and the request changed nothing."""
+    code = 503
+    headers = {'Retry-After': '10'}
+    msg_fmt = 'A service this request needs is unavailable; try again later.'
+
+
+class DatabaseUnavailable(ServiceOutage):
+    msg_fmt = ('A database this request needs is unreachable; nothing was '
+               'changed. Try again later.')
+
+
+class MessagingUnavailable(ServiceOutage):
+    msg_fmt = ('The message queue is unreachable (%(reason)s); the request '
+               'was not sent and nothing was changed. Try again later.')
+
+
 # --- local services: images and networks (nova_lite/image, nova_lite/network)
 # The network errors are raised while a boot request is checked, where the
 # Compute API answers 400 (or 409 for a port in use / an ambiguous network).

@@ -5,6 +5,7 @@ oslo.messaging's ``fake://``) only deliver between users of the same
 Transport object, and real drivers keep their connection pools per
 transport, so one per URL is right for all.
 """
+import kombu.exceptions
 from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_messaging.rpc import dispatcher
@@ -161,13 +162,32 @@ def _isolated(target, transport):
     return target
 
 
+# Connection retries for each message this process sends (oslo.messaging's
+# client retry: None retries until the message queue takes it). The API
+# bounds it ([api] rpc_send_retries) so that with the queue down a request
+# fails after a bounded wait instead of hanging.
+_send_retries = [None]
+# What sending raises once those retries are spent: oslo.messaging's
+# MessageDeliveryFailure, or (a connection that could not be opened in
+# the first place, with the rabbit driver) kombu's OperationalError.
+SEND_FAILURES = (messaging.MessageDeliveryFailure,
+                 kombu.exceptions.OperationalError)
+
+
+def bound_send_retries(retries):
+    """Retry connecting at most retries times to send each message from
+    now on (-1 or None: for ever); a message that still cannot be sent
+    raises oslo_messaging.MessageDeliveryFailure."""
+    _send_retries[0] = None if retries is None or retries < 0 else retries
+
+
 def get_client(target, version_cap=None, serializer=None, transport=None,
                timeout=None):
     transport = transport or get_transport()
     return messaging.get_rpc_client(
         transport, _isolated(target, transport), version_cap=version_cap,
         serializer=serializer or RequestContextSerializer(),
-        timeout=timeout)
+        timeout=timeout, retry=_send_retries[0])
 
 
 class CappedClient(object):

@@ -18,7 +18,9 @@ service starts (prepare_process), never on import: the instance.update
 sender on Instance.save, and the start hooks of installed plugins
 (entry-point group nova_lite.start_hooks).
 """
+import copy
 import importlib.metadata
+import time
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
@@ -31,6 +33,7 @@ from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.notifications import instance as notify
 from nova_lite import objects
+from nova_lite.objects import base as obj_base
 from nova_lite.objects import service as service_obj
 from nova_lite.objects import service_version
 from nova_lite import rpc
@@ -61,6 +64,27 @@ def prepare_process():
         hook.load()()
 
 
+def check_down_time():
+    """Warn, as Nova does, when [DEFAULT] service_down_time is not above
+    2.5 report intervals: a service then counts as down only after
+    service_obj.service_down_time() seconds (2.5 report intervals), so
+    that one lost heartbeat never makes it look down."""
+    if CONF.service_down_time < 2.5 * CONF.report_interval:
+        LOG.warning('service_down_time (%(down)s s) must be more than 2.5 '
+                    'report intervals (report_interval: %(interval)s s): '
+                    'services count as down after %(used)s s instead',
+                    {'down': CONF.service_down_time,
+                     'interval': CONF.report_interval,
+                     'used': service_obj.service_down_time()})
+
+
+def heartbeat_timeout():
+    """Seconds a heartbeat waits for its reply: at most one report
+    interval (and never longer than rpc_response_timeout), so a reply
+    lost in a broker restart costs one beat, not service_down_time."""
+    return max(1, min(CONF.report_interval, CONF.rpc_response_timeout))
+
+
 def _hooks(endpoints, name):
     return [hook for hook in (getattr(e, name, None) for e in endpoints)
             if hook is not None]
@@ -79,6 +103,7 @@ class Service(oslo_service.Service):
         self.transport = transport
         self.context_hook = context_hook
         self.service_ref = None
+        self._heartbeat_ref = None
         self.rpcserver = None
         self._periodic = None
 
@@ -125,7 +150,9 @@ class Service(oslo_service.Service):
     def start(self):
         LOG.info('Starting %s on %s', self.binary, self.host)
         prepare_process()
+        check_down_time()
         self.service_ref = self._register()
+        self._heartbeat_ref = self._heartbeat_record()
         for init_host in _hooks(self.endpoints, 'init_host'):
             init_host(self.context, self.service_ref)
         if self.topic:
@@ -138,9 +165,10 @@ class Service(oslo_service.Service):
                                             transport=self.transport)
             self.rpcserver.start()
         self.report_state()
-        self.tg.add_timer_args(CONF.report_interval, self.report_state,
-                               initial_delay=CONF.report_interval,
-                               stop_on_exception=False)
+        self.tg.add_dynamic_timer_args(
+            self._beat, initial_delay=CONF.report_interval,
+            periodic_interval_max=CONF.report_interval,
+            stop_on_exception=False)
         self._periodic = self.tg.add_dynamic_timer_args(
             self.periodic_tasks, initial_delay=CONF.periodic_interval,
             periodic_interval_max=CONF.periodic_interval,
@@ -155,13 +183,51 @@ class Service(oslo_service.Service):
         except Exception:
             LOG.exception('Error stopping the RPC server')
 
+    def _heartbeat_record(self):
+        """The service record the heartbeat saves: under object
+        indirection (a compute), one whose calls wait for a reply at most
+        heartbeat_timeout() seconds instead of rpc_response_timeout, and
+        give up sending after one connection retry instead of retrying
+        for ever while the message queue is down."""
+        ref = self.service_ref
+        api = obj_base.indirection_api_for(ref)
+        with_timeout = getattr(api, 'with_timeout', None)
+        if with_timeout is None:
+            return ref
+        ctxt = copy.copy(ref._context)
+        ctxt.indirection_api = with_timeout(heartbeat_timeout())
+        beat = ref.obj_clone()
+        beat._context = ctxt
+        return beat
+
     def report_state(self):
-        """Heartbeat; a database blip is logged, never fatal."""
+        """Heartbeat; a database or message-queue blip is logged (one
+        line, no traceback), never fatal: the next beat tries again."""
+        ref = self._heartbeat_ref or self.service_ref
         try:
-            self.service_ref.report_state()
-        except Exception:
-            LOG.exception('Heartbeat of %s on %s failed', self.binary,
-                          self.host)
+            ref.report_state()
+        except messaging.MessagingTimeout:
+            LOG.warning('Heartbeat of %s on %s got no reply within %s s; '
+                        'next one in %s s', self.binary, self.host,
+                        heartbeat_timeout(), CONF.report_interval)
+        except rpc.SEND_FAILURES as exc:
+            LOG.warning('Heartbeat of %s on %s could not be sent (%s); '
+                        'next one in %s s', self.binary, self.host,
+                        type(exc).__name__, CONF.report_interval)
+        except Exception as exc:
+            LOG.warning('Heartbeat of %s on %s failed: %s: %s',
+                        self.binary, self.host, type(exc).__name__, exc)
+
+    def _beat(self):
+        """One timed heartbeat; seconds until the next. A beat that took
+        longer than the interval is not followed by one at once (that
+        would stack beats up behind a slow reply): the next waits for
+        the next interval boundary, so a missed beat is skipped."""
+        interval = CONF.report_interval
+        started = time.monotonic()
+        self.report_state()
+        elapsed = time.monotonic() - started
+        return interval - (elapsed % interval)
 
     def periodic_tasks(self, raise_on_error=False):
         """Run every endpoint's periodic tasks; seconds until the next
@@ -203,7 +269,11 @@ class Service(oslo_service.Service):
 
 def register_api_service(context, host, version):
     """Find or create the API's service record on ``host`` at ``version``
-    (several workers may race: the loser uses the winner's record)."""
+    (several workers may race: the loser uses the winner's record), as
+    the API starts; from then on each message it sends retries
+    connecting at most [api] rpc_send_retries times (a request fails
+    with a 503 rather than hang while the message queue is down)."""
+    rpc.bound_send_retries(CONF.api.rpc_send_retries)
     try:
         ref = objects.Service.get_by_host_and_binary(context, host,
                                                      constants.API_BINARY)

@@ -7,13 +7,16 @@ by code we do not own (pecan's routing 404/405, keystonemiddleware's 401).
 """
 import json
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
+import oslo_messaging as messaging
 import webob
 import webob.dec
 import webob.exc
 
 from nova_lite.api.openstack import api_version
 from nova_lite import exception
+from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
 
@@ -35,6 +38,29 @@ FAULT_NAMES = {
 DEFAULT_FAULT_NAME = 'computeFault'
 INTERNAL_ERROR_MESSAGE = ('Unexpected API Error. Please report this at '
                           'your service provider and attach the request id.')
+
+# Errors that mean a backend is unreachable for now, not a bug: the
+# client gets a 503 saying so (and may retry), not a 500. A database
+# that refuses connections or drops them (oslo.db's DBConnectionError),
+# one that cannot be opened at all (DBNonExistentDatabase: a SQLite file
+# whose directory is gone) or whose engine cannot start; a message queue
+# that cannot take a message within the bounded retries, or a service
+# that did not answer a call in time.
+_DATABASE_OUTAGES = (db_exc.DBConnectionError, db_exc.DBNonExistentDatabase,
+                     db_exc.CantStartEngineError)
+_MESSAGING_OUTAGES = rpc.SEND_FAILURES + (messaging.MessagingTimeout,)
+
+
+def outage(exc):
+    """The ServiceOutage exc means, or None when it is no outage."""
+    if isinstance(exc, exception.ServiceOutage):
+        return exc
+    if isinstance(exc, _DATABASE_OUTAGES):
+        return exception.DatabaseUnavailable()
+    if isinstance(exc, _MESSAGING_OUTAGES):
+        return exception.MessagingUnavailable(reason=type(exc).__name__)
+    return None
+
 
 # Headers of an error response from below worth keeping on the fault.
 _KEPT_HEADERS = ('Allow', 'WWW-Authenticate', 'Retry-After')
@@ -119,10 +145,19 @@ class FaultWrapper(object):
                 req, exc.status_int, exc.detail or exc.explanation,
                 {h: exc.headers[h] for h in _KEPT_HEADERS
                  if h in exc.headers})
-        except Exception:
-            LOG.exception('Unexpected error serving %s %s', req.method,
-                          req.path_qs)
-            response = self._from_exception(req, 500, INTERNAL_ERROR_MESSAGE)
+        except Exception as exc:
+            unavailable = outage(exc)
+            if unavailable is None:
+                LOG.exception('Unexpected error serving %s %s', req.method,
+                              req.path_qs)
+                response = self._from_exception(req, 500,
+                                                INTERNAL_ERROR_MESSAGE)
+            else:
+                LOG.warning('%s %s: 503, %s: %s', req.method, req.path_qs,
+                            type(exc).__name__, exc)
+                response = self._from_exception(
+                    req, unavailable.code, unavailable.format_message(),
+                    unavailable.headers)
         else:
             if response.status_int >= 400:
                 response.request = req

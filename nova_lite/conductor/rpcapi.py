@@ -60,11 +60,30 @@ class ConductorAPI(object):
     """Calls the cell conductor; used as computes' indirection API."""
     VERSION = '1.3'
 
-    def __init__(self, transport=None):
+    def __init__(self, transport=None, timeout=None, retry=None):
+        self.transport = transport
+        self.timeout = timeout
+        self.retry = retry
         self.client = rpc.CappedClient(
             messaging.Target(topic=TOPIC, version='1.0'),
             lambda: service_version.rpc_version_cap('conductor'),
             transport=transport)
+
+    def with_timeout(self, timeout, retry=1):
+        """The same API whose calls wait at most timeout seconds for a
+        reply (instead of rpc_response_timeout) and retry connecting to
+        the message queue at most retry times to send (instead of for
+        ever): a compute's heartbeat must not wait longer than its
+        interval, whatever happened to the broker."""
+        return ConductorAPI(transport=self.transport, timeout=timeout,
+                            retry=retry)
+
+    def _prepare(self, **kwargs):
+        if self.timeout is not None:
+            kwargs['timeout'] = self.timeout
+        if self.retry is not None:
+            kwargs['retry'] = self.retry
+        return self.client.prepare(**kwargs)
 
     def can_send_version(self, version):
         """Whether the cap in force ([upgrade_levels] conductor) lets a
@@ -73,19 +92,19 @@ class ConductorAPI(object):
 
     def object_class_action_versions(self, context, objname, objmethod,
                                      object_versions, args, kwargs):
-        cctxt = self.client.prepare(version=_version(objmethod, kwargs))
+        cctxt = self._prepare(version=_version(objmethod, kwargs))
         return cctxt.call(context, 'object_class_action_versions',
                           objname=objname, objmethod=objmethod,
                           object_versions=object_versions,
                           args=args, kwargs=kwargs)
 
     def object_action(self, context, objinst, objmethod, args, kwargs):
-        cctxt = self.client.prepare(version=_version(objmethod, kwargs))
+        cctxt = self._prepare(version=_version(objmethod, kwargs))
         return cctxt.call(context, 'object_action', objinst=objinst,
                           objmethod=objmethod, args=args, kwargs=kwargs)
 
     def object_backport_versions(self, context, objinst, object_versions):
-        cctxt = self.client.prepare()
+        cctxt = self._prepare()
         return cctxt.call(context, 'object_backport_versions',
                           objinst=objinst, object_versions=object_versions)
 

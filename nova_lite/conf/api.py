@@ -26,6 +26,14 @@ opts = [
                     'then in the packaged etc/nova_lite.'),
     cfg.IntOpt('max_request_body_size', default=114688, min=1,
                help='Largest request body accepted, in bytes.'),
+    cfg.IntOpt('rpc_send_retries', default=2, min=-1,
+               help='How many times the API retries connecting to the '
+                    'message queue to send one message before it gives '
+                    'up, undoes the request and answers 503 (-1: retry '
+                    'for ever). The wait between tries is oslo.messaging\'s '
+                    '[oslo_messaging_rabbit] rabbit_retry_interval, growing '
+                    'by rabbit_retry_backoff up to rabbit_interval_max '
+                    '(defaults: 2 retries, about 4 s).'),
     cfg.BoolOpt('enable_instance_password', default=True,
                 help='Whether server create and rebuild answer with the '
                      'administrative password (adminPass), as Nova\'s '

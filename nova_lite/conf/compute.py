@@ -34,6 +34,29 @@ opts = [
                     'request names none (unset: any).'),
     cfg.IntOpt('max_servers_per_request', default=1000, min=1,
                help='The largest max_count a server create accepts.'),
+    cfg.StrOpt('running_deleted_instance_action', default='reap',
+               choices=[('reap', 'destroy the guest and free what it '
+                                 'held (ports, placement allocations)'),
+                        ('log', 'only log a warning'),
+                        ('shutdown', 'power the guest off and log'),
+                        ('noop', 'do not look for such guests')],
+               help='What a compute does, at start-up and every '
+                    'running_deleted_instance_poll_interval seconds, with '
+                    'a guest its driver runs whose server is deleted (or '
+                    'gone from the cell, or lives on another host).'),
+    cfg.IntOpt('running_deleted_instance_poll_interval', default=1800,
+               help='Seconds between two looks for guests of deleted '
+                    'servers (running_deleted_instance_action); 0 or less: '
+                    'only at start-up.'),
+    cfg.IntOpt('running_deleted_instance_timeout', default=0, min=0,
+               help='Seconds a server must have been deleted before its '
+                    'guest is acted on (running_deleted_instance_action).'),
+    cfg.IntOpt('delete_retry_interval', default=60, min=1,
+               help='Seconds a server may stay in task_state deleting on '
+                    'a compute that is up before the delete is sent again: '
+                    'by a new DELETE of the server, and by the compute\'s '
+                    'own periodic task (a delete lost in a message-queue '
+                    'restart still completes).'),
     cfg.IntOpt('metadata_items', default=128, min=-1,
                help='The most metadata items (key/value pairs) a server '
                     'may carry, on create and through /servers/{id}/'

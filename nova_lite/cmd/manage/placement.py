@@ -3,6 +3,7 @@ and resource providers in the API database) against the cells."""
 from nova_lite.cmd import common
 from nova_lite.cmd.common import args
 from nova_lite.cmd.manage import checks
+from nova_lite.compute import guest_audit
 from nova_lite.placement import audit as placement_audit
 from nova_lite.placement import consistency
 
@@ -109,6 +110,46 @@ class PlacementCommands(object):
                     [(p.kind, p.consumer, p.instance or '-',
                       _allocations(p.expected), _allocations(p.held),
                       p.detail) for p in report.problems])
+        return NOTHING_FOUND if report.ok else FOUND
+
+    @args('--verbose', action='store_true', default=False,
+          help='Also say what was checked')
+    @args('--json', action='store_true', default=False, dest='as_json',
+          help='Print the report as JSON ({"differences": [...], '
+               '"checked": {...}, "not_checked": {...}})')
+    def check_guests(self, verbose=False, as_json=False):
+        """Compare what each compute's driver runs (compute RPC
+        get_guests, over each cell's message queue) with what its cell
+        says: guests whose server is deleted, gone or on another host
+        (orphans: the computes reap them as [DEFAULT]
+        running_deleted_instance_action says) and idle servers whose
+        guest is not running (missing). Computes that are down are not
+        checked. Changes nothing.
+
+        Exit codes: 0 consistent; 1 an error (the API database is not
+        configured); 3 differences found.
+        """
+        if not checks.require_api_db():
+            return ERROR
+        report = guest_audit.check(checks.admin_context())
+        if as_json:
+            common.print_json(report.to_dict())
+            return NOTHING_FOUND if report.ok else FOUND
+        if verbose:
+            print('Checked %(guests)d guests on %(computes)d computes in '
+                  '%(cells)d cells.' % report.checked)
+        for host, why in sorted(report.not_checked.items()):
+            print('Not checked: %s (%s)' % (host, why))
+        if report.ok:
+            print('Every guest belongs to a live server of its host, and '
+                  'every idle server has its guest.')
+        else:
+            print('Guests and servers differ (%d):' % len(
+                report.differences))
+            common.print_table(
+                ['Problem', 'Host', 'Guest', 'Server', 'Detail'],
+                [(d.kind, d.host, d.guest or '-', d.server, d.detail)
+                 for d in report.differences])
         return NOTHING_FOUND if report.ok else FOUND
 
     @staticmethod

@@ -39,6 +39,7 @@ from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
 from nova_lite.placement import providers as placement_providers
+from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
 
@@ -261,10 +262,29 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     except Exception:
         block_devices.release(context, reserved)
         raise
-    _conductor().schedule_and_build_instances(
-        context, [i.uuid for i in instances], spec, requested_networks,
-        admin_password)
+    try:
+        _conductor().schedule_and_build_instances(
+            context, [i.uuid for i in instances], spec, requested_networks,
+            admin_password)
+    except rpc.SEND_FAILURES as exc:
+        _undo_create(context, [br for br, _ in requests])
+        raise exception.MessagingUnavailable(reason=type(exc).__name__)
     return instances, reservation_id
+
+
+def _undo_create(context, build_requests):
+    """The build could not be sent (message queue down): remove what
+    create wrote (build requests, their reservations, request spec,
+    mappings), so the servers never exist rather than wait in BUILD for
+    ever."""
+    for build_request in build_requests:
+        uuid = build_request.instance_uuid
+        try:
+            build_request.destroy()
+        except exception.BuildRequestNotFound:
+            continue
+        block_devices.release(context, build_request.block_device_mappings)
+        _finish(context, uuid)
 
 
 # --- delete ----------------------------------------------------------------
@@ -365,6 +385,7 @@ def delete(context, server_id):
             _local_delete(context, instance)
             _finish(context, server_id)
             return
+        previous_task = instance.task_state
         instance.task_state = instance_obj.DELETING
         try:
             # Any task but a delete: a delete overtakes an action in
@@ -374,12 +395,48 @@ def delete(context, server_id):
                 instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES,
                 *instance_obj.RESIZE_TASK_STATES])
         except exception.UnexpectedDeletingTaskStateError:
-            return   # already being deleted
+            # Already being deleted; if for longer than
+            # delete_retry_interval its message may have been lost (a
+            # broker restart): send it again (terminate is idempotent).
+            _resend_stuck_delete(cctxt, server_id)
+            return
         instance_events.record_action(cctxt, instance,
                                       instance_action.DELETE)
-        # In VERIFY_RESIZE the source holds a guest and an allocation
-        # too: a confirm cleans it up while the delete goes to the
-        # destination (the instance's host).
-        server_resize.confirm_on_delete(cctxt, instance)
-        compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
+        try:
+            # In VERIFY_RESIZE the source holds a guest and an allocation
+            # too: a confirm cleans it up while the delete goes to the
+            # destination (the instance's host).
+            server_resize.confirm_on_delete(cctxt, instance)
+            compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
+        except rpc.SEND_FAILURES as exc:
+            _undo_deleting(instance, previous_task)
+            raise exception.MessagingUnavailable(
+                reason=type(exc).__name__)
         _finish(context, server_id)
+
+
+def _resend_stuck_delete(cctxt, server_id):
+    instance = objects.Instance.get_by_uuid(cctxt, server_id)
+    if instance.task_state != instance_obj.DELETING:
+        return
+    since = instance.updated_at
+    if since is not None and not timeutils.is_older_than(
+            timeutils.normalize_time(since), CONF.delete_retry_interval):
+        return
+    LOG.warning('Server %s has been deleting since %s: sending its delete '
+                'to %s again', server_id, since, instance.host)
+    # Stamp it, so that the next retry waits another interval.
+    instance.task_state = instance_obj.DELETING
+    instance.save(expected_task_state=[instance_obj.DELETING])
+    compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance)
+
+
+def _undo_deleting(instance, previous_task):
+    """The delete could not be sent (message queue down): the server
+    goes back to the task it had, so nothing is left half-done and a
+    later DELETE starts again."""
+    instance.task_state = previous_task
+    try:
+        instance.save(expected_task_state=[instance_obj.DELETING])
+    except exception.UnexpectedTaskStateError:
+        pass   # something else moved it on meanwhile

@@ -18,6 +18,10 @@ class InstanceLocks(object):
         self._locks = collections.defaultdict(eventlet.semaphore.Semaphore)
         self._users = collections.Counter()
 
+    def busy(self, key):
+        """Whether someone holds or waits for key's lock."""
+        return bool(self._users.get(key))
+
     @contextlib.contextmanager
     def __call__(self, key):
         self._users[key] += 1

@@ -16,6 +16,8 @@ clients):
   volume_tasks      attach_volume, detach_volume (and the volumes of a
                     build, a delete and a cross-cell move)
   resize_recovery   a delete or a restart in the middle of a move
+  orphans           guests of deleted servers, deletes that never
+                    completed (at start-up and periodically)
 
 No database: instances are read and saved through the cell conductor
 (object indirection), allocations through the scheduler's placement
@@ -30,6 +32,7 @@ from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import cross_cell_tasks
 from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import locks
+from nova_lite.compute.service import orphans
 from nova_lite.compute.service import power_tasks
 from nova_lite.compute.service import resize_recovery
 from nova_lite.compute.service import resize_tasks
@@ -70,6 +73,9 @@ class ComputeManager(object):
         self._images = image_tasks.ImageTasks(host, self.driver, held)
         self._cross_cell = cross_cell_tasks.CrossCellTasks(
             host, self.driver, held, self.network_api, self._volumes)
+        self._orphans = orphans.Reaper(host, self.driver, held,
+                                       self.network_api,
+                                       self.terminate_instance)
 
     # --- the service framework's hooks ----------------------------------
 
@@ -77,6 +83,7 @@ class ComputeManager(object):
         self.service_ref = service_ref
         self.driver.init_host(self.host)
         self._recover_instances(context)
+        self._orphans.run_once(context)
         self.update_available_resource(context)
 
     def _recover_instances(self, context):
@@ -130,7 +137,10 @@ class ComputeManager(object):
             if raise_on_error:
                 raise
             LOG.exception('Error updating resources for %s', self.host)
-        return CONF.update_resources_interval
+        next_look = self._orphans.run_if_due(context)
+        if next_look is None:
+            return CONF.update_resources_interval
+        return min(CONF.update_resources_interval, next_look)
 
     # --- RPC API 1.0 - 1.2: the host ------------------------------------
 

@@ -1,5 +1,9 @@
 import json
 
+import kombu.exceptions
+from oslo_db import exception as db_exc
+import oslo_messaging as messaging
+import pytest
 import webob
 import webob.exc
 
@@ -83,3 +87,20 @@ def test_success_passes_through():
         return [b'{}']
     resp = _call(app)
     assert resp.status_int == 200 and resp.text == '{}'
+
+
+@pytest.mark.parametrize('exc, word', [
+    (db_exc.DBConnectionError('mysql://nova:hunter2@db gone'), 'database'),
+    (db_exc.DBNonExistentDatabase('cell1', 'hunter2'), 'database'),
+    (db_exc.CantStartEngineError('hunter2'), 'database'),
+    (messaging.MessageDeliveryFailure('hunter2'), 'message queue'),
+    (kombu.exceptions.OperationalError('hunter2'), 'message queue'),
+    (messaging.MessagingTimeout('hunter2'), 'message queue'),
+])
+def test_an_outage_is_503_saying_so(exc, word):
+    resp = _call(_raising(exc))
+    assert resp.status_int == 503
+    body = json.loads(resp.text)['serviceUnavailable']
+    assert body['code'] == 503 and word in body['message']
+    assert 'hunter2' not in resp.text
+    assert resp.headers['Retry-After'] == '10'
