@@ -206,6 +206,7 @@ class Service(oslo_service.Service):
         ref = self._heartbeat_ref or self.service_ref
         try:
             ref.report_state()
+            self._show_beat(ref)
         except messaging.MessagingTimeout:
             LOG.warning('Heartbeat of %s on %s got no reply within %s s; '
                         'next one in %s s', self.binary, self.host,
@@ -217,6 +218,17 @@ class Service(oslo_service.Service):
         except Exception as exc:
             LOG.warning('Heartbeat of %s on %s failed: %s: %s',
                         self.binary, self.host, type(exc).__name__, exc)
+
+    def _show_beat(self, ref):
+        """The service's own record shows what its heartbeat (a record
+        of its own, with the heartbeat's short timeout) reported."""
+        if ref is self.service_ref:
+            return
+        beat = [name for name in ('report_count', 'last_seen_up',
+                                  'updated_at') if ref.obj_attr_is_set(name)]
+        for name in beat:
+            setattr(self.service_ref, name, getattr(ref, name))
+        self.service_ref.obj_reset_changes(beat)
 
     def _beat(self):
         """One timed heartbeat; seconds until the next. A beat that took
