@@ -40,18 +40,24 @@ def v21_app_factory(global_conf, **local_conf):
     )
 
 
-@webob.dec.wsgify
-def _versions_app(req):
-    if req.path_info not in ('', '/'):
-        raise exception.ResourceNotFound()
-    if req.method not in ('GET', 'HEAD'):
-        exc = exception.MethodNotAllowed()
-        exc.headers = {'Allow': 'GET'}
-        raise exc
-    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
-    response.text = json.dumps(versions.version_list(req.host_url +
-                                                     req.script_name))
-    return response
+def _version_app(document):
+    """A WSGI app answering GET (and HEAD) of its own root with
+    document(base URL) and nothing else: 404 below it, 405 otherwise."""
+    @webob.dec.wsgify
+    def app(req):
+        if req.path_info not in ('', '/'):
+            raise exception.ResourceNotFound()
+        if req.method not in ('GET', 'HEAD'):
+            exc = exception.MethodNotAllowed()
+            exc.headers = {'Allow': 'GET'}
+            raise exc
+        response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
+        response.text = json.dumps(document(req.host_url + req.script_name))
+        return response
+    return app
+
+
+_versions_app = _version_app(versions.version_list)
 
 
 def versions_app_factory(global_conf, **local_conf):
@@ -59,22 +65,15 @@ def versions_app_factory(global_conf, **local_conf):
     return _versions_app
 
 
-@webob.dec.wsgify
-def _legacy_v2_app(req):
-    """/v2 and /v2/: the legacy v2.0 version document (Nova's legacy
-    endpoint); nothing else is served below /v2."""
-    if req.path_info not in ('', '/'):
-        raise exception.ResourceNotFound()
-    if req.method not in ('GET', 'HEAD'):
-        exc = exception.MethodNotAllowed()
-        exc.headers = {'Allow': 'GET'}
-        raise exc
-    base = req.host_url + req.script_name
+def _v20_document(base):
     if base.endswith('/v2'):
         base = base[:-len('/v2')]
-    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
-    response.text = json.dumps(versions.v20_document(base))
-    return response
+    return versions.v20_document(base)
+
+
+# /v2 and /v2/: the legacy v2.0 version document (Nova's legacy
+# endpoint); nothing else is served below /v2.
+_legacy_v2_app = _version_app(_v20_document)
 
 
 def legacy_v2_app_factory(global_conf, **local_conf):
