@@ -36,6 +36,12 @@ filter_group = cfg.OptGroup('filter_scheduler',
                             title='Filter scheduler options')
 
 filter_opts = [
+    cfg.ListOpt('enabled_filters',
+                default=['ComputeFilter', 'AvailabilityZoneFilter'],
+                help='Host filters applied, in order, to the allocation '
+                     'candidates, by Nova\'s names (see '
+                     'nova_lite/scheduler/filters/). Names of filters '
+                     'nova_lite does not have are logged and ignored.'),
     cfg.FloatOpt('cross_cell_move_weight_multiplier', default=1000000.0,
                  help='Multiplier of the cross-cell weigher, which only '
                       'weighs hosts during a move that may cross cells '

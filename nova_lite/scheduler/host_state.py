@@ -17,6 +17,7 @@ from nova_lite import context as nova_context
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models
 from nova_lite.objects import service as service_obj
+from nova_lite.scheduler import filters
 from nova_lite.scheduler import weights
 
 CN = models.ComputeNode.__table__
@@ -71,14 +72,9 @@ def host_states(context, cells, candidates):
     return states
 
 
-def passes(state, spec):
-    """The filters: an enabled compute service that is up, the requested
-    zone, host or node, and not a host the request excludes."""
-    if not state.up or state.disabled:
-        return False
-    zone = spec.availability_zone
-    if zone and zone != CONF.default_availability_zone:
-        return False
+def requested(state, spec):
+    """What every request asks, whatever filters are enabled: not a
+    host the request excludes, and the host, node or cell it names."""
     if state.host in (spec.ignore_hosts or ()):
         return False
     dest = spec.requested_destination or {}
@@ -87,6 +83,14 @@ def passes(state, spec):
         if dest.get(key) and dest[key] != value:
             return False
     return True
+
+
+def passing(context, states, spec):
+    """The states that the request allows and every enabled filter
+    ([filter_scheduler] enabled_filters) passes, in their order."""
+    return filters.filter_hosts(
+        context, [s for s in states if requested(s, spec)], spec,
+        CONF.filter_scheduler.enabled_filters)
 
 
 _WEIGHERS = {'ram': 'MEMORY_MB', 'cpu': 'VCPU', 'disk': 'DISK_GB'}
@@ -124,18 +128,18 @@ def weigh(items, free=lambda item: item.free, spec=None):
     return [items[i] for i in order]
 
 
-def _enough(passing, wanted, per_cell, cross_cell):
+def _enough(found, wanted, per_cell, cross_cell):
     """Whether the hosts read so far (best first) settle the answer:
     `wanted` of them, `per_cell` in the best one's cell and, for a
     cross-cell move with a preference, the best one in the preferred
     cells (hosts read later are worse by capacity, so they cannot beat
     it; until then a later one from the preferred cells would)."""
-    if len(passing) < wanted or not passing:
+    if len(found) < wanted or not found:
         return False
-    best = passing[0]
+    best = found[0]
     if cross_cell.active and not cross_cell.preferred(best):
         return False
-    return sum(1 for s in passing
+    return sum(1 for s in found
                if s.cell_uuid == best.cell_uuid) >= per_cell
 
 
@@ -152,16 +156,15 @@ def best_hosts(context, cells, candidates, spec, wanted, per_cell):
     multiplier a first batch all in the source cell does not end it."""
     ranked = weigh(candidates, free=lambda c: c['free'])
     cross_cell = weights.CrossCellWeigher(spec)
-    passing, start, size = [], 0, BATCH
+    found, start, size = [], 0, BATCH
     while start < len(ranked):
         batch = ranked[start:start + size]
         start, size = start + size, size * 2
         states = host_states(context, cells, batch)
-        passing.extend(states[c['uuid']] for c in batch
-                       if c['uuid'] in states
-                       and passes(states[c['uuid']], spec))
+        found.extend(passing(context, [states[c['uuid']] for c in batch
+                                       if c['uuid'] in states], spec))
         if cross_cell.active:
-            passing = weigh(passing, spec=spec)
-        if _enough(passing, wanted, per_cell, cross_cell):
+            found = weigh(found, spec=spec)
+        if _enough(found, wanted, per_cell, cross_cell):
             break
-    return passing
+    return found
