@@ -20,6 +20,7 @@ from nova_lite import config
 from nova_lite import inproc_transport
 from nova_lite import service
 from nova_lite import utils
+from nova_lite import version
 
 
 def _parse(argv):
@@ -33,6 +34,8 @@ def _parse(argv):
     parser.add_argument('--host', default='127.0.0.1')
     parser.add_argument('--port', type=int, default=8774)
     parser.add_argument('--debug', action='store_true')
+    parser.add_argument('--version', action='version',
+                        version=version.release_string())
     parser.add_argument(
         '--config-file', action='append', default=[], metavar='FILE',
         help='oslo.config file applied over the defaults (repeatable; '

@@ -26,6 +26,7 @@ from nova_lite import constants
 from nova_lite import context as nova_context
 from nova_lite.objects import service_version
 from nova_lite.online_migrations import registry
+from nova_lite import version
 
 DB_CONNECT_TIMEOUT = 10
 
@@ -166,13 +167,13 @@ class Checks(upgradecheck.UpgradeCommands):
                 unreachable.append('%s (%s)' % (_label(cell),
                                                 reason.splitlines()[0]))
         newest = {}
-        for binary, host, version in services:
-            newest[binary] = max(newest.get(binary, version), version)
+        for binary, host, number in services:
+            newest[binary] = max(newest.get(binary, number), number)
         too_old = sorted(
-            '%s on %s (version %d)' % (binary, host, version)
-            for binary, host, version in services
-            if version < service_version.OLDEST_SUPPORTED_SERVICE_VERSION
-            or newest[binary] - version > service_version.SERVICE_VERSION_SKEW)
+            '%s on %s (version %d)' % (binary, host, number)
+            for binary, host, number in services
+            if number < service_version.OLDEST_SUPPORTED_SERVICE_VERSION
+            or newest[binary] - number > service_version.SERVICE_VERSION_SKEW)
         if too_old:
             return Result(Code.FAILURE, (
                 'Services too old for this release: %s. This code supports '
@@ -232,6 +233,9 @@ class Checks(upgradecheck.UpgradeCommands):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv == ['--version']:
+        print(version.release_string())
+        return 0
     common.prepare_cli(CONF)
     try:
         config_files = common.find_config_files(argv, 'nova-lite-status')

@@ -196,9 +196,16 @@ SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 # [workarounds] disable_compute_service_check_for_ffu).
 OLDEST_SUPPORTED_SERVICE_VERSION = 1
 
+# The service version of the last code of each release
+# (tools/upgrade/PREVIOUS_RELEASE records the previous release's commit).
+RELEASES = {'0.1.0': 14}
+PREVIOUS_RELEASE = '0.1.0'
+
 # A service may be at most this many versions older than the newest of its
-# own binary (N-1 rolling upgrades); further behind, it refuses to start.
-SERVICE_VERSION_SKEW = 1
+# own binary: a rolling upgrade runs the previous release's services beside
+# this code's (N-1), however many versions this release added; further
+# behind, a service refuses to start.
+SERVICE_VERSION_SKEW = max(1, SERVICE_VERSION - RELEASES[PREVIOUS_RELEASE])
 
 
 def binary_in(binaries):

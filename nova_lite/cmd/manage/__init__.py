@@ -32,6 +32,7 @@ from nova_lite.db.local_services import api as local_services_db
 from nova_lite.db.main import api as main_db
 from nova_lite import objects
 from nova_lite.objects import service_version
+from nova_lite import version
 
 UNEXPECTED_ERROR = 255
 
@@ -68,6 +69,7 @@ def main(argv=None):
     try:
         try:
             CONF(argv, project='nova_lite', prog='nova-lite-manage',
+                 version=version.release_string(),
                  default_config_files=common.find_config_files(
                      argv, 'nova-lite-manage'))
         except SystemExit as exc:  # --help, or argparse rejected the input
