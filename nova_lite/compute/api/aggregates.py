@@ -271,4 +271,3 @@ def cache_images(context, aggregate_id, image_ids):
                                             total, cached, failed)
     notify.notify_about_aggregate_action(context, aggregate, 'cache_images',
                                          END)
-

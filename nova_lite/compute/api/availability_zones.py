@@ -82,6 +82,7 @@ def list_zones_with_hosts(context):
         binary = constants.current_binary(service.binary)
         if service.disabled or binary == constants.API_BINARY:
             continue
-        hosts[zone_of(service, zones)].setdefault(service.host, []).append(service)
+        hosts[zone_of(service, zones)].setdefault(service.host,
+                                                  []).append(service)
     return ([Zone(z, True, dict(hosts.get(z, {}))) for z in available] +
             [Zone(z, False, None) for z in unavailable])

@@ -236,6 +236,7 @@ def test_cache_images(api, running):  # noqa: F811
     wait_for(lambda: IMAGE in fake.cached_images(directory, H1),
              timeout=30, message='image cached on %s' % H1)
 
+
 def test_notifications(api, running):  # noqa: F811
     collector = notification_fixtures.Collector().start()
     try:
