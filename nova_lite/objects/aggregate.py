@@ -86,14 +86,14 @@ def _name_taken(session, name, but=None):
 
 
 @api_db.writer
-def _create(context, name, metadata):
+def _create(context, name, metadata, uuid=None):
     session = context.session
     if _name_taken(session, name):
         raise exception.AggregateNameExists(aggregate_name=name)
     now = timeutils.utcnow()
     try:
         agg_id = session.execute(AGG.insert().values(
-            uuid=uuidutils.generate_uuid(), name=name,
+            uuid=uuid or uuidutils.generate_uuid(), name=name,
             created_at=now)).inserted_primary_key[0]
     except db_exc.DBDuplicateEntry:
         raise exception.AggregateNameExists(aggregate_name=name)
@@ -274,10 +274,10 @@ class Aggregate(base.NovaLitePersistentObject, base.NovaLiteObject):
         return cls._from_record(context, _get(context, aggregate_id))
 
     @classmethod
-    def create(cls, context, name, metadata=None):
+    def create(cls, context, name, metadata=None, uuid=None):
         """AggregateNameExists (409) when the name is taken."""
-        return cls.get_by_id(context,
-                             _create(context, name, dict(metadata or {})))
+        return cls.get_by_id(context, _create(
+            context, name, dict(metadata or {}), uuid))
 
     @classmethod
     def rename(cls, context, aggregate_id, name):

@@ -17,6 +17,7 @@ Rules, as Nova answers them:
 - only an empty aggregate can be deleted (400).
 """
 from oslo_log import log as logging
+from oslo_utils import uuidutils
 
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conf import CONF
@@ -148,16 +149,31 @@ def _node_uuids(context, host):
 
 # --- operations --------------------------------------------------------------
 
+def _check_name(context, aggregate_id, name, zone, error):
+    """An aggregate's name may not be the name of a zone it is not in."""
+    if name is None:
+        return
+    zones = aggregate_obj.zone_hosts(context)
+    if name in zones and name != zone:
+        raise error(aggregate_id=aggregate_id,
+                    reason='The aggregate name %s is the name of an '
+                           'availability zone the aggregate is not in'
+                           % name)
+
+
 def create(context, name, zone=None):
     """A new aggregate, in zone if given."""
-    _check_zone_name(context, None, zone,
-                     exception.InvalidAggregateActionUpdate)
-    probe = objects.Aggregate(id=0, uuid='00000000-0000-0000-0000-'
-                              '000000000000', name=name, hosts=[],
-                              metadata={AZ_KEY: zone} if zone else {})
+    def error(aggregate_id, reason):
+        return exception.InvalidAggregateAction(
+            action='create', aggregate_id=name, reason=reason)
+    _check_zone_name(context, None, zone, error)
+    _check_name(context, None, name, zone, error)
+    uuid = uuidutils.generate_uuid()
+    metadata = {AZ_KEY: zone} if zone else {}
+    probe = objects.Aggregate(id=0, uuid=uuid, name=name, hosts=[],
+                              metadata=metadata)
     return _notified(context, 'create', probe, lambda: (
-        objects.Aggregate.create(context, name,
-                                 {AZ_KEY: zone} if zone else None)))
+        objects.Aggregate.create(context, name, metadata, uuid=uuid)))
 
 
 def update(context, aggregate_id, name=None, zone=None, set_zone=False):
@@ -167,6 +183,8 @@ def update(context, aggregate_id, name=None, zone=None, set_zone=False):
     if set_zone:
         _check_zone_name(context, aggregate.id, zone, error)
         _check_zone_change(context, aggregate, zone, aggregate.hosts, error)
+    _check_name(context, aggregate.id, name,
+                zone if set_zone else aggregate.availability_zone, error)
 
     def work():
         if name is not None:
@@ -246,7 +264,9 @@ def remove_host(context, aggregate_id, host):
 def cache_images(context, aggregate_id, image_ids):
     """Pre-cache images on the aggregate's hosts (2.81): every image must
     exist (ImageNotFound, 400 from the controller); each compute host
-    is asked over RPC to cache them (a cast)."""
+    is asked over RPC to cache them (a cast; a compute too old for
+    compute RPC 1.9 is skipped, reported as failed in its
+    aggregate.cache_images.progress)."""
     aggregate = get(context, aggregate_id)
     images = image_api.API()
     for image_id in image_ids:
@@ -256,17 +276,19 @@ def cache_images(context, aggregate_id, image_ids):
     rpc = compute_rpcapi.ComputeAPI()
     total = len(aggregate.hosts)
     for index, host in enumerate(aggregate.hosts, 1):
+        cached, failed = [], list(image_ids)
         try:
             mapping = objects.HostMapping.get_by_host(context, host)
             with nova_context.target_cell(context,
                                           mapping.cell_mapping) as cctxt:
-                if rpc.can_send(cctxt, [host],
+                if rpc.can_send(cctxt, host,
                                 compute_rpcapi.CACHE_IMAGES_VERSION):
                     rpc.cache_images(cctxt, host, list(image_ids))
-            cached, failed = list(image_ids), []
+                    cached, failed = list(image_ids), []
+                else:
+                    LOG.warning('%s is too old to cache images', host)
         except Exception:
             LOG.exception('Could not ask %s to cache images', host)
-            cached, failed = [], list(image_ids)
         notify.notify_about_aggregate_cache(context, aggregate, host, index,
                                             total, cached, failed)
     notify.notify_about_aggregate_action(context, aggregate, 'cache_images',

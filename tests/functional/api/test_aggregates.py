@@ -262,3 +262,17 @@ def test_notifications(api, running):  # noqa: F811
         assert data['hosts'] == [H2] and data['uuid'] == created['uuid']
     finally:
         collector.stop()
+
+
+def test_aggregate_names_and_zone_names_do_not_clash(api):
+    _create(api, 'zoned', 'az-clash')
+    # An aggregate may not be named as a zone it is not in ...
+    _create(api, 'az-clash', status=400)
+    plain = _create(api, 'plain-name')['aggregate']['id']
+    _call(api, 'PUT', '%s/%d' % (URL, plain),
+          {'aggregate': {'name': 'az-clash'}}, status=400)
+    # ... but may be named as the zone it makes.
+    _create(api, 'az-own', 'az-own')
+    # An empty zone name is refused.
+    _act(api, plain, {'set_metadata': {'metadata': {
+        'availability_zone': ''}}}, status=400)
