@@ -602,3 +602,47 @@ class InvalidBDM(Invalid):
 class VolumeSwapNotSupported(Conflict):
     msg_fmt = ('Swapping the volume %(volume_id)s of instance '
                '%(instance_uuid)s is not supported by its compute driver.')
+
+
+# --- host aggregates and availability zones --------------------------------
+
+class AggregateNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s could not be found.'
+
+
+class AggregateNameExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_name)s already exists.'
+
+
+class AggregateHostExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_id)s already has host %(host)s.'
+
+
+class AggregateHostNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s has no host %(host)s.'
+
+
+class InvalidAggregateAction(Invalid):
+    msg_fmt = ('Unacceptable parameters: Cannot perform action '
+               '%(action)s on aggregate %(aggregate_id)s. Reason: '
+               '%(reason)s.')
+
+
+class InvalidAggregateActionAdd(InvalidAggregateAction):
+    msg_fmt = ('Cannot add host to aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InvalidAggregateActionDelete(InvalidAggregateAction):
+    msg_fmt = ('Cannot remove host from aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InvalidAggregateActionUpdate(InvalidAggregateAction):
+    msg_fmt = ('Cannot update aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
+    msg_fmt = ('Cannot update metadata of aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')

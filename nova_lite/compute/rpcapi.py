@@ -60,10 +60,12 @@ RESIZE_VERSION = '1.6'
 VOLUME_ATTACH_VERSION = '1.7'
 # The version that has the cross-cell resize steps.
 CROSS_CELL_RESIZE_VERSION = '1.8'
+# The version that caches images ahead of boots (aggregate images, 2.81).
+CACHE_IMAGES_VERSION = '1.9'
 
 
 class ComputeAPI(object):
-    VERSION = '1.8'
+    VERSION = '1.9'
 
     def __init__(self):
         self._clients = {}
@@ -326,3 +328,11 @@ class ComputeAPI(object):
         return self._call_1_8(
             context, host, 'finish_revert_snapshot_based_resize_at_source',
             instance=instance, migration=migration)
+
+    # Image pre-caching (1.9): a cast to a host; callers check
+    # can_send(..., CACHE_IMAGES_VERSION) first.
+
+    def cache_images(self, context, host, image_ids):
+        cctxt = self._client(context, host).prepare(
+            server=host, version=CACHE_IMAGES_VERSION)
+        cctxt.cast(context, 'cache_images', image_ids=image_ids)

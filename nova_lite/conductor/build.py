@@ -29,6 +29,7 @@ from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite import objects
+from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
@@ -131,8 +132,10 @@ class Builder(object):
                 node=primary['nodename'], launched_on=primary['host'],
                 vm_state=instance_obj.BUILDING,
                 task_state=instance_obj.SCHEDULING,
-                availability_zone=(spec.availability_zone
-                                   or CONF.default_availability_zone))
+                availability_zone=(
+                    spec.availability_zone
+                    or aggregate_obj.zone_of_host(context, primary['host'])
+                    or CONF.default_availability_zone))
             inst.create()
             _create_bdms(cctxt, inst, build_request)
             objects.InstanceAction.action_start(

@@ -30,6 +30,28 @@ opts = [
                  help='Multiplier of the cpu weigher.'),
     cfg.FloatOpt('disk_weight_multiplier', default=1.0,
                  help='Multiplier of the disk weigher.'),
+    cfg.BoolOpt('query_placement_for_availability_zone', default=True,
+                help='Restrict the allocation candidates of a request '
+                     'for an availability zone to the resource providers '
+                     'in the placement aggregates of that zone\'s host '
+                     'aggregates, inside the one candidate query (as '
+                     'Nova). A zone no aggregate defines is left to the '
+                     'AvailabilityZoneFilter.'),
+    cfg.BoolOpt('limit_tenants_to_placement_aggregate', default=False,
+                help='A project named in the filter_tenant_id (or '
+                     'filter_tenant_id<suffix>) metadata of host '
+                     'aggregates is placed only on the hosts of those '
+                     'aggregates (a placement pre-filter, as Nova).'),
+    cfg.BoolOpt('placement_aggregate_required_for_tenants', default=False,
+                help='With limit_tenants_to_placement_aggregate: a '
+                     'project named in no aggregate\'s filter_tenant_id '
+                     'finds no host (otherwise it may use any host).'),
+    cfg.BoolOpt('enable_isolated_aggregate_filtering', default=False,
+                help='Keep a request off the hosts of aggregates whose '
+                     'trait:<TRAIT>=required metadata names a trait the '
+                     'request (flavor extra specs, image properties) '
+                     'does not require (a placement pre-filter, as '
+                     'Nova).'),
 ]
 
 filter_group = cfg.OptGroup('filter_scheduler',

@@ -188,6 +188,11 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'Instance 1.3 (auto_disk_config: the server\'s '
                 'OS-DCF:diskConfig, kept on create, rebuild, resize and '
                 'update); sent to older services without it'},
+    # 15
+    {'compute_rpc': '1.9',
+     'enables': 'compute RPC 1.9 (cache_images: aggregate image '
+                'pre-caching, POST /os-aggregates/{id}/images at 2.81, '
+                'sent only to computes at 15 or later)'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -2,6 +2,7 @@
 (the oslo.policy.policies entry point)."""
 import itertools
 
+from nova_lite.policies import aggregates
 from nova_lite.policies import availability_zone
 from nova_lite.policies import base
 from nova_lite.policies import flavors
@@ -38,4 +39,5 @@ def list_rules():
         servers.list_rules(),
         services.list_rules(),
         volume_attachments.list_rules(),
+        aggregates.list_rules(),
     ))

@@ -29,6 +29,7 @@ from nova_lite.placement import allocations
 from nova_lite.placement import candidates
 from nova_lite.scheduler import host_state
 from nova_lite.scheduler import placement
+from nova_lite.scheduler import request_filter
 
 LOG = logging.getLogger(__name__)
 
@@ -102,8 +103,11 @@ class SchedulerManager(object):
     def _hosts(self, context, spec, resources, count=1):
         """Host states that pass the filters, best first: enough for
         count instances and the primary's alternates."""
+        extra = request_filter.prefilters(context, spec)
+        if extra is None:
+            return []
         found = candidates.find(context, resources,
-                                CONF.scheduler.max_candidates)
+                                CONF.scheduler.max_candidates, **extra)
         if not found:
             return []
         attempts = CONF.scheduler.max_attempts

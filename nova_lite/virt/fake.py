@@ -83,6 +83,15 @@ def _hooked(method):
     return wrapper
 
 
+def cached_images(directory, host):
+    """The image ids cached on host's simulated hypervisor."""
+    try:
+        with open(os.path.join(directory, host + '.images')) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return []
+
+
 class FakeDriver(object):
     """The simulated hypervisor. Every public method that acts on a guest
     honours [fake_driver] fail_methods and delay_methods (see _hooked).
@@ -360,6 +369,19 @@ class FakeDriver(object):
         """Whether the source's set-aside guest of instance_uuid is
         here."""
         return instance_uuid + RESIZE_SUFFIX in self._guests
+
+    def cache_images(self, image_ids):
+        """Pre-cache images (aggregate image caching): the ids join the
+        host's image cache, a file next to its guests (<host>.images)."""
+        path = os.path.join(os.path.dirname(self._path),
+                            self.host + '.images')
+        with self._lock:
+            cached = set(cached_images(os.path.dirname(self._path),
+                                       self.host))
+            cached.update(image_ids)
+            with open(path + '.tmp', 'w') as f:
+                json.dump(sorted(cached), f)
+            os.replace(path + '.tmp', path)
 
     def get_host_uptime(self):
         """The host's uptime as uptime(1) prints it: the time, how long

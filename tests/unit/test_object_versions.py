@@ -62,6 +62,13 @@ OBJECT_HASHES = {
     'InstanceUpdatePayload': '1.0-f676e1db284b30efeea86d2d6afa5ab3',
     'IpPayload': '1.0-1dcd7e48ab1c5631fde1963159d6981d',
     'NotificationPublisher': '1.0-578ee5fea2922ff32e8917621f140857',
+    # Host aggregates (issue 34).
+    'Aggregate': '1.0-74f491647516d9d22986267617cb40f8',
+    'AggregateList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'AggregatePayload': '1.0-2c4ce1dcd4855a6205eb8770e12dde93',
+    'AggregateNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'AggregateCachePayload': '1.0-e5a76d36139b8ce98b7e3f64c59671a1',
+    'AggregateCacheNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
 }
 
 

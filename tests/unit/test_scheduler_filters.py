@@ -2,10 +2,13 @@
 import pytest
 
 from nova_lite.conf import CONF
+from nova_lite.objects import aggregate as aggregate_obj
 from nova_lite.objects import build_request as request_spec
 from nova_lite.scheduler import filters
+from nova_lite.scheduler.filters import aggregate
 from nova_lite.scheduler.filters import availability_zone
 from nova_lite.scheduler.filters import compute
+from nova_lite.scheduler.filters import image_props
 from nova_lite.scheduler import host_state
 
 
@@ -35,16 +38,45 @@ def test_compute_filter_drops_down_and_disabled_hosts():
     assert [s.host for s in kept] == ['a']
 
 
-@pytest.mark.parametrize('zone, kept', [(None, 1), ('nova', 1),
-                                        ('elsewhere', 0)])
-def test_availability_zone_filter(zone, kept):
+@pytest.mark.parametrize('zone, kept', [(None, ['a', 'b']),
+                                        ('nova', ['a']), ('az1', ['b']),
+                                        ('elsewhere', [])])
+def test_availability_zone_filter(zone, kept, monkeypatch):
+    """Host b is in zone az1 through an aggregate, a in none (the
+    default zone); the batch's zones are read in one call."""
+    calls = []
+
+    def metadata_by_host(context, hosts):
+        calls.append(set(hosts))
+        return {'b': [('agg-uuid', {'availability_zone': 'az1',
+                                    'ssd': 'true'})]}
+    monkeypatch.setattr(aggregate_obj, 'metadata_by_host', metadata_by_host)
     CONF.set_override('default_availability_zone', 'nova')
     try:
-        assert len(filters.filter_hosts(
-            None, [_state('a')], _spec(availability_zone=zone),
-            ['AvailabilityZoneFilter'])) == kept
+        assert [s.host for s in filters.filter_hosts(
+            None, [_state('a'), _state('b')], _spec(availability_zone=zone),
+            ['AvailabilityZoneFilter'])] == kept
     finally:
         CONF.clear_override('default_availability_zone')
+    assert calls == ([] if zone is None else [{'a', 'b'}])
+
+
+@pytest.mark.parametrize('value, requirement, matches', [
+    ('true', 'true', True), ('true', 'false', False),
+    ('16', '>= 8', True), ('4', '>= 8', False), ('16', '= 8', True),
+    ('ssd-fast', '<in> fast', True), ('b', '<or> a <or> b', True),
+    ('c', '<or> a <or> b', False), ('abc', 's== abc', True),
+    ('x', '>= 8', False)])
+def test_aggregate_extra_specs_operators(value, requirement, matches):
+    assert aggregate.match(value, requirement) is matches
+
+
+@pytest.mark.parametrize('wanted, supported', [
+    ((None, None, None), True), (('x86_64', None, None), True),
+    (('x86_64', 'qemu', 'hvm'), True), (('s390x', None, None), False),
+    ((None, 'xen', None), False)])
+def test_image_properties_support(wanted, supported):
+    assert image_props.supports(wanted) is supported
 
 
 def test_requested_host_node_cell_and_ignored_hosts_always_apply():

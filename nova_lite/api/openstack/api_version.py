@@ -144,6 +144,10 @@ FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'
 HYPERVISOR_UPTIME_IN_SHOW = HYPERVISOR_CAPACITY_REMOVED
+# os-aggregates: uuid in bodies.
+AGGREGATE_UUID = '2.41'
+# os-aggregates: POST /os-aggregates/{id}/images pre-caches images.
+AGGREGATE_IMAGES = '2.81'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

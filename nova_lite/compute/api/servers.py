@@ -18,6 +18,7 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
+from nova_lite.compute.api import availability_zones
 from nova_lite.compute.api import flavors as compute_flavors
 from nova_lite.compute.api import server_metadata
 from nova_lite.compute.api import server_resize
@@ -115,9 +116,8 @@ def _zone(context, availability_zone):
         return CONF.default_schedule_zone, None
     zone, _, rest = availability_zone.partition(':')
     host, _, node = rest.partition(':')
-    if zone and zone != CONF.default_availability_zone:
-        raise exception.InvalidInput(
-            reason='The requested availability zone is not available')
+    if zone:
+        availability_zones.check_requested_zone(context, zone)
     dest = {'host': host or None, 'node': node or None} \
         if (host or node) else None
     return zone or None, dest
@@ -206,7 +206,8 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
         instance_uuid=uuidutils.generate_uuid(),
         project_id=context.project_id, user_id=context.user_id,
         flavor=snapshot, image={k: image.get(k) for k in
-                                ('id', 'min_disk', 'min_ram', 'name')},
+                                ('id', 'min_disk', 'min_ram', 'name',
+                                 'properties')},
         num_instances=max_count, availability_zone=zone,
         ignore_hosts=[], requested_destination=destination,
         scheduler_hints=None, is_bfv=volume_backed)

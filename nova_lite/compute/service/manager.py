@@ -50,7 +50,7 @@ LOG = logging.getLogger(__name__)
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
     # cross-cell resize steps.
-    target = messaging.Target(version='1.8')
+    target = messaging.Target(version='1.9')
 
     def __init__(self, host):
         self.host = host
@@ -158,6 +158,12 @@ class ComputeManager(object):
 
     def get_host_uptime(self, context):
         return self.driver.get_host_uptime()
+
+    # --- RPC API 1.9: image pre-caching ---------------------------------
+
+    def cache_images(self, context, image_ids):
+        """Cache images on the simulated hypervisor ahead of boots."""
+        self.driver.cache_images(image_ids)
 
     # --- RPC API 1.3: servers (build_tasks) -----------------------------
 

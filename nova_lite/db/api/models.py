@@ -241,3 +241,81 @@ class KeyPair(BASE, _Base, models.SoftDeleteMixin):
     # 'ssh' or 'x509'
     type = sa.Column(sa.String(10), nullable=False, default='ssh',
                      server_default='ssh')
+
+
+# --- host aggregates: hosts grouped with metadata (availability_zone,
+# filter_tenant_id_*...). Rows are hard-deleted.
+
+class Aggregate(BASE, _Base):
+    __tablename__ = 'aggregates'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_aggregates0uuid'),
+        sa.UniqueConstraint('name', name='uniq_aggregate0name'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+
+
+class AggregateHost(BASE, _Base):
+    __tablename__ = 'aggregate_hosts'
+    __table_args__ = (
+        sa.UniqueConstraint('host', 'aggregate_id',
+                            name='uniq_aggregate_hosts0host0aggregate_id'),
+        sa.Index('aggregate_hosts_aggregate_id_idx', 'aggregate_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    host = sa.Column(sa.String(255), nullable=False)
+    aggregate_id = sa.Column(sa.Integer, nullable=False)
+
+
+class AggregateMetadata(BASE, _Base):
+    __tablename__ = 'aggregate_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('aggregate_id', 'key',
+                            name='uniq_aggregate_metadata0aggregate_id0key'),
+        sa.Index('aggregate_metadata_key_value_idx', 'key', 'value'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    aggregate_id = sa.Column(sa.Integer, nullable=False)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.String(255), nullable=False)
+
+
+# --- placement: aggregates (by uuid) and traits of resource providers.
+
+class PlacementAggregate(BASE, models.ModelBase):
+    __tablename__ = 'placement_aggregates'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_placement_aggregates0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+
+
+class ResourceProviderAggregate(BASE, models.ModelBase):
+    __tablename__ = 'resource_provider_aggregates'
+    __table_args__ = (
+        sa.Index('resource_provider_aggregates_aggregate_id_idx',
+                 'aggregate_id'),
+    )
+    resource_provider_id = sa.Column(sa.Integer, primary_key=True)
+    aggregate_id = sa.Column(sa.Integer, primary_key=True)
+
+
+class Trait(BASE, models.ModelBase):
+    __tablename__ = 'traits'
+    __table_args__ = (
+        sa.UniqueConstraint('name', name='uniq_traits0name'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(255), nullable=False)
+
+
+class ResourceProviderTrait(BASE, models.ModelBase):
+    __tablename__ = 'resource_provider_traits'
+    __table_args__ = (
+        sa.Index('resource_provider_traits_trait_id_idx', 'trait_id'),
+    )
+    resource_provider_id = sa.Column(sa.Integer, primary_key=True)
+    trait_id = sa.Column(sa.Integer, primary_key=True)

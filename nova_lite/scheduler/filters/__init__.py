@@ -34,6 +34,9 @@ class BaseHostFilter(object):
 FILTER_MODULES = {
     'ComputeFilter': 'compute',
     'AvailabilityZoneFilter': 'availability_zone',
+    'AggregateInstanceExtraSpecsFilter': 'aggregate',
+    'AggregateMultiTenancyIsolation': 'aggregate',
+    'ImagePropertiesFilter': 'image_props',
 }
 
 _CACHE = {}

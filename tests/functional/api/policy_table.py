@@ -2,8 +2,8 @@
 policies, for every flavor, extra-spec, flavor-access, os-services,
 os-hypervisors, os-keypairs, servers (with their metadata and tags),
 server action (resize and migrate included), os-instance-actions,
-os-volume_attachments, os-availability-zone, os-migrations and server
-migrations rule.
+os-volume_attachments, os-availability-zone, os-migrations, server
+migrations and os-aggregates rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -357,6 +357,31 @@ ROWS = [
      _admin_only(200, 403) | {OTHER: 404}),
     ('GET', '/servers/{server}/migrations/1', None, '2.23',
      _admin_only(404, 403) | {OTHER: 404}),
+    # os-aggregates: administrators only (schemas first: 400 for all).
+    ('GET', '/os-aggregates', None, '2.1', _admin_only(200)),
+    ('POST', '/os-aggregates', {'aggregate': {'name': 'policy-agg'}}, '2.1',
+     _admin_only(200)),
+    ('POST', '/os-aggregates', {'aggregate': {'name': 'policy-agg'}}, '2.1',
+     _admin_only(409)),
+    ('POST', '/os-aggregates', {'aggregate': {}}, '2.1', _all(400)),
+    ('GET', '/os-aggregates/999999', None, '2.1', _admin_only(404)),
+    ('GET', '/os-aggregates/not-an-id', None, '2.1', _admin_only(400)),
+    ('PUT', '/os-aggregates/999999', {'aggregate': {'name': 'x'}}, '2.1',
+     _admin_only(404)),
+    ('PUT', '/os-aggregates/999999', {'aggregate': {}}, '2.1', _all(400)),
+    ('DELETE', '/os-aggregates/999999', None, '2.1', _admin_only(404)),
+    ('POST', '/os-aggregates/999999/action', {'add_host': {'host': '{host}'}},
+     '2.1', _admin_only(404)),
+    ('POST', '/os-aggregates/999999/action',
+     {'remove_host': {'host': '{host}'}}, '2.1', _admin_only(404)),
+    ('POST', '/os-aggregates/999999/action',
+     {'set_metadata': {'metadata': {'k': 'v'}}}, '2.1', _admin_only(404)),
+    ('POST', '/os-aggregates/999999/action', {'add_host': {}}, '2.1',
+     _all(400)),
+    ('POST', '/os-aggregates/999999/images', {'cache': [{'id': IMAGE}]},
+     '2.81', _admin_only(404)),
+    ('POST', '/os-aggregates/999999/images', {'cache': [{'id': IMAGE}]},
+     '2.80', _all(404)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -371,6 +371,10 @@ ENDPOINTS = [
     ('GET', '/image/v2/images'), ('GET', '/networking/v2.0/networks'),
     ('POST', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata'),
     ('PUT', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata/k'),
+    ('GET', '/v2.1/os-aggregates'), ('POST', '/v2.1/os-aggregates'),
+    ('GET', '/v2.1/os-aggregates/1'), ('PUT', '/v2.1/os-aggregates/1'),
+    ('DELETE', '/v2.1/os-aggregates/1'),
+    ('POST', '/v2.1/os-aggregates/1/action'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),

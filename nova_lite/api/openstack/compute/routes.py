@@ -25,6 +25,7 @@ the server ``detail``); an empty segment ends the path (``/servers/`` is
 import collections
 
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import aggregates
 from nova_lite.api.openstack.compute import availability_zone
 from nova_lite.api.openstack.compute import flavor_access
 from nova_lite.api.openstack.compute import flavor_extra_specs
@@ -43,6 +44,7 @@ from nova_lite.api.openstack.compute import servers
 from nova_lite.api.openstack.compute import services
 from nova_lite.api.openstack.compute import volume_attachments
 from nova_lite.api.openstack import versions
+from nova_lite.policies import aggregates as agg_pol
 from nova_lite.policies import availability_zone as az_pol
 from nova_lite.policies import flavors as fl_pol
 from nova_lite.policies import hypervisors as hv_pol
@@ -339,4 +341,30 @@ ROUTES = (
           ]),
     route('DELETE', '/os-services/{service_id}', _Service, 'delete',
           [svc_pol.DELETE]),
+
+    # --- host aggregates --------------------------------------------------
+    route('GET', '/os-aggregates', aggregates.AggregatesController, 'index',
+          [agg_pol.INDEX]),
+    route('POST', '/os-aggregates', aggregates.AggregatesController, 'post',
+          [agg_pol.CREATE]),
+    route('GET', '/os-aggregates/{aggregate_id}',
+          aggregates.AggregateController, 'index', [agg_pol.SHOW]),
+    route('PUT', '/os-aggregates/{aggregate_id}',
+          aggregates.AggregateController, 'put', [agg_pol.UPDATE]),
+    route('DELETE', '/os-aggregates/{aggregate_id}',
+          aggregates.AggregateController, 'delete', [agg_pol.DELETE]),
+    route('POST', '/os-aggregates/{aggregate_id}/action',
+          aggregates.AggregateController, 'post', actions=[
+              action('add_host', aggregates.AggregateController.add_host,
+                     [agg_pol.ADD_HOST], status=200),
+              action('remove_host',
+                     aggregates.AggregateController.remove_host,
+                     [agg_pol.REMOVE_HOST], status=200),
+              action('set_metadata',
+                     aggregates.AggregateController.set_metadata,
+                     [agg_pol.SET_METADATA], status=200),
+          ]),
+    route('POST', '/os-aggregates/{aggregate_id}/images',
+          aggregates.AggregateImagesController, 'post', [agg_pol.IMAGES],
+          since=av.AGGREGATE_IMAGES),
 )
