@@ -18,6 +18,7 @@ from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
 from nova_lite.policies import volume_attachments
+from nova_lite.policies import quotas
 
 
 def list_rules():
@@ -38,4 +39,5 @@ def list_rules():
         servers.list_rules(),
         services.list_rules(),
         volume_attachments.list_rules(),
+        quotas.list_rules(),
     ))
