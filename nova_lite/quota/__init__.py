@@ -20,6 +20,8 @@ so concurrent boots of one project cannot both pass on the same
 headroom.
 """
 import collections
+import time
+import weakref
 
 from oslo_log import log as logging
 import sqlalchemy as sa
@@ -27,6 +29,7 @@ import sqlalchemy as sa
 from nova_lite.conf import CONF
 from nova_lite.conf import quota as quota_conf
 from nova_lite import context as nova_context
+from nova_lite.db.api import api as api_db
 from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite import exception
@@ -190,10 +193,27 @@ def _cell_counts(context, project_id, user_id, exclude):
     return tuple(int(v or 0) for v in context.session.execute(query).one())
 
 
+# The cell mappings, as Nova's API caches them (a new cell is counted
+# within CELLS_TTL seconds), per API database engine; so a boot's check
+# reads no cell mapping in its transaction.
+CELLS_TTL = 30.0
+_cells_cache = weakref.WeakKeyDictionary()
+
+
+def _cells(context):
+    engine = api_db.get_engine(context)
+    now = time.monotonic()
+    cached = _cells_cache.get(engine)
+    if cached is None or now - cached[0] > CELLS_TTL:
+        cached = (now, list(objects.CellMappingList.get_all(context)))
+        _cells_cache[engine] = cached
+    return cached[1]
+
+
 def _cells_usage(context, project_id, user_id, exclude=()):
     """[6 sums] over every cell that answers (Nova: a cell that is down
     is not counted)."""
-    cells = objects.CellMappingList.get_all(context)
+    cells = _cells(context)
     results = nova_context.scatter_gather_cells(
         context, cells, CONF.api.list_cell_timeout, _cell_counts,
         project_id, user_id, list(exclude))
@@ -250,12 +270,15 @@ def _headroom(limit, used):
 
 
 def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
-               max_count):
+               max_count, metadata=None, injected_files=None):
     """How many of max_count servers of (vcpus, memory_mb) fit the
     project's (and user's) instances, cores and ram quota; at least
-    min_count or TooManyInstances (403, Nova's message). Call inside
-    the API DB writer transaction that creates the build requests: it
-    takes the project's lock there first (2 API DB statements)."""
+    min_count or TooManyInstances (403, Nova's message). The servers'
+    metadata and personality files are checked against the same
+    limits (MetadataLimitExceeded, OnsetFile*LimitExceeded). Call
+    inside the API DB writer transaction that creates the build
+    requests: it takes the project's lock there first; 2 API DB
+    statements in all."""
     if is_noop():
         return max_count
     if isinstance(driver(), UnifiedLimitsDriver):
@@ -266,6 +289,10 @@ def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
         context, project_id, user_id, from_placement)
     project_limits = _merge(project, {}, klass)
     user_limits = _merge(project, user, klass)
+    limit = project_limits['metadata_items']
+    if 0 <= limit < len(metadata or {}):
+        raise exception.MetadataLimitExceeded(allowed=limit)
+    _check_files(project_limits, injected_files)
     used = _usage_from_rows(context, project_id, user_id, pending, mapped,
                             allocated)
     per_server = {'instances': 1, 'cores': vcpus, 'ram': memory_mb}
@@ -340,12 +367,10 @@ def check_metadata(context, project_id, metadata):
         raise exception.MetadataLimitExceeded(allowed=limit)
 
 
-def check_injected_files(context, project_id, files):
+def _check_files(limits, files):
     """files: [(path, contents)] of a create's personality."""
     if not files:
         return
-    limits = (driver().project_limits(context, project_id)
-              if not is_noop() else NoopQuotaDriver().defaults(context))
     if 0 <= limits['injected_files'] < len(files):
         raise exception.OnsetFileLimitExceeded()
     path_max = limits['injected_file_path_length']

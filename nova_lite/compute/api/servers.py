@@ -189,8 +189,6 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             reason='max_count may be at most %d'
                    % CONF.max_servers_per_request)
     server_metadata.check_quota(metadata)
-    quota.check_metadata(context, context.project_id, metadata)
-    quota.check_injected_files(context, context.project_id, injected_files)
     flavor = _flavor(context, flavor_id)
     volume_backed = image_id is None
     bdms = (block_device_mapping if block_device_mapping is not None
@@ -259,7 +257,8 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     def quota_check(cctxt):
         return quota.check_boot(cctxt, context.project_id, context.user_id,
                                 flavor.vcpus, flavor.memory_mb, min_count,
-                                max_count)
+                                max_count, metadata=metadata,
+                                injected_files=injected_files)
 
     reserved = []
     try:

@@ -413,3 +413,42 @@ def test_resize_and_revert_need_room(running, mode):
                {'resize': {'flavorRef': 'medium'}}, token=token)
     assert forbidden(resp) == ('Quota exceeded for cores: Requested 1, '
                                'but already used 1 of 1 cores')
+
+
+# --- cost ------------------------------------------------------------------
+
+def _create_transaction(running, token, driver):
+    """The API DB statements of the transaction that writes a boot's
+    build request, with the given quota driver."""
+    from nova_lite.db.api import api as api_db
+    from tests.functional.db import inventory_helpers as h
+    CONF.set_override('driver', driver, group='quota')
+    counter = h.StatementCounter(api=api_db.get_engines())
+    try:
+        with counter.counting():
+            uuid = boot(running.api, token).json()['server']['id']
+    finally:
+        CONF.clear_override('driver', group='quota')
+    active(running.api, token, uuid)
+    [create] = [t for t in counter.transactions['api']
+                if any(s.startswith('INSERT INTO build_requests')
+                       for s in t)]
+    return create
+
+
+@pytest.mark.parametrize('placement', PLACEMENT_MODES,
+                         ids=['cells', 'placement'])
+def test_the_quota_check_adds_two_api_db_statements_per_boot(running,
+                                                            placement):
+    CONF.set_override('count_usage_from_placement', placement,
+                      group='quota')
+    try:
+        _, token = project()
+        without = _create_transaction(running, token,
+                                      'nova_lite.quota.NoopQuotaDriver')
+        with_quota = _create_transaction(running, token,
+                                         'nova_lite.quota.DbQuotaDriver')
+    finally:
+        CONF.clear_override('count_usage_from_placement', group='quota')
+    assert len(with_quota) == len(without) + 2, with_quota
+    assert with_quota[0].startswith('INSERT INTO quota_locks')
