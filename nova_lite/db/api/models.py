@@ -295,4 +295,5 @@ class QuotaLock(BASE, models.ModelBase):
     check that creates servers, in the transaction that writes them."""
     __tablename__ = 'quota_locks'
     project_id = sa.Column(sa.String(255), primary_key=True)
-    generation = sa.Column(sa.Integer, nullable=False, default=0)
+    generation = sa.Column(sa.Integer, nullable=False, default=0,
+                           server_default='0')
