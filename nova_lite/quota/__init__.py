@@ -330,6 +330,8 @@ def check_deltas(context, project_id, user_id, deltas):
         return
     limits_p = driver().project_limits(context, project_id)
     limits_u = driver().project_limits(context, project_id, user_id)
+    if all(limits_p[r] < 0 and limits_u[r] < 0 for r in deltas):
+        return   # unlimited: nothing to count
     used = usage(context, project_id, user_id)
     overs = []
     for resource, delta in deltas.items():

@@ -452,3 +452,24 @@ def test_the_quota_check_adds_two_api_db_statements_per_boot(running,
         CONF.clear_override('count_usage_from_placement', group='quota')
     assert len(with_quota) == len(without) + 2, with_quota
     assert with_quota[0].startswith('INSERT INTO quota_locks')
+
+
+def test_revert_to_a_larger_flavor_needs_room(running):
+    """Counting from the cells (the resized server counts its new,
+    smaller flavor until reverted)."""
+    api = running.api
+    project_id, token = project()
+    set_quota(api, project_id, cores=3)
+    uuid = boot(api, token, 'medium').json()['server']['id']
+    active(api, token, uuid)
+    resp = api('POST', '/servers/%s/action' % uuid,
+               {'resize': {'flavorRef': 'small'}}, token=token)
+    assert resp.status_code == 202, resp.text
+    _wait_status(api, uuid, 'VERIFY_RESIZE', token=token)
+    for _ in range(2):
+        active(api, token, boot(api, token).json()['server']['id'])
+    resp = api('POST', '/servers/%s/action' % uuid,
+               {'revertResize': None}, token=token)
+    assert forbidden(resp) == ('Quota exceeded for cores: Requested 1, '
+                               'but already used 3 of 3 cores')
+    _wait_status(api, uuid, 'VERIFY_RESIZE', token=token)
