@@ -3,7 +3,8 @@ enforced (the limits raised to fit them: the check runs and counts on
 every boot), then GET /limits for that project p50/p95 over R requests.
 
 Arguments: --boot N (200), --limits-runs R (50), --placement (count
-usage from placement and the instance mappings instead of the cells).
+usage from placement and the instance mappings instead of the cells),
+--no-quota (the same run with the NoopQuotaDriver).
 nova_lite only: the side-by-side run with real Nova 34 (the anchor with
 --keep-quotas) is not wired here yet.
 """
@@ -29,17 +30,19 @@ local_gb = 8192
 
 [quota]
 count_usage_from_placement = %s
+driver = %s
 """
 
 
 class NovaLite(fc.NovaLite):
-    def __init__(self, placement):
+    def __init__(self, placement, driver):
         self.placement = placement
+        self.driver = driver
 
     def __enter__(self):
         self.conf = tempfile.NamedTemporaryFile('w', suffix='.conf',
                                                 delete=False)
-        self.conf.write(AIO_CONFIG % self.placement)
+        self.conf.write(AIO_CONFIG % (self.placement, self.driver))
         self.conf.close()
         fc.NovaLite.EXTRA_ARGS = ['--config-file', self.conf.name]
         return super().__enter__()
@@ -54,11 +57,16 @@ def main():
     parser.add_argument('--boot', type=int, default=200)
     parser.add_argument('--limits-runs', type=int, default=50)
     parser.add_argument('--placement', action='store_true')
+    parser.add_argument('--no-quota', action='store_true',
+                        help='NoopQuotaDriver: the same run without quotas')
     args = parser.parse_args()
-    print('boot %d servers of project admin with quotas enforced '
+    driver = ('nova_lite.quota.NoopQuotaDriver' if args.no_quota
+              else 'nova_lite.quota.DbQuotaDriver')
+    print('boot %d servers of project admin, quota driver %s '
           '(count_usage_from_placement=%s), then GET /limits x %d'
-          % (args.boot, args.placement, args.limits_runs), flush=True)
-    with NovaLite(args.placement) as side:
+          % (args.boot, driver, args.placement, args.limits_runs),
+          flush=True)
+    with NovaLite(args.placement, driver) as side:
         servers.ensure_flavor(side)
         conn = servers._conn(side)
         status, data = servers._request(
