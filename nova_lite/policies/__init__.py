@@ -9,6 +9,7 @@ from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
+from nova_lite.policies import quotas
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
@@ -18,7 +19,6 @@ from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
 from nova_lite.policies import volume_attachments
-from nova_lite.policies import quotas
 
 
 def list_rules():
