@@ -200,6 +200,13 @@ CELLS_TTL = 30.0
 _cells_cache = weakref.WeakKeyDictionary()
 
 
+def prime_cells(context):
+    """Read the cell mappings now if the cache is stale (before the
+    boot's transaction: its check then reads none)."""
+    if not is_noop() and not CONF.quota.count_usage_from_placement:
+        _cells(context)
+
+
 def _cells(context):
     engine = api_db.get_engine(context)
     now = time.monotonic()
@@ -293,9 +300,12 @@ def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
     if 0 <= limit < len(metadata or {}):
         raise exception.MetadataLimitExceeded(allowed=limit)
     _check_files(project_limits, injected_files)
+    per_server = {'instances': 1, 'cores': vcpus, 'ram': memory_mb}
+    if all(project_limits[r] < 0 and user_limits[r] < 0
+           for r in per_server):
+        return max_count   # unlimited: nothing to count
     used = _usage_from_rows(context, project_id, user_id, pending, mapped,
                             allocated)
-    per_server = {'instances': 1, 'cores': vcpus, 'ram': memory_mb}
     allowed = max_count
     # (resource, limit, used) of the tightest level for each resource
     tightest = {}

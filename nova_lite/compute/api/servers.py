@@ -260,6 +260,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                                 max_count, metadata=metadata,
                                 injected_files=injected_files)
 
+    quota.prime_cells(context)
     reserved = []
     try:
         for (build_request, _), inst, bdm_dicts in zip(
