@@ -646,3 +646,39 @@ class InvalidAggregateActionUpdate(InvalidAggregateAction):
 class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
     msg_fmt = ('Cannot update metadata of aggregate %(aggregate_id)s. '
                'Reason: %(reason)s.')
+
+
+# --- quotas --------------------------------------------------------------
+
+class OverQuota(Forbidden):
+    msg_fmt = 'Quota exceeded for resources: %(overs)s'
+
+
+class TooManyInstances(OverQuota):
+    msg_fmt = ('Quota exceeded for %(overs)s: Requested %(req)s, but '
+               'already used %(used)s of %(allowed)s %(overs)s')
+
+
+class KeypairLimitExceeded(OverQuota):
+    msg_fmt = 'Quota exceeded, too many key pairs.'
+
+
+class OnsetFileLimitExceeded(OverQuota):
+    msg_fmt = 'Personality file limit exceeded'
+
+
+class OnsetFilePathLimitExceeded(OverQuota):
+    msg_fmt = 'Personality file path exceeds maximum %(allowed)s'
+
+
+class OnsetFileContentLimitExceeded(OverQuota):
+    msg_fmt = 'Personality file content exceeds maximum %(allowed)s'
+
+
+class QuotaBelowUsage(Invalid):
+    msg_fmt = ('Quota limit %(limit)s for %(resource)s must be greater than '
+               'or equal to already used and reserved %(used)s.')
+
+
+class QuotaDriverUnavailable(Invalid):
+    msg_fmt = 'The quota driver cannot do this: %(reason)s'

@@ -8,8 +8,10 @@ create|list|show|delete``, ``openstack server add volume``, ``server
 create --volume``). Serves the version document, ``GET
 /v3[/{project_id}]/volumes[/detail]`` (filters name, status),
 ``GET .../volumes/{id}``, ``POST .../volumes`` (size, name,
-description, imageRef, availability_zone; 202) and ``DELETE
-.../volumes/{id}`` (202; 400 while attached). The project id in the
+description, imageRef, availability_zone; 202), ``DELETE
+.../volumes/{id}`` (202; 400 while attached) and ``GET .../limits``
+(no limits; the caller's volumes counted: ``openstack limits show``
+asks for them). The project id in the
 path is optional, as from Cinder's microversion 3.67; the caller's
 token decides what is visible. Anything else is a 404. Errors are in
 the Compute API's fault format.
@@ -32,6 +34,7 @@ VERSION = 'v3.0'
 MAX_MICROVERSION = '3.70'
 _PATH = re.compile(r'^/v3(?:/(?P<project>[^/]+))?/volumes'
                    r'(?:/(?P<volume>[^/]+))?$')
+_LIMITS_PATH = re.compile(r'^/v3(?:/[^/]+)?/limits$')
 
 CREATE = {
     'type': 'object',
@@ -129,6 +132,19 @@ def _list(req, ctxt, base):
     return _json({'volumes': [volume_body(v, base) for v in volumes]})
 
 
+def _limits(ctxt):
+    """Cinder's absolute limits: the embedded service sets none (-1);
+    the caller's volumes and their size are counted."""
+    volumes = volume_api.API().get_all(ctxt, {})
+    return _json({'limits': {'rate': [], 'absolute': {
+        'maxTotalVolumes': -1, 'maxTotalVolumeGigabytes': -1,
+        'maxTotalSnapshots': -1, 'maxTotalBackups': -1,
+        'maxTotalBackupGigabytes': -1, 'totalVolumesUsed': len(volumes),
+        'totalGigabytesUsed': sum(v['size'] or 0 for v in volumes),
+        'totalSnapshotsUsed': 0, 'totalBackupsUsed': 0,
+        'totalBackupGigabytesUsed': 0}}})
+
+
 @webob.dec.wsgify
 def _volume_app(req):
     base = req.host_url + req.script_name
@@ -143,6 +159,10 @@ def _volume_app(req):
     ctxt = req.environ.get(auth.CONTEXT_KEY)
     if ctxt is None:
         raise exception.Unauthorized()
+    if _LIMITS_PATH.match(path):
+        if req.method not in ('GET', 'HEAD'):
+            raise exception.MethodNotAllowed()
+        return _limits(ctxt)
     match = _PATH.match(path)
     if match is None:
         raise exception.ResourceNotFound()

@@ -10,6 +10,7 @@ from nova_lite.conf import default
 from nova_lite.conf import fake_driver
 from nova_lite.conf import local_services
 from nova_lite.conf import notifications
+from nova_lite.conf import quota
 from nova_lite.conf import scheduler
 from nova_lite.conf import upgrade_levels
 from nova_lite.conf import workarounds
@@ -18,7 +19,7 @@ CONF = cfg.CONF
 
 MODULES = (default, api, compute, conductor, database, fake_driver,
            local_services, notifications, scheduler, upgrade_levels,
-           workarounds)
+           workarounds, quota)
 
 
 def register_all(conf=CONF):

@@ -84,7 +84,9 @@ class BuildRequest(base.NovaLiteObject):
                     if self.obj_attr_is_set('block_device_mappings')
                     else []),
                 'tags': jsonutils.dumps(self.tags if self.obj_attr_is_set(
-                    'tags') else [])}
+                    'tags') else []),
+                'vcpus': _instance_int(self.instance, 'vcpus'),
+                'memory_mb': _instance_int(self.instance, 'memory_mb')}
 
     @staticmethod
     @api_db.writer
@@ -232,30 +234,46 @@ class RequestSpec(base.NovaLiteObject):
         self.obj_reset_changes()
 
 
-def create_servers(context, requests):
+def _instance_int(instance, name):
+    return getattr(instance, name) if instance.obj_attr_is_set(name) \
+        else None
+
+
+def create_servers(context, requests, quota_check=None):
     """Write, in ONE API DB transaction, for each (build_request,
     request_spec) pair: the build request, the request spec and an
-    instance mapping with no cell. Either all servers exist or none."""
+    instance mapping with no cell. Either all servers exist or none.
+
+    quota_check(context): run first in that transaction (it holds the
+    project's quota lock until the servers are written); returns how
+    many of the requests fit (raises if not even the least fits). Only
+    that many are written. Returns the count written."""
     items = []
     for br, spec in requests:
         own = spec.obj_clone()
         own.instance_uuid = br.instance_uuid
-        items.append((br._values(), br.instance_uuid, own.to_json()))
-    _insert_servers(context, items)
+        items.append((br._values(), br.instance_uuid, own))
+    return _insert_servers(context, items, quota_check)
 
 
 @api_db.writer
-def _insert_servers(context, items):
+def _insert_servers(context, items, quota_check=None):
     session = context.session
+    if quota_check is not None:
+        items = items[:quota_check(context)]
     im = api_models.InstanceMapping.__table__
     session.execute(BR.insert(), [dict(values) for values, _, _ in items])
-    session.execute(RS.insert(), [{'instance_uuid': uuid, 'spec': blob}
-                                  for _, uuid, blob in items])
+    specs = []
+    for _, uuid, spec in items:
+        spec.num_instances = len(items)
+        specs.append({'instance_uuid': uuid, 'spec': spec.to_json()})
+    session.execute(RS.insert(), specs)
     session.execute(im.insert(), [
         {'instance_uuid': values['instance_uuid'],
          'project_id': values['project_id'],
          'user_id': values['user_id'], 'cell_id': None,
          'queued_for_delete': False} for values, _, _ in items])
+    return len(items)
 
 
 @api_db.writer

@@ -10,6 +10,7 @@ from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
+from nova_lite.policies import quotas
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
@@ -40,4 +41,6 @@ def list_rules():
         services.list_rules(),
         volume_attachments.list_rules(),
         aggregates.list_rules(),
+
+        quotas.list_rules(),
     ))

@@ -6,6 +6,7 @@ import time
 import pytest
 
 from nova_lite import allinone
+from nova_lite.conf import CONF
 from nova_lite import rpc
 
 
@@ -21,7 +22,16 @@ def wait_for(predicate, timeout=10.0, interval=0.05, message='condition'):
         time.sleep(interval)
 
 
-def start_plane(state_dir, with_api=True, **kwargs):
+# Tests not about quotas boot more servers in one project than Nova's
+# default quotas allow: their planes have no instances, cores or ram
+# limits (the quota check still runs); quotas=True keeps the defaults.
+UNLIMITED_QUOTAS = ('instances', 'cores', 'ram')
+
+
+def start_plane(state_dir, with_api=True, quotas=False, **kwargs):
+    if not quotas:
+        for name in UNLIMITED_QUOTAS:
+            CONF.set_override(name, -1, group='quota')
     plane = allinone.Plane(str(state_dir), port=0, with_api=with_api,
                            **kwargs).build()
     plane.start()
@@ -30,6 +40,8 @@ def start_plane(state_dir, with_api=True, **kwargs):
 
 def stop_plane(plane):
     plane.stop()
+    for name in UNLIMITED_QUOTAS:
+        CONF.clear_override(name, group='quota')
     rpc.cleanup()
     allinone.unconfigure()
 

@@ -25,7 +25,8 @@ LAYERS = [
                   'nova_lite.baserpc', 'nova_lite.context']),
     ('data', ['nova_lite.db', 'nova_lite.virt', 'nova_lite.image',
               'nova_lite.network', 'nova_lite.volume']),
-    ('objects', ['nova_lite.objects', 'nova_lite.placement']),
+    ('objects', ['nova_lite.objects', 'nova_lite.placement',
+                 'nova_lite.quota']),
     # Payloads are built from objects; services emit them.
     ('notifications', ['nova_lite.notifications']),
     ('online migrations', ['nova_lite.online_migrations']),

@@ -148,6 +148,15 @@ HYPERVISOR_UPTIME_IN_SHOW = HYPERVISOR_CAPACITY_REMOVED
 AGGREGATE_UUID = '2.41'
 # os-aggregates: POST /os-aggregates/{id}/images pre-caches images.
 AGGREGATE_IMAGES = '2.81'
+
+# quotas and limits: the network quotas (and /limits' network entries)
+# are gone at 2.36, maxImageMeta at 2.39; quota classes show server group
+# quotas instead of network ones at 2.50; the personality quotas (and
+# maxPersonality*) are gone at 2.57.
+QUOTA_NETWORK_REMOVED = '2.36'
+LIMITS_IMAGE_META_REMOVED = '2.39'
+QUOTA_CLASS_SERVER_GROUPS = '2.50'
+QUOTA_PERSONALITY_REMOVED = '2.57'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

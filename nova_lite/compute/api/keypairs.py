@@ -4,8 +4,8 @@ Generation: an RSA 2048 key (SSH, public key in OpenSSH format) or, for
 type x509, an RSA key with a self-signed certificate whose subject is the
 user; the private key is returned once and never stored. Fingerprints:
 MD5 of the SSH key blob, or SHA-1 of the certificate (DER), as colon-
-separated hex -- what Nova shows. Key pairs are not counted against any
-quota here.
+separated hex -- what Nova shows. A user has at most its key_pairs
+quota of key pairs (KeypairLimitExceeded, 403).
 """
 import base64
 import datetime
@@ -21,6 +21,7 @@ from cryptography.x509.oid import NameOID
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import keypair as keypair_obj
+from nova_lite import quota
 
 KEY_SIZE = 2048
 # Key pair names, as the Compute API accepts them up to 2.91.
@@ -106,6 +107,7 @@ def _check_name(name):
 
 
 def _store(context, user_id, name, public_key, fingerprint, key_type):
+    quota.check_key_pairs(context, context.project_id, user_id)
     keypair = objects.KeyPair(context, name=name, user_id=user_id,
                               public_key=public_key, fingerprint=fingerprint,
                               type=key_type)

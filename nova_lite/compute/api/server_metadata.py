@@ -31,6 +31,7 @@ from nova_lite import context as nova_context
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
+from nova_lite import quota
 
 # The vm_states in which a server's metadata may change (no task
 # running), as in Nova's compute API.
@@ -149,6 +150,7 @@ def _write(context, rec, change, action):
         new = change(dict(instance.metadata))
         _check_writable(context, instance, action)
         check_quota(new)
+        quota.check_metadata(context, instance.project_id, new)
         instance.metadata = new
         save_in_states(instance, action, METADATA_VM_STATES, [None])
         return dict(instance.metadata)

@@ -41,6 +41,7 @@ from nova_lite.objects import instance as inst_obj
 from nova_lite.objects import instance_action as actions
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service_version
+from nova_lite import quota
 
 # vm_states a resize or migration starts from (with no task), as Nova.
 MOVE_VM_STATES = (inst_obj.ACTIVE, inst_obj.STOPPED)
@@ -160,6 +161,14 @@ def _begin(instance, task_state, action):
             state=exc.kwargs.get('actual'))
 
 
+def _check_quota(context, instance, to_flavor, from_flavor):
+    """TooManyInstances (403) if going from from_flavor to to_flavor
+    needs more cores or ram than the owner's quota has left."""
+    quota.check_deltas(context, instance.project_id, instance.user_id, {
+        'cores': to_flavor.vcpus - from_flavor.vcpus,
+        'ram': to_flavor.memory_mb - from_flavor.memory_mb})
+
+
 def _start_move(context, instance, action, flavor, cross_cell,
                 host=None):
     """cross_cell: the gate's answer (_allow_cross_cell)."""
@@ -183,6 +192,7 @@ def resize(context, instance, flavor_id, auto_disk_config=None,
     cell (the cross-cell policy, checked by the caller)."""
     _check_source(context, instance, 'resize')
     flavor = _new_flavor(context, instance, flavor_id)
+    _check_quota(context, instance, flavor, instance.flavor)
     instance.auto_disk_config = bool(auto_disk_config)
     _start_move(context, instance, actions.RESIZE, flavor,
                 _allow_cross_cell(context, cross_cell_allowed))
@@ -252,6 +262,10 @@ def revert_resize(context, instance):
     The request spec gets the old flavor back."""
     _check_resized(context, instance, 'revertResize')
     migration = _finished_migration(instance)
+    if instance.old_flavor is not None:
+        # Going back to a larger flavor needs room again (Nova).
+        _check_quota(context, instance, instance.old_flavor,
+                     instance.flavor)
     _begin(instance, inst_obj.RESIZE_REVERTING, 'revertResize')
     try:
         _claim_migration(instance, migration, migration_obj.REVERTING,

@@ -40,6 +40,7 @@ from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
 from nova_lite.placement import providers as placement_providers
+from nova_lite import quota
 from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
@@ -174,8 +175,9 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            key_name=None, user_data=None, description=None,
            admin_password=None, access_ip_v4=None, access_ip_v6=None,
            config_drive=None, tags=None, block_device_mapping=None,
-           auto_disk_config=None):
-    """Create max_count servers (all or none). Returns (records,
+           auto_disk_config=None, injected_files=None):
+    """Create max_count servers (all or none; fewer, at least
+    min_count, when the quota lets fewer in). Returns (records,
     reservation_id): the records as the API shows a new server.
     image_id None: volume-backed (block_device_mapping, as
     parse_boot_devices gives it, has the boot volume)."""
@@ -252,6 +254,14 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             user_id=inst.user_id, instance=inst,
             block_device_mappings=per_instance[index],
             tags=list(tags or [])), spec))
+
+    def quota_check(cctxt):
+        return quota.check_boot(cctxt, context.project_id, context.user_id,
+                                flavor.vcpus, flavor.memory_mb, min_count,
+                                max_count, metadata=metadata,
+                                injected_files=injected_files)
+
+    quota.prime_cells(context)
     reserved = []
     try:
         for (build_request, _), inst, bdm_dicts in zip(
@@ -259,10 +269,16 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             block_devices.reserve(context, inst.uuid, bdm_dicts)
             reserved.extend(bdm_dicts)
             build_request.block_device_mappings = bdm_dicts
-        br_obj.create_servers(context, requests)
+        count = br_obj.create_servers(context, requests, quota_check)
     except Exception:
         block_devices.release(context, reserved)
         raise
+    if count < max_count:
+        # Cut to what the quota lets in (at least min_count, as Nova).
+        block_devices.release(context, [
+            bdm for bdms_ in per_instance[count:] for bdm in bdms_])
+        instances, requests = instances[:count], requests[:count]
+        spec.num_instances = count
     try:
         _conductor().schedule_and_build_instances(
             context, [i.uuid for i in instances], spec, requested_networks,

@@ -221,6 +221,10 @@ class BuildRequest(BASE, _Base):
     instance = sa.Column(sa.Text)
     block_device_mappings = sa.Column(sa.Text)
     tags = sa.Column(sa.Text)
+    # The flavor's cores and ram, for counting quota usage in SQL before
+    # the server is in a cell (NULL from an older API: counted as 0).
+    vcpus = sa.Column(sa.Integer)
+    memory_mb = sa.Column(sa.Integer)
 
 
 # --- key pairs: a user's, across projects and cells. Rows are
@@ -319,3 +323,55 @@ class ResourceProviderTrait(BASE, models.ModelBase):
     )
     resource_provider_id = sa.Column(sa.Integer, primary_key=True)
     trait_id = sa.Column(sa.Integer, primary_key=True)
+
+
+# --- quotas: limits per project, per user of a project and per quota
+# class (the class 'default' holds the defaults the API sets), in Nova's
+# shape; a lock row per project serialises the quota checks of boots.
+
+class Quota(BASE, _Base):
+    __tablename__ = 'quotas'
+    __table_args__ = (
+        sa.UniqueConstraint('project_id', 'resource',
+                            name='uniq_quotas0project_id0resource'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    project_id = sa.Column(sa.String(255))
+    resource = sa.Column(sa.String(255), nullable=False)
+    hard_limit = sa.Column(sa.Integer)
+
+
+class ProjectUserQuota(BASE, _Base):
+    __tablename__ = 'project_user_quotas'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'user_id', 'project_id', 'resource',
+            name='uniq_project_user_quotas0user_id0project_id0resource'),
+        sa.Index('project_user_quotas_project_id_idx', 'project_id'),
+        sa.Index('project_user_quotas_user_id_idx', 'user_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(255), nullable=False)
+    hard_limit = sa.Column(sa.Integer)
+
+
+class QuotaClass(BASE, _Base):
+    __tablename__ = 'quota_classes'
+    __table_args__ = (
+        sa.Index('quota_classes_class_name_idx', 'class_name'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    class_name = sa.Column(sa.String(255))
+    resource = sa.Column(sa.String(255))
+    hard_limit = sa.Column(sa.Integer)
+
+
+class QuotaLock(BASE, models.ModelBase):
+    """One row per project, updated (and so write-locked) by every quota
+    check that creates servers, in the transaction that writes them."""
+    __tablename__ = 'quota_locks'
+    project_id = sa.Column(sa.String(255), primary_key=True)
+    generation = sa.Column(sa.Integer, nullable=False, default=0,
+                           server_default='0')

@@ -4,6 +4,8 @@ os-hypervisors, os-keypairs, servers (with their metadata and tags),
 server action (resize and migrate included), os-instance-actions,
 os-volume_attachments, os-availability-zone, os-migrations, server
 migrations and os-aggregates rule.
+
+migrations, limits, quota-set and quota-class-set rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -382,6 +384,26 @@ ROWS = [
      '2.81', _admin_only(404)),
     ('POST', '/os-aggregates/999999/images', {'cache': [{'id': IMAGE}]},
      '2.80', _all(404)),
+
+    # Limits: anyone's own; another project's for administrators. Quota
+    # sets: the project's readers see them, administrators set, revert
+    # and see all; defaults for anyone; quota classes for administrators.
+    ('GET', '/limits', None, '2.1', _all(200)),
+    ('GET', '/limits?tenant_id=project-b', None, '2.1',
+     _admin_only(200) | {OTHER: 200}),
+    ('GET', '/os-quota-sets/project-a', None, '2.1',
+     _admin_only(200, 403) | {MEMBER: 200, READER: 200}),
+    ('GET', '/os-quota-sets/project-a/detail', None, '2.1',
+     _admin_only(200, 403) | {MEMBER: 200, READER: 200}),
+    ('GET', '/os-quota-sets/project-a/defaults', None, '2.1', _all(200)),
+    ('PUT', '/os-quota-sets/project-a', {'quota_set': {'key_pairs': 100}},
+     '2.1', _admin_only(200)),
+    ('PUT', '/os-quota-sets/project-a', {'quota_set': {'bogus': 1}},
+     '2.1', _all(400)),
+    ('DELETE', '/os-quota-sets/project-c', None, '2.1', _admin_only(202)),
+    ('GET', '/os-quota-class-sets/default', None, '2.1', _admin_only(200)),
+    ('PUT', '/os-quota-class-sets/policy-class',
+     {'quota_class_set': {'instances': 10}}, '2.1', _admin_only(200)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -375,6 +375,14 @@ ENDPOINTS = [
     ('GET', '/v2.1/os-aggregates/1'), ('PUT', '/v2.1/os-aggregates/1'),
     ('DELETE', '/v2.1/os-aggregates/1'),
     ('POST', '/v2.1/os-aggregates/1/action'),
+
+    ('GET', '/v2.1/limits'), ('GET', '/v2.1/os-quota-sets/project-a'),
+    ('PUT', '/v2.1/os-quota-sets/project-a'),
+    ('DELETE', '/v2.1/os-quota-sets/project-x'),
+    ('GET', '/v2.1/os-quota-sets/project-a/defaults'),
+    ('GET', '/v2.1/os-quota-sets/project-a/detail'),
+    ('GET', '/v2.1/os-quota-class-sets/default'),
+    ('PUT', '/v2.1/os-quota-class-sets/default'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),
@@ -436,4 +444,54 @@ def test_poisoned_bodies_are_400_on_every_endpoint_and_method(
     """Realistic bodies with one non-finite number or one deep value in
     them: 400, whatever the method, path or credentials."""
     _request(flavor_app, method, endpoint[1], '', '2.61', False, token, body,
+             'application/json', None)
+
+
+# --- limits, quota sets and quota classes ---------------------------------
+QUOTA_PROJECTS = st.one_of(st.sampled_from(['project-a', 'project-b',
+                                            'admin']), IDS)
+QUOTA_PATHS = st.one_of(
+    st.just('/v2.1/limits'),
+    st.builds('/v2.1/os-quota-sets/{}'.format, QUOTA_PROJECTS),
+    st.builds('/v2.1/os-quota-sets/{}/{}'.format, QUOTA_PROJECTS,
+              st.sampled_from(['defaults', 'detail', 'x'])),
+    st.builds('/v2.1/os-quota-class-sets/{}'.format,
+              st.one_of(st.just('default'), IDS)),
+)
+QUOTA_KEYS = ['instances', 'cores', 'ram', 'metadata_items', 'key_pairs',
+              'server_groups', 'server_group_members', 'injected_files',
+              'injected_file_content_bytes', 'injected_file_path_length',
+              'floating_ips', 'fixed_ips', 'security_groups',
+              'security_group_rules', 'force', 'x']
+QUOTA_VALUES = st.one_of(
+    st.integers(min_value=-3, max_value=2 ** 32), st.sampled_from(
+        ['-1', '10', '1e3', '', ' 5', 'true', True]), FIELD_VALUES)
+QUOTA_BODIES = st.dictionaries(st.sampled_from(QUOTA_KEYS), QUOTA_VALUES,
+                               max_size=4)
+QUOTA_REQUESTS = st.one_of(
+    _endpoint('PUT', st.builds('/v2.1/os-quota-sets/{}'.format,
+                               QUOTA_PROJECTS),
+              _json(QUOTA_BODIES.map(lambda b: {'quota_set': b}))),
+    _endpoint('PUT', st.builds('/v2.1/os-quota-class-sets/{}'.format,
+                               st.one_of(st.just('default'), IDS)),
+              _json(QUOTA_BODIES.map(lambda b: {'quota_class_set': b}))),
+    _endpoint('GET', QUOTA_PATHS),
+    _endpoint('DELETE', QUOTA_PATHS),
+    st.tuples(METHODS, QUOTA_PATHS, BODIES),
+)
+
+
+@settings(SETTINGS, max_examples=150)
+@given(request=QUOTA_REQUESTS, query=st.one_of(QUERIES, st.sampled_from(
+           ['user_id=bob', 'tenant_id=project-b', 'tenant_id=',
+            'user_id=bob&user_id=eve', 'reserved=1'])),
+       version=st.sampled_from(['2.1', '2.35', '2.36', '2.39', '2.49',
+                                '2.50', '2.57', '2.75', '2.88']),
+       token=st.sampled_from(['admin:admin', 'bob:project-a']))
+def test_no_quota_input_gives_a_server_error(app, request, query, version,
+                                             token):
+    """/limits, os-quota-sets and os-quota-class-sets with bodies shaped
+    like their own."""
+    method, path, body = request
+    _request(app, method, path, query, version, False, token, body,
              'application/json', None)

@@ -36,6 +36,7 @@ from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
+from nova_lite.api.openstack.compute import quotas
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
@@ -51,6 +52,7 @@ from nova_lite.policies import hypervisors as hv_pol
 from nova_lite.policies import instance_actions as ia_pol
 from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
+from nova_lite.policies import quotas as qt_pol
 from nova_lite.policies import server_actions as sa_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
@@ -367,4 +369,22 @@ ROUTES = (
     route('POST', '/os-aggregates/{aggregate_id}/images',
           aggregates.AggregateImagesController, 'post', [agg_pol.IMAGES],
           since=av.AGGREGATE_IMAGES),
+
+    # --- limits and quotas ------------------------------------------------
+    route('GET', '/limits', quotas.LimitsController, 'index',
+          [qt_pol.LIMITS, qt_pol.LIMITS_OTHER_PROJECT]),
+    route('GET', '/os-quota-sets/{project_id}', quotas.QuotaSetController,
+          'index', [qt_pol.QS_SHOW]),
+    route('PUT', '/os-quota-sets/{project_id}', quotas.QuotaSetController,
+          'put', [qt_pol.QS_UPDATE]),
+    route('DELETE', '/os-quota-sets/{project_id}',
+          quotas.QuotaSetController, 'delete', [qt_pol.QS_DELETE]),
+    route('GET', '/os-quota-sets/{project_id}/defaults',
+          quotas.QuotaSetDefaultsController, 'index', [qt_pol.QS_DEFAULTS]),
+    route('GET', '/os-quota-sets/{project_id}/detail',
+          quotas.QuotaSetDetailController, 'index', [qt_pol.QS_DETAIL]),
+    route('GET', '/os-quota-class-sets/{class_name}',
+          quotas.QuotaClassSetController, 'index', [qt_pol.QCS_SHOW]),
+    route('PUT', '/os-quota-class-sets/{class_name}',
+          quotas.QuotaClassSetController, 'put', [qt_pol.QCS_UPDATE]),
 )

@@ -360,7 +360,9 @@ def _create_args(ctxt, body, version):
                       if 'config_drive' in server else None),
         tags=server.get('tags') if version >= av.SERVER_TAGS_ON_CREATE
         else None,
-        auto_disk_config=validation.auto_disk_config(server))
+        auto_disk_config=validation.auto_disk_config(server),
+        injected_files=[(f.get('path'), f.get('contents'))
+                        for f in server.get('personality') or ()])
 
 
 _admin_password = server_common.admin_password
