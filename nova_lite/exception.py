@@ -602,3 +602,20 @@ class InvalidBDM(Invalid):
 class VolumeSwapNotSupported(Conflict):
     msg_fmt = ('Swapping the volume %(volume_id)s of instance '
                '%(instance_uuid)s is not supported by its compute driver.')
+
+
+# --- server groups -----------------------------------------------------------
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class InstanceGroupPolicyViolated(NovaLiteException):
+    """A compute's late check: the host would break the group's policy
+    (the build is rescheduled)."""
+    msg_fmt = ('Anti-affinity or affinity instance group policy was '
+               'violated: %(reason)s')
+
+
+class ServerGroupQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many %(resource)s.'

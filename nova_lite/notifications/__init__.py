@@ -21,3 +21,4 @@ the sender's cell (nova_lite.rpc.notification_url).
 def register_all():
     __import__('nova_lite.notifications.objects.instance')
     __import__('nova_lite.notifications.objects.instance_move')
+    __import__('nova_lite.notifications.objects.server_group')

@@ -15,3 +15,4 @@ def register_all():
     __import__('nova_lite.objects.instance_action')
     __import__('nova_lite.objects.migration')
     __import__('nova_lite.objects.block_device')
+    __import__('nova_lite.objects.instance_group')

@@ -188,6 +188,14 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'Instance 1.3 (auto_disk_config: the server\'s '
                 'OS-DCF:diskConfig, kept on create, rebuild, resize and '
                 'update); sent to older services without it'},
+    # 15
+    {'objects': {'RequestSpec': '1.3', 'InstanceGroup': '1.0'},
+     'enables': 'RequestSpec 1.3 (instance_group: the server group of '
+                'a boot or move, with its members\' hosts): a compute '
+                'checks the group\'s policy late, under a lock per '
+                'group, and reschedules a build that would break it '
+                '(two schedulers racing); older computes get the spec '
+                'without the group and do not check'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

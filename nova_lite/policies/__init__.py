@@ -10,6 +10,7 @@ from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_groups
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
@@ -38,4 +39,5 @@ def list_rules():
         servers.list_rules(),
         services.list_rules(),
         volume_attachments.list_rules(),
+        server_groups.list_rules(),
     ))

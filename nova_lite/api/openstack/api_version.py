@@ -144,6 +144,12 @@ FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'
 HYPERVISOR_UPTIME_IN_SHOW = HYPERVISOR_CAPACITY_REMOVED
+# os-server-groups: project_id and user_id in bodies (2.13); the soft
+# policies (2.15); one policy with rules (max_server_per_host), no
+# metadata (2.64).
+SERVER_GROUP_PROJECT_USER = '2.13'
+SERVER_GROUP_SOFT_POLICIES = '2.15'
+SERVER_GROUP_POLICY_RULES = '2.64'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

@@ -34,6 +34,10 @@ class BaseHostFilter(object):
 FILTER_MODULES = {
     'ComputeFilter': 'compute',
     'AvailabilityZoneFilter': 'availability_zone',
+    'ServerGroupAffinityFilter': 'server_group',
+    'ServerGroupAntiAffinityFilter': 'server_group',
+    'SameHostFilter': 'affinity',
+    'DifferentHostFilter': 'affinity',
 }
 
 _CACHE = {}

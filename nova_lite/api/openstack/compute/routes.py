@@ -36,6 +36,7 @@ from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_groups
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
@@ -50,6 +51,7 @@ from nova_lite.policies import instance_actions as ia_pol
 from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import server_actions as sa_pol
+from nova_lite.policies import server_groups as sg_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
@@ -339,4 +341,14 @@ ROUTES = (
           ]),
     route('DELETE', '/os-services/{service_id}', _Service, 'delete',
           [svc_pol.DELETE]),
+
+    # --- server groups ----------------------------------------------------
+    route('GET', '/os-server-groups', server_groups.ServerGroupsController,
+          'index', [sg_pol.INDEX, sg_pol.INDEX_ALL_PROJECTS]),
+    route('POST', '/os-server-groups', server_groups.ServerGroupsController,
+          'post', [sg_pol.CREATE]),
+    route('GET', '/os-server-groups/{server_group_id}',
+          server_groups.ServerGroupController, 'index', [sg_pol.SHOW]),
+    route('DELETE', '/os-server-groups/{server_group_id}',
+          server_groups.ServerGroupController, 'delete', [sg_pol.DELETE]),
 )
