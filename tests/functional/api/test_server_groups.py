@@ -10,9 +10,9 @@ import concurrent.futures
 
 import pytest
 
+from tests.functional.api.plane_fixtures import override  # noqa: F401
 from tests.functional.api.plane_fixtures import running  # noqa: F401
 from tests.functional.api.resize_helpers import migration_of
-from tests.functional.api.plane_fixtures import override  # noqa: F401
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_servers_boot import MEMBER
