@@ -17,6 +17,7 @@ from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_servers_boot import MEMBER
 from tests.functional.conftest import wait_for
+from tests.functional import notification_fixtures
 
 OTHER = 'carol:project-b'
 HOST = 'OS-EXT-SRV-ATTR:host'
@@ -170,6 +171,31 @@ def test_rules_belong_to_anti_affinity_and_reads_need_a_reader(api):
                version='2.75').status_code == 400
     assert api('GET', '/os-server-groups?bogus=1',
                version='2.74').status_code == 200
+
+
+def test_notifications_create_add_member_delete(api):
+    collector = notification_fixtures.Collector().start()
+    try:
+        group = _group(api, 'anti-affinity')
+        uuid = _boot(api, group=group['id']).json()['server']['id']
+        created, = collector.wait_for(group['id'], 'server_group.create')
+        added, = collector.wait_for(group['id'], 'server_group.add_member')
+        _settled(api, uuid)
+        _delete_all(api, [uuid])
+        assert api('DELETE', '/os-server-groups/%s' % group['id'],
+                   version='2.64').status_code == 204
+        deleted, = collector.wait_for(group['id'], 'server_group.delete')
+    finally:
+        collector.stop()
+    assert created['publisher_id'].startswith('nova-api:')
+    payload = added['payload']
+    assert payload['nova_object.name'] == 'ServerGroupPayload'
+    assert payload['nova_object.namespace'] == 'nova'
+    data = payload['nova_object.data']
+    assert data['members'] == [uuid] and data['policy'] == 'anti-affinity'
+    assert data['policies'] == ['anti-affinity']
+    assert data['project_id'] == 'project-a' and data['user_id'] == 'bob'
+    assert created['payload']['nova_object.data']['members'] == []
 
 
 # --- boot -------------------------------------------------------------------
