@@ -176,6 +176,13 @@ class RequestSpec(base.NovaLiteObject):
                                              nullable=True, default=None),
     }
 
+    # The versions of the objects in fields, per version of this one (an
+    # instance_group is dropped for versions before 1.3).
+    obj_relationships = {
+        'flavor': [('1.0', '1.0')],
+        'instance_group': [('1.3', '1.0')],
+    }
+
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(map(int, target_version.split('.')))
