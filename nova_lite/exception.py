@@ -682,3 +682,20 @@ class QuotaBelowUsage(Invalid):
 
 class QuotaDriverUnavailable(Invalid):
     msg_fmt = 'The quota driver cannot do this: %(reason)s'
+
+# --- server groups -----------------------------------------------------------
+
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class InstanceGroupPolicyViolated(NovaLiteException):
+    """A compute's late check: the host would break the group's policy
+    (the build is rescheduled)."""
+    msg_fmt = ('Anti-affinity or affinity instance group policy was '
+               'violated: %(reason)s')
+
+
+class ServerGroupQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many %(resource)s.'

@@ -23,6 +23,7 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import group_info
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
@@ -90,6 +91,7 @@ class Builder(object):
         if not uuids:
             return
         try:
+            group_info.refresh(context, request_spec, uuids)
             selections = self.scheduler.select_destinations(
                 context, request_spec, uuids, return_alternates=True)
         except exception.NoValidHost as exc:

@@ -59,7 +59,9 @@ filter_group = cfg.OptGroup('filter_scheduler',
 
 filter_opts = [
     cfg.ListOpt('enabled_filters',
-                default=['ComputeFilter', 'AvailabilityZoneFilter'],
+                default=['ComputeFilter', 'AvailabilityZoneFilter',
+                         'ServerGroupAntiAffinityFilter',
+                         'ServerGroupAffinityFilter'],
                 help='Host filters applied, in order, to the allocation '
                      'candidates, by Nova\'s names (see '
                      'nova_lite/scheduler/filters/). Names of filters '
@@ -73,6 +75,15 @@ filter_opts = [
                       'over the other weighers); a negative value prefers '
                       'the other cells, e.g. to drain servers off old '
                       'hardware in an old cell; 0 has no preference.'),
+    cfg.FloatOpt('soft_affinity_weight_multiplier', default=1.0, min=0.0,
+                 help='Multiplier of the soft-affinity weigher: for a '
+                      'server of a soft-affinity group, hosts with more '
+                      'members of the group weigh more.'),
+    cfg.FloatOpt('soft_anti_affinity_weight_multiplier', default=1.0,
+                 min=0.0,
+                 help='Multiplier of the soft-anti-affinity weigher: for '
+                      'a server of a soft-anti-affinity group, hosts with '
+                      'more members of the group weigh less.'),
 ]
 
 

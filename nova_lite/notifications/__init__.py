@@ -22,3 +22,5 @@ def register_all():
     __import__('nova_lite.notifications.objects.instance')
     __import__('nova_lite.notifications.objects.instance_move')
     __import__('nova_lite.notifications.objects.aggregate')
+
+    __import__('nova_lite.notifications.objects.server_group')

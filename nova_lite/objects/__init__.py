@@ -16,3 +16,5 @@ def register_all():
     __import__('nova_lite.objects.migration')
     __import__('nova_lite.objects.block_device')
     __import__('nova_lite.objects.aggregate')
+
+    __import__('nova_lite.objects.instance_group')

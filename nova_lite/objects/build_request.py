@@ -150,7 +150,9 @@ class RequestSpec(base.NovaLiteObject):
     # 1.2: requested_destination may carry allow_cross_cell_move and
     #      source_cell_uuid (a cross-cell resize: any cell, the source
     #      one preferred by the CrossCellWeigher)
-    VERSION = '1.2'
+    # 1.3: instance_group (the server group of the request, with its
+    #      members' hosts for the scheduler's filters and weighers)
+    VERSION = '1.3'
 
     fields = {
         'instance_uuid': fields.UUIDField(),
@@ -170,11 +172,24 @@ class RequestSpec(base.NovaLiteObject):
         'scheduler_hints': nl_fields.JsonField(nullable=True),
         # Boots from a volume: its root disk is no local DISK_GB.
         'is_bfv': fields.BooleanField(default=False),
+        # The server group named by the 'group' hint (1.3); its hosts
+        # are filled before each scheduling.
+        'instance_group': fields.ObjectField('InstanceGroup',
+                                             nullable=True, default=None),
+    }
+
+    # The versions of the objects in fields, per version of this one (an
+    # instance_group is dropped for versions before 1.3).
+    obj_relationships = {
+        'flavor': [('1.0', '1.0')],
+        'instance_group': [('1.3', '1.0')],
     }
 
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(map(int, target_version.split('.')))
+        if target < (1, 3):
+            primitive.pop('instance_group', None)
         if target < (1, 2):
             dest = primitive.get('requested_destination')
             if isinstance(dest, dict) and (

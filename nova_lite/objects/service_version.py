@@ -193,6 +193,14 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'compute RPC 1.9 (cache_images: aggregate image '
                 'pre-caching, POST /os-aggregates/{id}/images at 2.81, '
                 'sent only to computes at 15 or later)'},
+
+    {'objects': {'RequestSpec': '1.3', 'InstanceGroup': '1.0'},
+     'enables': 'RequestSpec 1.3 (instance_group: the server group of '
+                'a boot or move, with its members\' hosts): a compute '
+                'checks the group\'s policy late, under a lock per '
+                'group, and reschedules a build that would break it '
+                '(two schedulers racing); older computes get the spec '
+                'without the group and do not check'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

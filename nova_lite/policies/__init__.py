@@ -12,6 +12,7 @@ from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
 from nova_lite.policies import quotas
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_groups
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
@@ -43,4 +44,6 @@ def list_rules():
         aggregates.list_rules(),
 
         quotas.list_rules(),
+
+        server_groups.list_rules(),
     ))

@@ -100,7 +100,9 @@ def weigh(items, free=lambda item: item.free, spec=None):
     """items sorted best first: per weigher the free amount normalised
     to 0..1 over the items, times its multiplier, summed, plus the
     CrossCellWeigher's weight of host states (items with a cell) when
-    spec is a cross-cell move; ties in random order.
+    spec is a cross-cell move and the soft (anti-)affinity weight of
+    host states when spec has a server group with a soft policy; ties
+    in random order.
     The capacity weighers only use free capacity, so candidates are
     weighed before their host states are read (see best_hosts)."""
     totals = [0.0] * len(items)
@@ -120,6 +122,10 @@ def weigh(items, free=lambda item: item.free, spec=None):
     if cross_cell.active:
         for i, item in enumerate(items):
             totals[i] += cross_cell.weight(item)
+    soft = weights.ServerGroupSoftWeigher(spec)
+    if soft.active:
+        for i, weight in enumerate(soft.weights(items)):
+            totals[i] += weight
     # Equal weights in random order: concurrent requests that read the
     # same free amounts then spread instead of all taking the first.
     order = list(range(len(items)))
@@ -128,7 +134,7 @@ def weigh(items, free=lambda item: item.free, spec=None):
     return [items[i] for i in order]
 
 
-def _enough(found, wanted, per_cell, cross_cell):
+def _enough(found, wanted, per_cell, cross_cell, soft=None):
     """Whether the hosts read so far (best first) settle the answer:
     `wanted` of them, `per_cell` in the best one's cell and, for a
     cross-cell move with a preference, the best one in the preferred
@@ -138,6 +144,8 @@ def _enough(found, wanted, per_cell, cross_cell):
         return False
     best = found[0]
     if cross_cell.active and not cross_cell.preferred(best):
+        return False
+    if soft is not None and soft.active and not soft.preferred(best):
         return False
     return sum(1 for s in found
                if s.cell_uuid == best.cell_uuid) >= per_cell
@@ -153,9 +161,12 @@ def best_hosts(context, cells, candidates, spec, wanted, per_cell):
     A cross-cell move (weights.CrossCellWeigher) weighs the hosts read
     again with their cells, and reads on until the best of them is in
     the cells it prefers (or the candidates run out): with a negative
-    multiplier a first batch all in the source cell does not end it."""
+    multiplier a first batch all in the source cell does not end it.
+    A soft (anti-)affinity group likewise reads on until the best host
+    is one the soft weigher prefers (weights.ServerGroupSoftWeigher)."""
     ranked = weigh(candidates, free=lambda c: c['free'])
     cross_cell = weights.CrossCellWeigher(spec)
+    soft = weights.ServerGroupSoftWeigher(spec)
     found, start, size = [], 0, BATCH
     while start < len(ranked):
         batch = ranked[start:start + size]
@@ -163,8 +174,8 @@ def best_hosts(context, cells, candidates, spec, wanted, per_cell):
         states = host_states(context, cells, batch)
         found.extend(passing(context, [states[c['uuid']] for c in batch
                                        if c['uuid'] in states], spec))
-        if cross_cell.active:
+        if cross_cell.active or soft.active:
             found = weigh(found, spec=spec)
-        if _enough(found, wanted, per_cell, cross_cell):
+        if _enough(found, wanted, per_cell, cross_cell, soft):
             break
     return found

@@ -27,11 +27,15 @@ from nova_lite import objects
 from nova_lite.objects import host_mapping
 from nova_lite.placement import allocations
 from nova_lite.placement import candidates
+from nova_lite.scheduler import filters
+from nova_lite.scheduler.filters import server_group as server_group_filters
 from nova_lite.scheduler import host_state
 from nova_lite.scheduler import placement
 from nova_lite.scheduler import request_filter
 
 LOG = logging.getLogger(__name__)
+# The filters a member placed by the request changes the answer of.
+GROUP_FILTERS = ('ServerGroupAffinityFilter', 'ServerGroupAntiAffinityFilter')
 
 
 def _selection(state, resources):
@@ -165,6 +169,7 @@ class SchedulerManager(object):
                 primary = self._claim_first(context, spec, uuid, hosts,
                                             resources, migration_uuid)
                 claimed.append(uuid)
+                self._joined(context, spec, primary, hosts)
                 selections = [_selection(primary, resources)]
                 if return_alternates:
                     selections += [
@@ -179,6 +184,20 @@ class SchedulerManager(object):
                 allocations.remove_allocations(context, uuid)
             raise
         return answer
+
+    def _joined(self, context, spec, state, hosts):
+        """A member of the request's server group was just placed on
+        state: the group counts it for the next instances of the request
+        (as Nova adds the host to instance_group.hosts) and hosts keeps
+        those the group's filters still pass."""
+        group = server_group_filters.group_of(spec)
+        if group is None:
+            return
+        group.hosts = list(group.hosts or []) + [state.host]
+        names = [n for n in CONF.filter_scheduler.enabled_filters
+                 if n.strip() in GROUP_FILTERS]
+        hosts[:] = host_state.weigh(
+            filters.filter_hosts(context, hosts, spec, names), spec=spec)
 
     def _claim_first(self, context, spec, consumer, hosts, resources,
                      move_to=None):

@@ -27,7 +27,7 @@ OBJECT_HASHES = {
     'InstanceActionEventList': '1.0-13d92fb953030cdbfee56481756e02be',
     'BuildRequest': '1.0-59164f524b74b2a199ef34d45452c260',
     'BuildRequestList': '1.0-71cf551b24c7fb1183d177e7db3fd11d',
-    'RequestSpec': '1.2-b7c47d0b3b0c390f173f2aa641f5fce7',
+    'RequestSpec': '1.3-a31f94e6bd5a5d780f701e54f52bb5e5',
     'BlockDeviceMapping': '1.0-eb9df737374cc76e9c45b3fda0707456',
     'BlockDeviceMappingList': '1.0-3499bdf306dc81a020d50ac7408ec8c7',
     'Flavor': '1.0-162fb2815973818e60710ea52174b1b6',
@@ -41,6 +41,8 @@ OBJECT_HASHES = {
     'KeyPairList': '1.0-94aad3ac5c938eef4b5e83da0212f506',
     'Service': '1.1-13ddf1d9d933459f36f49ded2aaf9644',
     'ServiceList': '1.0-bc0af570ce1c61131068f0ddff1e320d',
+    'InstanceGroup': '1.0-4139cf53f73532f24c48a7fefa37419a',
+    'InstanceGroupList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     # Notifications (nova_lite.notifications): their versions are what a
     # consumer reads in nova_object.version.
     'AuditPeriodPayload': '1.0-28345f72ca9d805eeb61b2c2385805dd',
@@ -69,6 +71,9 @@ OBJECT_HASHES = {
     'AggregateNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
     'AggregateCachePayload': '1.0-e5a76d36139b8ce98b7e3f64c59671a1',
     'AggregateCacheNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+
+    'ServerGroupNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'ServerGroupPayload': '1.0-e16b5630bee44ccf1b452cb233d95e89',
 }
 
 

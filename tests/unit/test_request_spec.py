@@ -26,7 +26,7 @@ def test_cross_cell_destination_round_trips_at_1_2():
     spec = _spec(dest)
     back = objects.RequestSpec.obj_from_primitive(spec.obj_to_primitive())
     assert back.requested_destination == dest
-    assert objects.RequestSpec.VERSION == '1.2'
+    assert objects.RequestSpec.VERSION == '1.3'
 
 
 def test_backport_to_1_1_pins_the_source_cell():
@@ -54,3 +54,16 @@ def test_same_cell_destinations_are_unchanged():
     for dest in (None, {'cell_uuid': SOURCE, 'host': None},
                  {'cell_uuid': SOURCE, 'host': 'cmp1', 'node': 'n1'}):
         assert _dest_at(_spec(dest), '1.1') == dest
+
+
+def test_instance_group_round_trips_at_1_3_and_is_dropped_for_1_2():
+    spec = _spec(None)
+    spec.instance_group = objects.InstanceGroup(
+        uuid='7e3c4b1a-5d2f-4c8e-9a0b-1f2e3d4c5b6a', name='g',
+        policy='anti-affinity', rules={'max_server_per_host': 2},
+        members=['m1'], hosts=['h1', 'h1'])
+    back = objects.RequestSpec.obj_from_primitive(spec.obj_to_primitive())
+    assert back.instance_group.hosts == ['h1', 'h1']
+    assert back.instance_group.max_server_per_host == 2
+    old = spec.obj_to_primitive(target_version='1.2')
+    assert 'instance_group' not in old['nova_lite_object.data']

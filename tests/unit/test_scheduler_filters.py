@@ -90,3 +90,45 @@ def test_requested_host_node_cell_and_ignored_hosts_always_apply():
         ] == ['a']
     finally:
         CONF.clear_override('enabled_filters', group='filter_scheduler')
+
+
+def _group_spec(policy, hosts, **rules):
+    from nova_lite import objects
+    group = objects.InstanceGroup(uuid='7e3c4b1a-5d2f-4c8e-9a0b-1f2e3d4c5b6a',
+                                  name='g', policy=policy, rules=rules,
+                                  members=[], hosts=list(hosts))
+    return _spec(instance_group=group)
+
+
+@pytest.mark.parametrize('policy, hosts, rules, kept', [
+    ('anti-affinity', ['a'], {}, ['b', 'c']),
+    ('anti-affinity', ['a', 'a', 'b'], {'max_server_per_host': 2},
+     ['b', 'c']),
+    ('affinity', ['b'], {}, ['b']),
+    ('affinity', [], {}, ['a', 'b', 'c']),
+    ('soft-anti-affinity', ['a', 'b'], {}, ['a', 'b', 'c']),
+])
+def test_server_group_filters(policy, hosts, rules, kept):
+    states = [_state('a'), _state('b'), _state('c')]
+    names = ['ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter']
+    assert [s.host for s in filters.filter_hosts(
+        None, states, _group_spec(policy, hosts, **rules), names)] == kept
+
+
+def test_server_group_filters_pass_requests_without_a_group():
+    states = [_state('a')]
+    names = ['ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter',
+             'SameHostFilter', 'DifferentHostFilter']
+    assert filters.filter_hosts(None, states, _spec(), names) == states
+    assert filters.filter_hosts(None, states, _spec(scheduler_hints={}),
+                                names) == states
+
+
+@pytest.mark.parametrize('policy, best', [('soft-anti-affinity', 'c'),
+                                          ('soft-affinity', 'a')])
+def test_soft_weighers_follow_the_members(policy, best):
+    states = [_state('a'), _state('b'), _state('c')]
+    for s in states:
+        s.free['MEMORY_MB'] = 1000
+    spec = _group_spec(policy, ['a', 'a', 'b'])
+    assert host_state.weigh(states, spec=spec)[0].host == best

@@ -2,14 +2,14 @@
 traits of resource providers, in the API database (expand only).
 
 Revision ID: 0009_aggregates
-Revises: 0006_key_pairs
+Revises: 0008_server_groups
 Create Date: 2026-11-28
 """
 from alembic import op
 import sqlalchemy as sa
 
 revision = '0009_aggregates'
-down_revision = '0006_key_pairs'
+down_revision = '0008_server_groups'
 branch_labels = None
 depends_on = None
 

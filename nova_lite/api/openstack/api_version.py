@@ -157,6 +157,13 @@ QUOTA_NETWORK_REMOVED = '2.36'
 LIMITS_IMAGE_META_REMOVED = '2.39'
 QUOTA_CLASS_SERVER_GROUPS = '2.50'
 QUOTA_PERSONALITY_REMOVED = '2.57'
+
+# os-server-groups: project_id and user_id in bodies (2.13); the soft
+# policies (2.15); one policy with rules (max_server_per_host), no
+# metadata (2.64).
+SERVER_GROUP_PROJECT_USER = '2.13'
+SERVER_GROUP_SOFT_POLICIES = '2.15'
+SERVER_GROUP_POLICY_RULES = '2.64'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

@@ -20,6 +20,7 @@ from oslo_utils import uuidutils
 
 from nova_lite.compute.api import availability_zones
 from nova_lite.compute.api import flavors as compute_flavors
+from nova_lite.compute.api import server_groups
 from nova_lite.compute.api import server_metadata
 from nova_lite.compute.api import server_resize
 from nova_lite.compute import block_devices
@@ -44,6 +45,9 @@ from nova_lite import quota
 from nova_lite import rpc
 
 LOG = logging.getLogger(__name__)
+# The system metadata key naming the server group a server was booted in
+# (what a compute's late policy check reads in its cell).
+GROUP_SYSMETA = 'server_group'
 
 _compute_task = None
 
@@ -124,6 +128,20 @@ def _zone(context, availability_zone):
     return zone or None, dest
 
 
+def _hints(context, scheduler_hints):
+    """(hints to keep in the request spec or None, the InstanceGroup the
+    'group' hint names or None). The group is kept without members or
+    hosts: the super conductor reads them before each scheduling."""
+    hints = dict(scheduler_hints or {})
+    group_hint = hints.get('group')
+    if isinstance(group_hint, list):
+        group_hint = group_hint[0] if group_hint else None
+    group = None
+    if group_hint:
+        group = server_groups.group_for_boot(context, group_hint)
+    return hints or None, group
+
+
 def disk_config_for(image, requested):
     """A server's auto_disk_config (OS-DCF:diskConfig AUTO: true) as
     Nova decides it: the value requested, else the image's
@@ -175,12 +193,16 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            key_name=None, user_data=None, description=None,
            admin_password=None, access_ip_v4=None, access_ip_v6=None,
            config_drive=None, tags=None, block_device_mapping=None,
-           auto_disk_config=None, injected_files=None):
+           auto_disk_config=None, injected_files=None,
+           scheduler_hints=None):
     """Create max_count servers (all or none; fewer, at least
     min_count, when the quota lets fewer in). Returns (records,
     reservation_id): the records as the API shows a new server.
     image_id None: volume-backed (block_device_mapping, as
-    parse_boot_devices gives it, has the boot volume)."""
+    parse_boot_devices gives it, has the boot volume).
+    scheduler_hints: os:scheduler_hints as given; 'group' names a server
+    group of the caller's project (InvalidInput, 400, otherwise) that
+    every server created joins."""
     if min_count > max_count:
         raise exception.InvalidInput(
             reason='min_count must be <= max_count')
@@ -202,6 +224,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     keypair = _keypair(context, key_name)
     network_api.API().validate_networks(context, requested_networks)
     zone, destination = _zone(context, availability_zone)
+    hints, group = _hints(context, scheduler_hints)
     snapshot = embedded_flavor.EmbeddedFlavor.from_flavor(flavor)
     reservation_id = _reservation_id()
     spec = objects.RequestSpec(
@@ -212,7 +235,8 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                                  'properties')},
         num_instances=max_count, availability_zone=zone,
         ignore_hosts=[], requested_destination=destination,
-        scheduler_hints=None, is_bfv=volume_backed)
+        scheduler_hints=hints, is_bfv=volume_backed,
+        instance_group=group)
     image_ref = '' if volume_backed else image['id']
     per_instance = block_devices.for_instances(bdms, max_count)
     now = timeutils.utcnow()
@@ -242,7 +266,9 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             root_device_name=None, hidden=False,
             auto_disk_config=auto_disk_config,
             metadata=dict(metadata or {}),
-            system_metadata={'image_base_image_ref': image_ref},
+            system_metadata=dict(
+                {'image_base_image_ref': image_ref},
+                **({GROUP_SYSMETA: group.uuid} if group else {})),
             flavor=snapshot, old_flavor=None, new_flavor=None,
             network_info=[], tags=list(tags or []),
             keypairs=[keypair.name] if keypair else [],
@@ -263,20 +289,29 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
 
     quota.prime_cells(context)
     reserved = []
+    joined = []
     try:
         for (build_request, _), inst, bdm_dicts in zip(
                 requests, instances, per_instance):
             block_devices.reserve(context, inst.uuid, bdm_dicts)
             reserved.extend(bdm_dicts)
             build_request.block_device_mappings = bdm_dicts
+        if group is not None:
+            server_groups.add_members(context, group,
+                                      [i.uuid for i in instances])
+            joined = instances
         count = br_obj.create_servers(context, requests, quota_check)
     except Exception:
         block_devices.release(context, reserved)
+        for inst in joined:
+            server_groups.remove_server(context, inst.uuid)
         raise
     if count < max_count:
         # Cut to what the quota lets in (at least min_count, as Nova).
         block_devices.release(context, [
             bdm for bdms_ in per_instance[count:] for bdm in bdms_])
+        for inst in joined[count:]:
+            server_groups.remove_server(context, inst.uuid)
         instances, requests = instances[:count], requests[:count]
         spec.num_instances = count
     try:
@@ -368,6 +403,7 @@ def _local_delete(context, instance):
 def _finish(context, server_id):
     instance_mapping.queue_for_delete(context, server_id)
     br_obj.delete_request_spec(context, server_id)
+    server_groups.remove_server(context, server_id)
 
 
 def delete(context, server_id):

@@ -18,8 +18,10 @@ from nova_lite.compute import instance_events
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import exception
 from nova_lite.notifications import instance as notify
+from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_group
 
 LOG = logging.getLogger(__name__)
 
@@ -27,6 +29,14 @@ LOG = logging.getLogger(__name__)
 # made); a build still in task_state scheduling has its cast waiting in
 # this host's queue.
 INTERRUPTED = (instance_obj.NETWORKING, instance_obj.SPAWNING)
+
+
+def _group_of(instance):
+    """The server group an instance was booted in (its system
+    metadata), or None."""
+    if not instance.obj_attr_is_set('system_metadata'):
+        return None
+    return (instance.system_metadata or {}).get('server_group')
 
 
 class BuildTasks(object):
@@ -80,6 +90,7 @@ class BuildTasks(object):
         notify.notify_about_instance_create(context, instance, self.host,
                                             notify.START)
         try:
+            self._check_group_policy(context, instance, request_spec)
             nw_info = self.network_api.allocate_for_instance(
                 context, instance.uuid, instance.project_id,
                 requested_networks, self.host)
@@ -117,6 +128,56 @@ class BuildTasks(object):
             self._undo_build(context, instance)
             self._reschedule(context, instance, request_spec,
                              requested_networks, host_list, exc)
+
+    def _check_group_policy(self, context, instance, request_spec):
+        """The late check of the server group's policy (as Nova's
+        _validate_instance_group_policy), for two schedulers that placed
+        members at once: under a lock per group on this host, the
+        members (as the conductor read them) that this cell has on a
+        host are read (one query); anti-affinity fails when this host
+        already has max_server_per_host of them, affinity when a member
+        is on another host (of this cell, or of the hosts the conductor
+        found). Members booted after the conductor read the group are
+        found by their system metadata (server_group), so of two checks
+        the later always sees the earlier. A failed check leaves the
+        instance without a host before the lock is released, so of two
+        members racing for one host only one is rescheduled.
+        InstanceGroupPolicyViolated then."""
+        group = (request_spec.instance_group
+                 if request_spec is not None
+                 and request_spec.obj_attr_is_set('instance_group')
+                 else None)
+        if group is None or group.policy not in (
+                instance_group.AFFINITY, instance_group.ANTI_AFFINITY):
+            return
+        others = set(group.members) - {instance.uuid}
+        with self.locks('server-group:%s' % group.uuid):
+            anti = group.policy == instance_group.ANTI_AFFINITY
+            if anti:
+                # This host's instances of the group: members as the
+                # conductor read them, and any booted in the group
+                # since (its system metadata names the group).
+                here = [i for i in objects.InstanceList.get_by_host(
+                    context, self.host) if i.uuid != instance.uuid and (
+                    i.uuid in others or _group_of(i) == group.uuid)]
+                violated = len(here) >= group.max_server_per_host
+            else:
+                hosts = [i.host for i in objects.InstanceList.get_by_filters(
+                    context, {'uuid': sorted(others)}) if i.host] \
+                    if others else []
+                elsewhere = set(hosts) | set(group.hosts or [])
+                violated = bool(elsewhere) and self.host not in elsewhere
+            if not violated:
+                return
+            LOG.info('Instance %s would break the %s policy of server '
+                     'group %s on %s; rescheduling', instance.uuid,
+                     group.policy, group.uuid, self.host)
+            instance.host = None
+            instance.node = None
+            instance.save(expected_task_state=[instance_obj.NETWORKING])
+        raise exception.InstanceGroupPolicyViolated(
+            reason='%s of server group %s on host %s' % (
+                group.policy, group.uuid, self.host))
 
     def _free_claim(self, context, instance):
         try:

@@ -24,6 +24,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import group_info
 from nova_lite.conductor.tasks import base
 from nova_lite.conductor.tasks import cross_cell_migrate
 from nova_lite.conf import CONF
@@ -120,6 +121,9 @@ class UpdateRequestSpecTask(base.TaskBase):
             spec.requested_destination = {'cell_uuid': self.cell_uuid,
                                           'host': self.host}
         spec.save()
+        # The server group's policy holds on the move too: the hosts of
+        # its other members, for the scheduler's filters.
+        group_info.refresh(self.context, spec, [self.instance.uuid])
         self.spec = spec
         return spec
 

@@ -375,3 +375,36 @@ class QuotaLock(BASE, models.ModelBase):
     project_id = sa.Column(sa.String(255), primary_key=True)
     generation = sa.Column(sa.Integer, nullable=False, default=0,
                            server_default='0')
+
+# --- server groups: a project's, across cells; members are instance uuids
+# (a member row goes when its server is deleted). Rows are hard-deleted.
+
+
+class InstanceGroup(BASE, _Base):
+    __tablename__ = 'instance_groups'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_instance_groups0uuid'),
+        sa.Index('instance_groups_project_id_idx', 'project_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, nullable=False)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255))
+    user_id = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    # affinity, anti-affinity, soft-affinity or soft-anti-affinity
+    policy = sa.Column(sa.String(255), nullable=False)
+    # JSON: {"max_server_per_host": n} (2.64, anti-affinity only)
+    rules = sa.Column(sa.Text)
+
+
+class InstanceGroupMember(BASE, _Base):
+    __tablename__ = 'instance_group_member'
+    __table_args__ = (
+        sa.UniqueConstraint('group_id', 'instance_uuid',
+                            name='uniq_instance_group_member0group0uuid'),
+        sa.Index('instance_group_member_instance_idx', 'instance_uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, nullable=False)
+    group_id = sa.Column(sa.Integer, sa.ForeignKey('instance_groups.id'),
+                         nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)

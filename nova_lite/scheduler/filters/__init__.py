@@ -37,6 +37,11 @@ FILTER_MODULES = {
     'AggregateInstanceExtraSpecsFilter': 'aggregate',
     'AggregateMultiTenancyIsolation': 'aggregate',
     'ImagePropertiesFilter': 'image_props',
+
+    'ServerGroupAffinityFilter': 'server_group',
+    'ServerGroupAntiAffinityFilter': 'server_group',
+    'SameHostFilter': 'affinity',
+    'DifferentHostFilter': 'affinity',
 }
 
 _CACHE = {}

@@ -6,6 +6,8 @@ os-volume_attachments, os-availability-zone, os-migrations, server
 migrations and os-aggregates rule.
 
 migrations, limits, quota-set and quota-class-set rule.
+
+migrations and os-server-groups rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -22,7 +24,8 @@ administrator's writes succeed, and later rows see them). Paths may name
 (its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
 (its hypervisor_hostname), ``{server}`` (a server of project-a, in a
 cell, on the network "private"), ``{error_server}`` (another, in vm_state
-error); SETUP runs as ADMIN first.
+error), ``{group}`` (a server group of project-a); SETUP runs as ADMIN
+first.
 """
 
 ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
@@ -97,6 +100,10 @@ _PRIVATE_READ = {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}
 def _boot(name):
     return {'server': {'name': name, 'flavorRef': 'policy-public',
                        'imageRef': IMAGE, 'networks': 'none'}}
+
+
+def _server_group(name, policy='anti-affinity'):
+    return {'server_group': {'name': name, 'policy': policy}}
 
 
 # A server of the member's project.
@@ -404,6 +411,22 @@ ROWS = [
     ('GET', '/os-quota-class-sets/default', None, '2.1', _admin_only(200)),
     ('PUT', '/os-quota-class-sets/policy-class',
      {'quota_class_set': {'instances': 10}}, '2.1', _admin_only(200)),
+
+    # os-server-groups: a project's members create and delete its groups,
+    # its readers list and show them; another project's group is a 404
+    # (administrators see every project's). {group} is project-a's.
+    ('POST', '/os-server-groups', _server_group('policy-sg'), '2.64',
+     {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 200}),
+    ('POST', '/os-server-groups', {'server_group': {}}, '2.64', _all(400)),
+    ('GET', '/os-server-groups', None, '2.64', _all(200)),
+    ('GET', '/os-server-groups?all_projects=1', None, '2.64', _all(200)),
+    ('GET', '/os-server-groups/{group}', None, '2.64', _OWN_SERVER),
+    ('GET', '/os-server-groups/' + MISSING_UUID, None, '2.64', _all(404)),
+    ('DELETE', '/os-server-groups/' + MISSING_UUID, None, '2.64',
+     _all(404)),
+    # (the member deletes it first: the others then find none)
+    ('DELETE', '/os-server-groups/{group}', None, '2.64',
+     {MEMBER: 204, READER: 404, OTHER: 404, ADMIN: 404}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -95,8 +95,13 @@ SERVICE_PATHS = st.one_of(
     st.builds('/networking/v2.0/{}/{}'.format, st.sampled_from(
         ['networks', 'subnets', 'ports', 'routers']), IDS),
 )
+SERVER_GROUP_PATHS = st.one_of(
+    st.just('/v2.1/os-server-groups'),
+    st.builds('/v2.1/os-server-groups/{}'.format, IDS),
+    st.builds('/v2.1/os-server-groups/{}/{}'.format, IDS, IDS),
+)
 PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS, IMAGE_PATHS,
-                  SERVICE_PATHS)
+                  SERVICE_PATHS, SERVER_GROUP_PATHS)
 QUERY_KEYS = st.sampled_from(['host', 'binary', 'limit', 'marker',
                               'user_id', 'changes-since',
                               'status', 'name', 'page_size',
@@ -233,6 +238,27 @@ KEYPAIR_REQUESTS = st.one_of(
     _endpoint('DELETE', KEYPAIR_PATHS),
     st.tuples(METHODS, KEYPAIR_PATHS, BODIES),
 )
+_SG_POLICIES = st.one_of(
+    st.sampled_from(['affinity', 'anti-affinity', 'soft-affinity',
+                     'soft-anti-affinity', 'x']), FIELD_VALUES)
+SERVER_GROUP_BODIES = st.fixed_dictionaries(
+    {'name': st.one_of(st.text(min_size=0, max_size=6), FIELD_VALUES)},
+    optional={'policies': st.one_of(st.lists(_SG_POLICIES, max_size=2),
+                                    FIELD_VALUES),
+              'policy': _SG_POLICIES,
+              'rules': st.one_of(
+                  st.fixed_dictionaries({}, optional={
+                      'max_server_per_host': st.one_of(
+                          st.integers(-2, 3), FIELD_VALUES),
+                      'x': FIELD_VALUES}), FIELD_VALUES)}).map(
+    lambda g: {'server_group': g})
+SERVER_GROUP_REQUESTS = st.one_of(
+    _endpoint('POST', st.just('/v2.1/os-server-groups'),
+              _json(SERVER_GROUP_BODIES)),
+    _endpoint('GET', SERVER_GROUP_PATHS),
+    _endpoint('DELETE', SERVER_GROUP_PATHS),
+    st.tuples(METHODS, SERVER_GROUP_PATHS, BODIES),
+)
 CONTENT_TYPES = st.sampled_from(['application/json', None, 'text/plain',
                                  'application/x-www-form-urlencoded'])
 ACCEPTS = st.sampled_from([None, '*/*', 'application/json', 'text/html',
@@ -336,6 +362,22 @@ def test_no_keypair_input_gives_a_server_error(app, request, query, version,
              'application/json', None)
 
 
+@settings(SETTINGS, max_examples=150)
+@given(request=SERVER_GROUP_REQUESTS,
+       query=st.one_of(QUERIES, st.sampled_from([
+           'all_projects=1', 'limit=-1', 'offset=x', 'limit=1&offset=1'])),
+       version=st.sampled_from(['2.1', '2.13', '2.15', '2.63', '2.64',
+                                '2.74', '2.75', '2.88']),
+       token=st.sampled_from(['admin:admin', 'bob:project-a']))
+def test_no_server_group_input_gives_a_server_error(app, request, query,
+                                                    version, token):
+    """os-server-groups with bodies shaped like its own."""
+    method, path, body = request
+    _request(app, method, path, query, version, False, token, body,
+             'application/json', None)
+
+
+MISSING_GROUP = '8a6d3d1e-4b8e-4e0e-9d7f-1c2b3a4d5e6f'
 # Every endpoint with its own method; the mixed deployment's flavors.
 ENDPOINTS = [
     ('GET', '/'), ('GET', '/v2.1/'), ('GET', '/identity/v3'),
@@ -383,6 +425,10 @@ ENDPOINTS = [
     ('GET', '/v2.1/os-quota-sets/project-a/detail'),
     ('GET', '/v2.1/os-quota-class-sets/default'),
     ('PUT', '/v2.1/os-quota-class-sets/default'),
+
+    ('GET', '/v2.1/os-server-groups'), ('POST', '/v2.1/os-server-groups'),
+    ('GET', '/v2.1/os-server-groups/' + MISSING_GROUP),
+    ('DELETE', '/v2.1/os-server-groups/' + MISSING_GROUP),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),

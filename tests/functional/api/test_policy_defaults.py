@@ -77,6 +77,10 @@ def as_persona(plane_no_api):
                  binary=service['binary'], node=node['id'],
                  hostname=node['hypervisor_hostname'],
                  server=server, error_server=error_server)
+    group = call(table.MEMBER, 'POST', '/os-server-groups',
+                 {'server_group': {'name': 'policy-group',
+                                   'policy': 'affinity'}}, '2.64')
+    names.update(group=group.json['server_group']['id'])
     yield lambda *args: call(*args).status_int
     tokens.cleanUp()
     policy.reset()

@@ -38,6 +38,7 @@ from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import quotas
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_groups
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
@@ -54,6 +55,7 @@ from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import quotas as qt_pol
 from nova_lite.policies import server_actions as sa_pol
+from nova_lite.policies import server_groups as sg_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
@@ -387,4 +389,14 @@ ROUTES = (
           quotas.QuotaClassSetController, 'index', [qt_pol.QCS_SHOW]),
     route('PUT', '/os-quota-class-sets/{class_name}',
           quotas.QuotaClassSetController, 'put', [qt_pol.QCS_UPDATE]),
+
+    # --- server groups ----------------------------------------------------
+    route('GET', '/os-server-groups', server_groups.ServerGroupsController,
+          'index', [sg_pol.INDEX, sg_pol.INDEX_ALL_PROJECTS]),
+    route('POST', '/os-server-groups', server_groups.ServerGroupsController,
+          'post', [sg_pol.CREATE]),
+    route('GET', '/os-server-groups/{server_group_id}',
+          server_groups.ServerGroupController, 'index', [sg_pol.SHOW]),
+    route('DELETE', '/os-server-groups/{server_group_id}',
+          server_groups.ServerGroupController, 'delete', [sg_pol.DELETE]),
 )

@@ -8,6 +8,7 @@ import pecan
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import servers as views
+from nova_lite.compute.api import server_groups as groups_api
 from nova_lite.conf import CONF
 from nova_lite.policies import servers as sv_policies
 
@@ -61,3 +62,12 @@ def admin_password(body):
         return body['adminPass']
     return ''.join(secrets.choice(_PASSWORD_CHARS)
                    for _ in range(_PASSWORD_LENGTH))
+
+
+def with_server_groups(ctxt, body):
+    """body ({'server': ...}) with server_groups (2.71: in the body
+    already, as []) naming the groups the server is a member of."""
+    server = body.get('server') or {}
+    if 'server_groups' in server and server.get('id'):
+        server['server_groups'] = groups_api.groups_of(ctxt, server['id'])
+    return body

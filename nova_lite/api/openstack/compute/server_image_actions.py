@@ -71,9 +71,9 @@ class ImageActions(object):
             ctxt, self.server_id,
             host_status=(render.host_status is not None and
                          version >= av.SERVER_REBUILD_FULL_BODY))
-        return render.rebuilt(
+        return server_common.with_server_groups(ctxt, render.rebuilt(
             rec, admin_pass=(password if CONF.api.enable_instance_password
-                             else None))
+                             else None)))
 
     @validation.schema(schemas.create_image)
     def create_image(self, body):

@@ -362,7 +362,9 @@ def _create_args(ctxt, body, version):
         else None,
         auto_disk_config=validation.auto_disk_config(server),
         injected_files=[(f.get('path'), f.get('contents'))
-                        for f in server.get('personality') or ()])
+                        for f in server.get('personality') or ()],
+        scheduler_hints=(body.get('os:scheduler_hints')
+                         or body.get('OS-SCH-HNT:scheduler_hints')))
 
 
 _admin_password = server_common.admin_password
@@ -442,7 +444,7 @@ class ServerController(object):
         rec = _server(ctxt, self.server_id, sv_policies.SHOW,
                       cell_down_support=version >= av.SERVER_DOWN_CELLS,
                       host_status=render.host_status is not None)
-        return render.show(rec)
+        return server_common.with_server_groups(ctxt, render.show(rec))
 
     @wsgi.expose()
     @validation.schema(schemas.update, av.MIN,
@@ -459,7 +461,8 @@ class ServerController(object):
         rec = server_listing.update(
             ctxt, self.server_id, rec=rec, host_status=host_status,
             **_update_values(body, version))
-        return render.updated(rec)
+        return server_common.with_server_groups(ctxt,
+                                                render.updated(rec))
 
     @wsgi.expose(status=204)
     def delete(self):

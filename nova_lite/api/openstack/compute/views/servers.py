@@ -280,7 +280,7 @@ class Builder(object):
             # Not stored (yet): none.
             body['trusted_image_certificates'] = None
         if server_groups and has['SERVER_GROUPS_IN_BODY']:
-            # There are no server groups (yet): never a member of one.
+            # Filled by the controller (server_common.with_server_groups).
             body['server_groups'] = []
         return body
 
