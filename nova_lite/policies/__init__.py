@@ -4,6 +4,7 @@ import itertools
 
 from nova_lite.policies import availability_zone
 from nova_lite.policies import base
+from nova_lite.policies import extensions
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
@@ -17,6 +18,7 @@ from nova_lite.policies import server_resize
 from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
+from nova_lite.policies import simple_tenant_usage
 from nova_lite.policies import volume_attachments
 
 
@@ -38,4 +40,6 @@ def list_rules():
         servers.list_rules(),
         services.list_rules(),
         volume_attachments.list_rules(),
+        extensions.list_rules(),
+        simple_tenant_usage.list_rules(),
     ))

@@ -144,6 +144,8 @@ FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'
 HYPERVISOR_UPTIME_IN_SHOW = HYPERVISOR_CAPACITY_REMOVED
+# os-simple-tenant-usage: limit and marker (servers), *_links.
+USAGE_PAGING = '2.40'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

@@ -357,6 +357,15 @@ ROWS = [
      _admin_only(200, 403) | {OTHER: 404}),
     ('GET', '/servers/{server}/migrations/1', None, '2.23',
      _admin_only(404, 403) | {OTHER: 404}),
+    # extensions: anyone.
+    ('GET', '/extensions', None, '2.1', _all(200)),
+    ('GET', '/extensions/os-rescue', None, '2.1', _all(200)),
+    ('GET', '/extensions/no-such-alias', None, '2.1', _all(404)),
+    # os-simple-tenant-usage: every project's for administrators, one
+    # project's for its readers.
+    ('GET', '/os-simple-tenant-usage', None, '2.1', _admin_only(200)),
+    ('GET', '/os-simple-tenant-usage/project-a', None, '2.40',
+     {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 403}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -26,6 +26,7 @@ import collections
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute import availability_zone
+from nova_lite.api.openstack.compute import extensions
 from nova_lite.api.openstack.compute import flavor_access
 from nova_lite.api.openstack.compute import flavor_extra_specs
 from nova_lite.api.openstack.compute import flavors
@@ -41,9 +42,11 @@ from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute import servers
 from nova_lite.api.openstack.compute import services
+from nova_lite.api.openstack.compute import simple_tenant_usage
 from nova_lite.api.openstack.compute import volume_attachments
 from nova_lite.api.openstack import versions
 from nova_lite.policies import availability_zone as az_pol
+from nova_lite.policies import extensions as ext_pol
 from nova_lite.policies import flavors as fl_pol
 from nova_lite.policies import hypervisors as hv_pol
 from nova_lite.policies import instance_actions as ia_pol
@@ -57,6 +60,7 @@ from nova_lite.policies import server_resize as sr_pol
 from nova_lite.policies import server_tags as st_pol
 from nova_lite.policies import servers as sv_pol
 from nova_lite.policies import services as svc_pol
+from nova_lite.policies import simple_tenant_usage as stu_pol
 from nova_lite.policies import volume_attachments as va_pol
 
 
@@ -339,4 +343,16 @@ ROUTES = (
           ]),
     route('DELETE', '/os-services/{service_id}', _Service, 'delete',
           [svc_pol.DELETE]),
+
+    # --- extensions (the fixed v2 list) -----------------------------------
+    route('GET', '/extensions', extensions.ExtensionsController, 'index',
+          [ext_pol.BASE]),
+    route('GET', '/extensions/{alias}', extensions.ExtensionController,
+          'index', [ext_pol.BASE]),
+
+    # --- usage ------------------------------------------------------------
+    route('GET', '/os-simple-tenant-usage',
+          simple_tenant_usage.UsagesController, 'index', [stu_pol.LIST]),
+    route('GET', '/os-simple-tenant-usage/{tenant_id}',
+          simple_tenant_usage.UsageController, 'index', [stu_pol.SHOW]),
 )
