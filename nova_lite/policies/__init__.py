@@ -11,6 +11,7 @@ from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_consoles
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
@@ -42,4 +43,5 @@ def list_rules():
         volume_attachments.list_rules(),
         extensions.list_rules(),
         simple_tenant_usage.list_rules(),
+        server_consoles.list_rules(),
     ))

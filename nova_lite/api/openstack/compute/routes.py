@@ -36,6 +36,7 @@ from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
+from nova_lite.api.openstack.compute import remote_consoles
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
@@ -53,6 +54,7 @@ from nova_lite.policies import instance_actions as ia_pol
 from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import server_actions as sa_pol
+from nova_lite.policies import server_consoles as sc_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
@@ -146,6 +148,27 @@ ROUTES = (
                      [sr_pol.REVERT_RESIZE]),
               action('migrate', _ServerActions.migrate,
                      [sr_pol.MIGRATE, sr_pol.MIGRATE_HOST]),
+              # consoles and introspection
+              action('os-getConsoleOutput', _ServerActions.get_console_output,
+                     [sc_pol.CONSOLE_OUTPUT], status=200),
+              action('os-getVNCConsole', _ServerActions.get_vnc_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('os-getSPICEConsole', _ServerActions.get_spice_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('os-getRDPConsole', _ServerActions.get_rdp_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('os-getSerialConsole',
+                     _ServerActions.get_serial_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('trigger_crash_dump', _ServerActions.trigger_crash_dump,
+                     [sc_pol.TRIGGER_CRASH_DUMP],
+                     since=av.TRIGGER_CRASH_DUMP),
+              action('injectNetworkInfo', _ServerActions.inject_network_info,
+                     [sc_pol.INJECT_NETWORK_INFO]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -355,4 +378,19 @@ ROUTES = (
           simple_tenant_usage.UsagesController, 'index', [stu_pol.LIST]),
     route('GET', '/os-simple-tenant-usage/{tenant_id}',
           simple_tenant_usage.UsageController, 'index', [stu_pol.SHOW]),
+
+    # --- consoles and introspection ---------------------------------------
+    route('POST', '/servers/{server_id}/remote-consoles',
+          remote_consoles.RemoteConsolesController, 'post',
+          [sc_pol.REMOTE_CONSOLES], since=av.REMOTE_CONSOLES),
+    route('GET', '/os-console-auth-tokens/{console_token}',
+          remote_consoles.ConsoleAuthTokenController, 'index',
+          [sc_pol.CONSOLE_AUTH_TOKENS]),
+    route('GET', '/servers/{server_id}/diagnostics',
+          remote_consoles.DiagnosticsController, 'index',
+          [sc_pol.DIAGNOSTICS]),
+    route('GET', '/servers/{server_id}/topology',
+          remote_consoles.TopologyController, 'index',
+          [sc_pol.TOPOLOGY, sc_pol.TOPOLOGY_HOST],
+          since=av.SERVER_TOPOLOGY),
 )
