@@ -404,9 +404,11 @@ class FakeDriver(object):
         stamped with the seconds since the host booted, as a kernel
         prints them."""
         stamp = '[%12.6f] ' % (time.time() - self._booted)
-        lines = ''.join(stamp + line + '\n' for line in text.split('\n'))
+        lines = '\n'.join(stamp + line for line in text.split('\n'))
+        # The log ends where the console's cursor is (after a prompt,
+        # with no newline): a later write starts a new line.
         with open(self._console_path(instance_uuid), 'a') as f:
-            f.write(lines)
+            f.write(('\n' if f.tell() else '') + lines)
 
     def _forget_console(self, instance_uuid):
         try:
