@@ -16,7 +16,8 @@ serve a request, in the Compute API's fault format:
 - the path matches but no route has the method (HEAD is served as GET):
   405, with ``Allow`` naming the methods the path has;
 - the route exists at other microversions only: 404;
-- an action name the route does not list at this microversion: 400.
+- an action name the route does not list: 400; one it lists at other
+  microversions only: 404.
 
 A literal segment wins over a ``{name}`` one (``/servers/detail`` is not
 the server ``detail``); an empty segment ends the path (``/servers/`` is
