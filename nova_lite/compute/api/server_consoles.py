@@ -5,8 +5,8 @@ trigger_crash_dump and injectNetworkInfo.
 Reads ask the server's compute (RPC 1.9 calls): the server must be on a
 host (InstanceNotReady, 409), not being deleted or migrated
 (InstanceInvalidState, 409), its compute new enough
-(ComputeTooOldForAction, 409) and answering within [DEFAULT]
-rpc_response_timeout (ComputeUnreachable, 409). A remote console's
+(ComputeTooOldForAction, 409), its service up and answering within
+[DEFAULT] rpc_response_timeout (ComputeUnreachable, 409). A remote console's
 token is stored in the server's cell (sha256 only) and valid for
 [consoleauth] token_ttl seconds while the server is not deleted and
 stays on that host; the access URL carries it.
@@ -51,6 +51,17 @@ def _ready(instance, action):
 
 
 def _call(instance, method, **kwargs):
+    """method's answer from the server's compute; ComputeUnreachable
+    (409) at once when its service is down or unknown (rather than
+    after the RPC timeout), or when it does not answer in time."""
+    try:
+        service = objects.Service.get_by_compute_host(instance.context,
+                                                      instance.host)
+    except exception.HostBinaryNotFound:
+        service = None
+    if service is None or not service.is_up():
+        raise exception.ComputeUnreachable(instance_uuid=instance.uuid,
+                                           host=instance.host)
     try:
         return getattr(server_actions.compute_rpc(), method)(
             instance.context, instance, **kwargs)

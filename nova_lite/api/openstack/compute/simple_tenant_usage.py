@@ -6,6 +6,7 @@ usage); from 2.40 pages of ``limit`` servers after ``marker`` with a
 import datetime
 from urllib import parse
 
+from oslo_utils import timeutils
 import pecan
 
 from nova_lite.api.openstack import api_version as av
@@ -33,7 +34,7 @@ def _time(value):
     """A start or end as the Compute API reads it (naive UTC; now if
     not given); 400 if in none of its formats."""
     if not value:
-        return datetime.datetime.utcnow()
+        return timeutils.utcnow()
     for fmt in _FORMATS:
         try:
             return datetime.datetime.strptime(value, fmt)
