@@ -10,23 +10,30 @@ SQL statements one request runs.
 
     python tools/bench/usage.py [--servers 2000] [--runs 20]
 """
-import argparse
-import datetime
-import json
-import statistics
-import sys
-import tempfile
-import time
+from nova_lite import green
 
-import requests
-import sqlalchemy as sa
+# The plane serves the API in green threads of this process: eventlet
+# first, as every nova_lite process.
+green.monkey_patch()
 
-from nova_lite import allinone
-from nova_lite import context as nova_context
-from nova_lite.db.main import instances as cell_rows
-from nova_lite import objects
-from nova_lite.objects import embedded_flavor
-from nova_lite import rpc
+import argparse  # noqa: E402
+import datetime  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+import requests  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
+
+from nova_lite import allinone  # noqa: E402
+from nova_lite.conf import CONF  # noqa: E402
+from nova_lite import context as nova_context  # noqa: E402
+from nova_lite.db.main import instances as cell_rows  # noqa: E402
+from nova_lite import objects  # noqa: E402
+from nova_lite.objects import embedded_flavor  # noqa: E402
+from nova_lite import rpc  # noqa: E402
 
 T0 = datetime.datetime(2026, 1, 1)
 WINDOW = 'start=2025-12-01T00:00:00&end=2026-02-01T00:00:00'
@@ -88,6 +95,8 @@ def main(argv=None):
     parser.add_argument('--servers', type=int, default=2000)
     parser.add_argument('--runs', type=int, default=20)
     args = parser.parse_args(argv)
+    # No configuration files: the plane's overrides are all there is.
+    CONF([], project='nova_lite', default_config_files=[])
     state = tempfile.mkdtemp(prefix='nl-bench-usage-')
     plane = allinone.Plane(state, port=0).build()
     plane.start()

@@ -152,6 +152,12 @@ def test_tokens_die_with_their_server(running):
     uuid = running.boot('cell1')
     token = _token(_console(running, uuid).json()['remote_console']['url'])
     assert _show_token(running, token).status_code == 200
+    # Moved to another host: the old host's console is gone.
+    running.act(uuid, {'migrate': None}, token=ADMIN)
+    running.settle(uuid, 'resized')
+    assert _show_token(running, token).status_code == 404
+    token = _token(_console(running, uuid).json()['remote_console']['url'])
+    assert _show_token(running, token).status_code == 200
     assert running.api('DELETE', '/servers/%s' % uuid,
                        token=MEMBER).status_code == 204
     running.gone(uuid)
