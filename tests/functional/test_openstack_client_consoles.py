@@ -2,6 +2,8 @@
 nova-lite-all-in-one process: `openstack console log show`, `openstack
 console url show --novnc`, `openstack usage list/show`, and
 openstacksdk's equivalents."""
+import datetime
+
 import pytest
 
 from tests import clients
@@ -52,8 +54,9 @@ def test_openstack_console_and_usage(cloud):
     console = conn.compute.create_server_remote_console(
         server, protocol='vnc', type='novnc')
     assert 'token' in console.url
-    usage = conn.compute.get_usage('admin', start='2020-01-01T00:00:00',
-                                   end='2099-01-01T00:00:00')
+    usage = conn.compute.get_usage('admin',
+                                   start=datetime.datetime(2020, 1, 1),
+                                   end=datetime.datetime(2099, 1, 1))
     assert {s['name'] for s in usage.server_usages} == {'cli-con',
                                                         'sdk-con'}
     conn.compute.delete_server(server)
