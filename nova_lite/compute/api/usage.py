@@ -83,9 +83,13 @@ def _size(flavor, rec, name):
     return (rec[name] if value is None else value) or 0
 
 
-def _server_usage(row, start, end, now):
+def _server_usage(row, start, end, now, flavors):
     rec = dict(zip(cell_rows.COLUMNS, row))
-    flavor = _flavor(row[len(cell_rows.COLUMNS)])
+    text = row[len(cell_rows.COLUMNS)]
+    # Servers of one flavor carry the same copy: decoded once.
+    flavor = flavors.get(text)
+    if flavor is None:
+        flavor = flavors[text] = _flavor(text)
     launched, terminated = rec['launched_at'], rec['terminated_at']
     state = TERMINATED if terminated else rec['vm_state']
     uptime = (terminated if terminated else now) - launched
@@ -121,7 +125,8 @@ def server_usages(context, start, end, project_id=None, limit=None,
     if limit is not None:
         rows = itertools.islice(rows, limit)
     now = timeutils.utcnow()
-    return [_server_usage(row, start, end, now) for row in rows]
+    flavors = {}
+    return [_server_usage(row, start, end, now, flavors) for row in rows]
 
 
 def tenant_usages(usages, start, end, detailed):
