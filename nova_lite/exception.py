@@ -699,3 +699,24 @@ class InstanceGroupPolicyViolated(NovaLiteException):
 
 class ServerGroupQuotaExceeded(Forbidden):
     msg_fmt = 'Quota exceeded, too many %(resource)s.'
+
+
+class ConsoleNotAvailable(NotFound):
+    msg_fmt = 'Guest does not have a console available.'
+
+
+class ConsoleTypeInvalid(Invalid):
+    msg_fmt = 'Invalid console type %(console_type)s'
+
+
+class ConsoleTypeUnavailable(Invalid):
+    msg_fmt = 'Unavailable console type %(console_type)s.'
+
+
+class ConsoleTokenNotFound(NotFound):
+    msg_fmt = 'Token not found'
+
+
+class ComputeUnreachable(Conflict):
+    msg_fmt = ('The compute service of instance %(instance_uuid)s on '
+               '%(host)s did not answer; retry later.')

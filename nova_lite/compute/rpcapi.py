@@ -33,6 +33,12 @@ API version history:
           migration), revert_snapshot_based_resize_at_dest(instance,
           migration), finish_revert_snapshot_based_resize_at_source(
           instance, migration).
+    1.9 - cache_images(image_ids) (cast): aggregate image pre-caching.
+    1.10 - consoles and introspection: get_console_output(instance,
+          tail_length), get_console_connect_info(instance, protocol,
+          console_type), get_diagnostics(instance) (calls, timeout
+          [DEFAULT] rpc_response_timeout); trigger_crash_dump(instance),
+          inject_network_info(instance) (casts).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -63,9 +69,12 @@ CROSS_CELL_RESIZE_VERSION = '1.8'
 # The version that caches images ahead of boots (aggregate images, 2.81).
 CACHE_IMAGES_VERSION = '1.9'
 
+# The version that has the consoles and introspection calls.
+CONSOLE_VERSION = '1.10'
+
 
 class ComputeAPI(object):
-    VERSION = '1.9'
+    VERSION = '1.10'
 
     def __init__(self):
         self._clients = {}
@@ -336,3 +345,38 @@ class ComputeAPI(object):
         cctxt = self._client(context, host).prepare(
             server=host, version=CACHE_IMAGES_VERSION)
         cctxt.cast(context, 'cache_images', image_ids=image_ids)
+
+    # Consoles and introspection (1.10); callers check can_send(...,
+    # CONSOLE_VERSION) first.
+
+    def _call_1_10(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=CONSOLE_VERSION)
+        return cctxt.call(context, method, instance=instance, **kwargs)
+
+    def get_console_output(self, context, instance, tail_length=None):
+        """The guest's console log (its last tail_length lines)."""
+        return self._call_1_10(context, instance, 'get_console_output',
+                              tail_length=tail_length)
+
+    def get_console_connect_info(self, context, instance, protocol,
+                                 console_type):
+        """Where the guest's console listens: {'host', 'port',
+        'internal_access_path'}."""
+        return self._call_1_10(context, instance, 'get_console_connect_info',
+                              protocol=protocol, console_type=console_type)
+
+    def get_diagnostics(self, context, instance):
+        return self._call_1_10(context, instance, 'get_diagnostics')
+
+    def trigger_crash_dump(self, context, instance):
+        """Cast: an NMI to the guest."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=CONSOLE_VERSION)
+        cctxt.cast(context, 'trigger_crash_dump', instance=instance)
+
+    def inject_network_info(self, context, instance):
+        """Cast: the guest's network info injected again."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=CONSOLE_VERSION)
+        cctxt.cast(context, 'inject_network_info', instance=instance)

@@ -5,6 +5,7 @@ from oslo_config import cfg
 from nova_lite.conf import api
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
+from nova_lite.conf import console
 from nova_lite.conf import database
 from nova_lite.conf import default
 from nova_lite.conf import fake_driver
@@ -19,7 +20,7 @@ CONF = cfg.CONF
 
 MODULES = (default, api, compute, conductor, database, fake_driver,
            local_services, notifications, scheduler, upgrade_levels,
-           workarounds, quota)
+           workarounds, quota, console)
 
 
 def register_all(conf=CONF):

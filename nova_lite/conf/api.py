@@ -38,6 +38,12 @@ opts = [
                 help='Whether server create and rebuild answer with the '
                      'administrative password (adminPass), as Nova\'s '
                      'option of the same name.'),
+    cfg.StrOpt('project_id_regex',
+               help='Regular expression a project id in the URL '
+                    '(/v2.1/{project_id}/...) must match; unset: hex '
+                    'digits and dashes, as the project ids Keystone '
+                    'makes. A first segment that matches it and is no '
+                    'resource of the API is taken as the project id.'),
 ]
 
 

@@ -42,6 +42,8 @@ REVERT_RESIZE = 'revertResize'
 ATTACH_VOLUME = 'attach_volume'
 DETACH_VOLUME = 'detach_volume'
 SWAP_VOLUME = 'swap_volume'
+TRIGGER_CRASH_DUMP = 'trigger_crash_dump'
+INJECT_NETWORK_INFO = 'inject_network_info'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR

@@ -193,7 +193,7 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'compute RPC 1.9 (cache_images: aggregate image '
                 'pre-caching, POST /os-aggregates/{id}/images at 2.81, '
                 'sent only to computes at 15 or later)'},
-
+    # 16
     {'objects': {'RequestSpec': '1.3', 'InstanceGroup': '1.0'},
      'enables': 'RequestSpec 1.3 (instance_group: the server group of '
                 'a boot or move, with its members\' hosts): a compute '
@@ -201,6 +201,11 @@ SERVICE_VERSION_HISTORY = _history(
                 'group, and reschedules a build that would break it '
                 '(two schedulers racing); older computes get the spec '
                 'without the group and do not check'},
+    # 17
+    {'compute_rpc': '1.10',
+     'enables': 'compute RPC 1.10: console output, remote console '
+                'connection info, diagnostics (calls), trigger_crash_dump '
+                'and inject_network_info (casts)'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

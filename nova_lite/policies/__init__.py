@@ -5,6 +5,7 @@ import itertools
 from nova_lite.policies import aggregates
 from nova_lite.policies import availability_zone
 from nova_lite.policies import base
+from nova_lite.policies import extensions
 from nova_lite.policies import flavors
 from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
@@ -13,6 +14,8 @@ from nova_lite.policies import migrations
 from nova_lite.policies import quotas
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_groups
+
+from nova_lite.policies import server_consoles
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
@@ -20,6 +23,7 @@ from nova_lite.policies import server_resize
 from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
+from nova_lite.policies import simple_tenant_usage
 from nova_lite.policies import volume_attachments
 
 
@@ -46,4 +50,8 @@ def list_rules():
         quotas.list_rules(),
 
         server_groups.list_rules(),
+
+        extensions.list_rules(),
+        simple_tenant_usage.list_rules(),
+        server_consoles.list_rules(),
     ))

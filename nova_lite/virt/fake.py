@@ -52,6 +52,24 @@ JOURNAL_MAX = 1000
 # driver keeps <instance dir>_resize.
 RESIZE_SUFFIX = '_resize'
 
+# What a guest's console prints as it boots, and on an NMI.
+BOOT_LINES = ('Linux version 6.1.0-nova-lite (simulated)\n'
+              'Booting %(name)s\n'
+              'cloud-init: reached target Cloud-init target\n'
+              'login: ')
+CRASH_LINES = ('Kernel panic - not syncing: NMI: Not continuing\n'
+               'kdump: saving vmcore\n'
+               'reboot: Restarting system')
+
+
+def _boot(name):
+    return BOOT_LINES % {'name': name}
+
+
+# The first port of each kind of console on a host.
+CONSOLE_PORTS = {'vnc': 5900, 'spice': 5900, 'serial': 10000, 'rdp': 3389,
+                 'mks': 902}
+
 
 def _hook_value(table, method, host):
     """table's entry for method@host, else for method, else None."""
@@ -104,6 +122,8 @@ class FakeDriver(object):
         self._path = base + '.json'
         self._journal = base + '.journal'
         os.makedirs(os.path.dirname(base), exist_ok=True)
+        self._console_dir = base + '-console'
+        os.makedirs(self._console_dir, exist_ok=True)
         self._guests = self._load()
         self._compact()
         self._booted = time.time()   # the simulated host boots with us
@@ -169,6 +189,7 @@ class FakeDriver(object):
                                            'disk_gb': disk_gb,
                                            'power_state': RUNNING}
             self._persist(instance_uuid)
+        self.log_console(instance_uuid, _boot(name or instance_uuid))
 
     # Power operations: each sets the guest's power state on disk and is
     # idempotent (a compute restarted mid-way runs it again).
@@ -192,10 +213,12 @@ class FakeDriver(object):
     @_hooked
     def power_off(self, instance_uuid):
         self._set_power(instance_uuid, SHUTDOWN)
+        self.log_console(instance_uuid, 'reboot: Power down')
 
     @_hooked
     def power_on(self, instance_uuid):
         self._set_power(instance_uuid, RUNNING)
+        self.log_console(instance_uuid, _boot(instance_uuid))
 
     @_hooked
     def reboot(self, instance_uuid, hard=False):
@@ -204,6 +227,9 @@ class FakeDriver(object):
             raise GuestNotRunning('Guest %s is not running; it cannot be '
                                   'rebooted softly' % instance_uuid)
         self._set_power(instance_uuid, RUNNING)
+        self.log_console(instance_uuid, (
+            'reboot: Restarting system' if not hard else
+            'reboot: hard reset') + '\n' + _boot(instance_uuid))
 
     @_hooked
     def pause(self, instance_uuid):
@@ -246,6 +272,8 @@ class FakeDriver(object):
                                           else SHUTDOWN)})
             self._guests[instance_uuid] = guest
             self._persist(instance_uuid)
+        self.log_console(instance_uuid, 'rebuilt from image %s\n%s' % (
+            image_ref, _boot(name or instance_uuid)))
 
     @_hooked
     def snapshot(self, instance_uuid):
@@ -293,6 +321,8 @@ class FakeDriver(object):
                                           None) is not None
             if found:
                 self._persist(instance_uuid)
+        if not with_resize_copy or found:
+            self._forget_console(instance_uuid)
 
     # Resize and cold migration. The source keeps its guest (shut off)
     # under <uuid>_resize until confirm (confirm_migration drops it) or
@@ -327,6 +357,8 @@ class FakeDriver(object):
                 'image_ref': image_ref,
                 'power_state': RUNNING if power_on else SHUTDOWN}
             self._persist(instance_uuid)
+        if power_on:
+            self.log_console(instance_uuid, _boot(instance_uuid))
 
     @_hooked
     def confirm_migration(self, instance_uuid):
@@ -382,6 +414,80 @@ class FakeDriver(object):
             with open(path + '.tmp', 'w') as f:
                 json.dump(sorted(cached), f)
             os.replace(path + '.tmp', path)
+
+    # The console: a log per guest (<host>-console/<uuid>.log) of what
+    # its serial console printed: boots, reboots, stops, rebuilds...
+
+    def _console_path(self, instance_uuid):
+        return os.path.join(self._console_dir, instance_uuid + '.log')
+
+    def log_console(self, instance_uuid, text):
+        """Append text (lines) to the guest's console log, each line
+        stamped with the seconds since the host booted, as a kernel
+        prints them."""
+        stamp = '[%12.6f] ' % (time.time() - self._booted)
+        lines = '\n'.join(stamp + line for line in text.split('\n'))
+        # The log ends where the console's cursor is (after a prompt,
+        # with no newline): a later write starts a new line.
+        with open(self._console_path(instance_uuid), 'a') as f:
+            f.write(('\n' if f.tell() else '') + lines)
+
+    def _forget_console(self, instance_uuid):
+        try:
+            os.unlink(self._console_path(instance_uuid))
+        except FileNotFoundError:
+            pass
+
+    @_hooked
+    def get_console_output(self, instance_uuid):
+        """The guest's console log (str). GuestNotFound when there is no
+        such guest."""
+        if self.get_power_state(instance_uuid) is None:
+            raise GuestNotFound('No guest %s on %s'
+                                % (instance_uuid, self.host))
+        try:
+            with open(self._console_path(instance_uuid)) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ''
+
+    @_hooked
+    def get_console(self, instance_uuid, protocol):
+        """Where the guest's console of protocol (vnc, spice, serial,
+        rdp, mks) listens on this host: {'host', 'port',
+        'internal_access_path'}. GuestNotFound when there is no such
+        guest."""
+        if self.get_power_state(instance_uuid) is None:
+            raise GuestNotFound('No guest %s on %s'
+                                % (instance_uuid, self.host))
+        # One port per guest (its position among the host's guests).
+        index = sorted(self._guests).index(instance_uuid)
+        return {'host': CONF.my_ip, 'port': CONSOLE_PORTS[protocol] + index,
+                'internal_access_path': None}
+
+    @_hooked
+    def trigger_crash_dump(self, instance_uuid):
+        """An NMI to the guest: its kernel panics and dumps (the log
+        says so); it keeps running, as a guest with kdump reboots."""
+        if self.get_power_state(instance_uuid) is None:
+            raise GuestNotFound('No guest %s on %s'
+                                % (instance_uuid, self.host))
+        self.log_console(instance_uuid,
+                         CRASH_LINES + '\n' + _boot(instance_uuid))
+
+    def get_diagnostics(self, instance_uuid):
+        """The guest's counters (simulated, fixed as Nova's fake
+        driver's): {'state', 'uptime', 'vcpus', 'memory_mb', 'disks',
+        'nics'}. GuestNotFound when there is no such guest."""
+        guest = self._guests.get(instance_uuid)
+        if guest is None:
+            raise GuestNotFound('No guest %s on %s'
+                                % (instance_uuid, self.host))
+        return {'state': guest.get('power_state'),
+                'uptime': int(time.time() - self._booted),
+                'vcpus': guest.get('vcpus') or 0,
+                'memory_mb': guest.get('memory_mb') or 0,
+                'disks': 1 + len(guest.get('volumes') or {})}
 
     def get_host_uptime(self):
         """The host's uptime as uptime(1) prints it: the time, how long

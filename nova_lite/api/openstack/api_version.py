@@ -164,6 +164,21 @@ QUOTA_PERSONALITY_REMOVED = '2.57'
 SERVER_GROUP_PROJECT_USER = '2.13'
 SERVER_GROUP_SOFT_POLICIES = '2.15'
 SERVER_GROUP_POLICY_RULES = '2.64'
+
+# os-simple-tenant-usage: limit and marker (servers), *_links.
+USAGE_PAGING = '2.40'
+# Consoles: POST /servers/{id}/remote-consoles replaces the
+# os-get*Console actions (2.6); mks/webmks (2.8).
+REMOTE_CONSOLES = '2.6'
+REMOTE_CONSOLES_MKS = '2.8'
+# trigger_crash_dump (2.17).
+TRIGGER_CRASH_DUMP = '2.17'
+# os-console-auth-tokens shows every type of console, not only RDP (2.31).
+CONSOLE_AUTH_TOKENS_ANY_TYPE = '2.31'
+# Server diagnostics in the standard format (2.48).
+DIAGNOSTICS_STANDARD = '2.48'
+# GET /servers/{id}/topology (2.78).
+SERVER_TOPOLOGY = '2.78'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

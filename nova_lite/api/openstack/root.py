@@ -10,10 +10,14 @@ pecan's object traversal and its per-request reading of signatures
 call here) never run; its hooks, request/response locals and error
 handling do.
 """
+import re
+
 import pecan
 
+from nova_lite.api import auth
 from nova_lite.api.openstack.compute import routes
 from nova_lite.api.openstack import wsgi
+from nova_lite.conf import CONF
 from nova_lite import exception
 
 
@@ -110,12 +114,53 @@ class _Call(object):
         return compiled.function(compiled.controller(*self.params))
 
 
+# Nova's pattern of a project id in the URL when [api] project_id_regex
+# is unset: hex digits and dashes (Keystone's ids).
+DEFAULT_PROJECT_ID_REGEX = r'[0-9a-f\-]+'
+_PROJECT_PATTERNS = {}
+
+
+def _project_pattern():
+    source = CONF.api.project_id_regex or DEFAULT_PROJECT_ID_REGEX
+    pattern = _PROJECT_PATTERNS.get(source)
+    if pattern is None:
+        pattern = _PROJECT_PATTERNS[source] = re.compile(source)
+    return pattern
+
+
+def split_project(segments):
+    """(project id or None, the rest): every route also answers under
+    ``/{project_id}/...`` (the form of older Keystone catalogs). A first
+    segment that is a literal of the table is a resource, never a
+    project id."""
+    if segments and segments[0] and segments[0] not in TREE.literals \
+            and _project_pattern().fullmatch(segments[0]):
+        return segments[0], segments[1:]
+    return None, segments
+
+
+def check_project(ctxt, project_id):
+    """As Nova: the project in the URL must be the token's (400)."""
+    if ctxt is not None and project_id != ctxt.project_id:
+        raise exception.Invalid(
+            message="Malformed request URL: URL's project_id '%s' doesn't "
+                    "match Context's project_id '%s'"
+                    % (project_id, ctxt.project_id))
+
+
 class V21Controller(object):
-    """/v2.1: every path is matched against the route table, once."""
+    """/v2.1: every path is matched against the route table, once;
+    ``/v2.1/{project_id}/...`` serves the same table, the project id
+    moving to the script name (links then carry it, as Nova's do)."""
 
     @pecan.expose()
     def _route(self, args, request):
+        project_id, args = split_project(args)
         compiled, params = match(args, request.method, wsgi.api_version())
+        if project_id is not None:
+            check_project(request.environ.get(auth.CONTEXT_KEY), project_id)
+            request.script_name = request.script_name + '/' + project_id
+            request.path_info = '/' + '/'.join(args)
         return _Call(compiled, params).serve, []
 
 

@@ -151,14 +151,18 @@ def action_name(body):
 
 class ActionController(object):
     """``POST /{resource}/{id}/action``: runs the handler the route
-    table lists for the body's one key; an unknown key is a 400 (as in
-    Nova)."""
+    table lists for the body's one key; an unknown key is a 400, one
+    the table lists at other microversions only a 404 (as in Nova)."""
 
     def post(self):
         body = request_body()
         name = action_name(body)
         found = find_action(self, name)
         if found is None:
+            if name in _ACTIONS.get(type(self), {}):
+                # An action of other microversions only (trigger_crash_dump
+                # before 2.17, os-getVNCConsole from 2.6): 404, as Nova.
+                raise exception.ResourceNotFound()
             raise exception.InvalidInput(
                 reason='There is no such action: %s' % name)
         handler, status = found

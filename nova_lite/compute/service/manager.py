@@ -18,6 +18,8 @@ clients):
   resize_recovery   a delete or a restart in the middle of a move
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
+  console_tasks     console output and connection info, diagnostics,
+                    trigger_crash_dump, inject_network_info
 
 No database: instances are read and saved through the cell conductor
 (object indirection), allocations through the scheduler's placement
@@ -29,6 +31,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from nova_lite.compute.service import build_tasks
+from nova_lite.compute.service import console_tasks
 from nova_lite.compute.service import cross_cell_tasks
 from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import locks
@@ -49,8 +52,9 @@ LOG = logging.getLogger(__name__)
 
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
-    # cross-cell resize steps.
-    target = messaging.Target(version='1.9')
+    # cross-cell resize steps; 1.9: image pre-caching; 1.10: consoles
+    # and introspection.
+    target = messaging.Target(version='1.10')
 
     def __init__(self, host):
         self.host = host
@@ -76,6 +80,7 @@ class ComputeManager(object):
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
+        self._consoles = console_tasks.ConsoleTasks(host, self.driver, held)
 
     # --- the service framework's hooks ----------------------------------
 
@@ -281,3 +286,23 @@ class ComputeManager(object):
                                                       instance, migration):
         self._cross_cell.finish_revert_snapshot_based_resize_at_source(
             context, instance, migration)
+
+    # --- RPC API 1.10: consoles and introspection (console_tasks) --------
+
+    def get_console_output(self, context, instance, tail_length=None):
+        return self._consoles.get_console_output(context, instance,
+                                                 tail_length=tail_length)
+
+    def get_console_connect_info(self, context, instance, protocol,
+                                 console_type):
+        return self._consoles.get_console_connect_info(
+            context, instance, protocol, console_type)
+
+    def get_diagnostics(self, context, instance):
+        return self._consoles.get_diagnostics(context, instance)
+
+    def trigger_crash_dump(self, context, instance):
+        self._consoles.trigger_crash_dump(context, instance)
+
+    def inject_network_info(self, context, instance):
+        self._consoles.inject_network_info(context, instance)

@@ -347,3 +347,26 @@ class Migration(BASE, _Base):
                                 server_default=sa.false())
     user_id = sa.Column(sa.String(255))
     project_id = sa.Column(sa.String(255))
+
+
+class ConsoleAuthToken(BASE, models.ModelBase, models.TimestampMixin):
+    """A remote console's token (its sha256; the token itself is only
+    in the access URL): valid until ``expires`` (unix time) while the
+    server is not deleted and still on ``instance_host``."""
+    __tablename__ = 'console_auth_tokens'
+    __table_args__ = (
+        sa.UniqueConstraint('token_hash',
+                            name='uniq_console_auth_tokens0token_hash'),
+        sa.Index('console_auth_tokens_instance_uuid_idx', 'instance_uuid'),
+        sa.Index('console_auth_tokens_host_expires_idx', 'host', 'expires'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    token_hash = sa.Column(sa.String(255), nullable=False)
+    console_type = sa.Column(sa.String(255), nullable=False)
+    host = sa.Column(sa.String(255), nullable=False)
+    port = sa.Column(sa.Integer, nullable=False)
+    internal_access_path = sa.Column(sa.String(255))
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    instance_host = sa.Column(sa.String(255))
+    expires = sa.Column(sa.Integer, nullable=False)
+    access_url_base = sa.Column(sa.String(255))

@@ -427,6 +427,38 @@ ROWS = [
     # (the member deletes it first: the others then find none)
     ('DELETE', '/os-server-groups/{group}', None, '2.64',
      {MEMBER: 204, READER: 404, OTHER: 404, ADMIN: 404}),
+
+    # extensions: anyone.
+    ('GET', '/extensions', None, '2.1', _all(200)),
+    ('GET', '/extensions/os-rescue', None, '2.1', _all(200)),
+    ('GET', '/extensions/no-such-alias', None, '2.1', _all(404)),
+    # os-simple-tenant-usage: every project's for administrators, one
+    # project's for its readers.
+    ('GET', '/os-simple-tenant-usage', None, '2.1', _admin_only(200)),
+    ('GET', '/os-simple-tenant-usage/project-a', None, '2.40',
+     {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 403}),
+    # Consoles and introspection: console output, remote consoles and
+    # crash dumps for members; tokens, diagnostics and injectNetworkInfo
+    # for administrators; the topology for readers. The server's host
+    # runs no compute here: a read it must answer is refused once policy
+    # allows it (409; Nova's own server would answer 200).
+    ('POST', '/servers/{server}/action', {'os-getConsoleOutput': {}},
+     '2.1', {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/remote-consoles',
+     {'remote_console': {'protocol': 'vnc', 'type': 'novnc'}}, '2.6',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'os-getVNCConsole': {'type': 'novnc'}}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('GET', '/os-console-auth-tokens/no-such-token', None, '2.31',
+     _admin_only(404)),
+    ('GET', '/servers/{server}/diagnostics', None, '2.48',
+     _admin_only(409) | {OTHER: 404}),
+    ('GET', '/servers/{server}/topology', None, '2.78', _OWN_SERVER),
+    ('POST', '/servers/{error_server}/action', {'trigger_crash_dump': None},
+     '2.17', {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action', {'injectNetworkInfo': None}, '2.1',
+     _admin_only(202) | {OTHER: 404}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -102,12 +102,22 @@ SERVER_GROUP_PATHS = st.one_of(
 )
 PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS, IMAGE_PATHS,
                   SERVICE_PATHS, SERVER_GROUP_PATHS)
+# Extensions, usage, and every route under /v2.1/{project_id}.
+USAGE_PATHS = st.one_of(
+    st.sampled_from(['/v2.1/extensions', '/v2.1/os-simple-tenant-usage',
+                     '/v2.1/admin/os-simple-tenant-usage',
+                     '/v2.1/0a1b/os-services', '/v2.1/0a1b']),
+    st.builds('/v2.1/extensions/{}'.format, IDS),
+    st.builds('/v2.1/os-simple-tenant-usage/{}'.format, IDS),
+)
+PATHS = st.one_of(PATHS, USAGE_PATHS)
 QUERY_KEYS = st.sampled_from(['host', 'binary', 'limit', 'marker',
                               'user_id', 'changes-since',
                               'status', 'name', 'page_size',
                               'with_servers', 'hypervisor_hostname_pattern',
                               'minRam', 'minDisk', 'is_public', 'sort_key',
-                              'sort_dir', 'foo', ''])
+                              'sort_dir', 'foo', '',
+                              'start', 'end', 'detailed'])
 QUERY_VALUES = st.one_of(st.text(max_size=20), IDS,
                          st.sampled_from(['true', 'false', '0', '-1',
                                           '99999999999999999999', 'None',

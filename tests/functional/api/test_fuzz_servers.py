@@ -19,7 +19,9 @@ _IDS = st.one_of(fuzz.IDS, st.sampled_from(['detail', 'ips', 'action',
                                              'os-instance-actions',
                                              'os-volume_attachments',
                                              'metadata', 'tags',
-                                             'migrations']))
+                                             'migrations',
+                                             'remote-consoles',
+                                             'diagnostics', 'topology']))
 # Metadata keys and tags: mostly those the servers have.
 _KEYS = st.one_of(st.sampled_from(['k', 'a', 'b', 'x y', 'a%2Cb', 'k' * 61]),
                   fuzz.IDS)
@@ -73,15 +75,23 @@ QUERY_KEYS = st.sampled_from([
 ACTION_NAMES = ['os-stop', 'os-start', 'reboot', 'pause', 'unpause',
                 'suspend', 'resume', 'lock', 'unlock', 'os-resetState',
                 'resetNetwork', 'resize', 'migrate', 'confirmResize',
-                'revertResize', 'nosuch']
+                'revertResize', 'nosuch',
+                'os-getConsoleOutput', 'os-getVNCConsole',
+                'os-getSPICEConsole', 'os-getRDPConsole',
+                'os-getSerialConsole', 'trigger_crash_dump',
+                'injectNetworkInfo']
 ACTION_VALUES = st.one_of(
     fuzz.FIELD_VALUES, st.none(),
     st.sampled_from([{'type': 'SOFT'}, {'type': 'hard'}, {'type': 'x'},
                      {'state': 'active'}, {'state': 'error'},
                      {'state': 'stopped'}, {'locked_reason': 'r'},
                      {'locked_reason': ''}, {}, {'locked_reason':
-                                                 'x' * 300}]),
-    st.dictionaries(st.sampled_from(['type', 'state', 'locked_reason', 'x']),
+                                                 'x' * 300},
+                     {'length': 5}, {'length': '-1'}, {'length': -2},
+                     {'type': 'novnc'}, {'type': 'xvpvnc'},
+                     {'type': 'serial'}]),
+    st.dictionaries(st.sampled_from(['type', 'state', 'locked_reason', 'x',
+                                     'length']),
                     fuzz.FIELD_VALUES, max_size=2))
 ACTION_BODIES = st.builds(
     lambda name, value: json.dumps({name: value}).encode(),
@@ -108,13 +118,25 @@ _SUB_VALUES = st.one_of(
 SUB_BODIES = st.dictionaries(
     st.sampled_from(['metadata', 'meta', 'tags', 'server']), _SUB_VALUES,
     min_size=1, max_size=2).map(lambda b: json.dumps(b).encode())
+# POST /servers/{id}/remote-consoles bodies.
+CONSOLE_BODIES = st.dictionaries(
+    st.sampled_from(['remote_console', 'x']), st.one_of(
+        fuzz.FIELD_VALUES, st.fixed_dictionaries({
+            'protocol': st.sampled_from(['vnc', 'spice', 'rdp', 'serial',
+                                         'mks', 'x']),
+            'type': st.sampled_from(['novnc', 'xvpvnc', 'spice-html5',
+                                     'rdp-html5', 'serial', 'webmks',
+                                     'x'])})),
+    min_size=1, max_size=2).map(lambda b: json.dumps(b).encode())
 BODIES = st.one_of(
-    fuzz.BODIES, ACTION_BODIES,
+    fuzz.BODIES, ACTION_BODIES, CONSOLE_BODIES,
     st.dictionaries(st.sampled_from(SERVER_KEYS), fuzz.FIELD_VALUES,
                     max_size=4).map(
         lambda s: json.dumps({'server': s}).encode()),
     SUB_BODIES)
 VERSIONS = st.sampled_from(['2.1', '2.3', '2.19', '2.26', '2.38', '2.47',
+                            '2.5', '2.6', '2.8', '2.17', '2.30', '2.48',
+                            '2.78',
                             '2.21', '2.51', '2.58', '2.62', '2.63', '2.66',
                             '2.69', '2.71', '2.73', '2.75', '2.84', '2.88',
                             'latest'])

@@ -16,7 +16,8 @@ serve a request, in the Compute API's fault format:
 - the path matches but no route has the method (HEAD is served as GET):
   405, with ``Allow`` naming the methods the path has;
 - the route exists at other microversions only: 404;
-- an action name the route does not list at this microversion: 400.
+- an action name the route does not list: 400; one it lists at other
+  microversions only: 404.
 
 A literal segment wins over a ``{name}`` one (``/servers/detail`` is not
 the server ``detail``); an empty segment ends the path (``/servers/`` is
@@ -27,6 +28,7 @@ import collections
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute import aggregates
 from nova_lite.api.openstack.compute import availability_zone
+from nova_lite.api.openstack.compute import extensions
 from nova_lite.api.openstack.compute import flavor_access
 from nova_lite.api.openstack.compute import flavor_extra_specs
 from nova_lite.api.openstack.compute import flavors
@@ -37,6 +39,8 @@ from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import quotas
+
+from nova_lite.api.openstack.compute import remote_consoles
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_groups
 from nova_lite.api.openstack.compute import server_metadata
@@ -44,10 +48,12 @@ from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute import servers
 from nova_lite.api.openstack.compute import services
+from nova_lite.api.openstack.compute import simple_tenant_usage
 from nova_lite.api.openstack.compute import volume_attachments
 from nova_lite.api.openstack import versions
 from nova_lite.policies import aggregates as agg_pol
 from nova_lite.policies import availability_zone as az_pol
+from nova_lite.policies import extensions as ext_pol
 from nova_lite.policies import flavors as fl_pol
 from nova_lite.policies import hypervisors as hv_pol
 from nova_lite.policies import instance_actions as ia_pol
@@ -56,6 +62,8 @@ from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import quotas as qt_pol
 from nova_lite.policies import server_actions as sa_pol
 from nova_lite.policies import server_groups as sg_pol
+
+from nova_lite.policies import server_consoles as sc_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
@@ -63,6 +71,7 @@ from nova_lite.policies import server_resize as sr_pol
 from nova_lite.policies import server_tags as st_pol
 from nova_lite.policies import servers as sv_pol
 from nova_lite.policies import services as svc_pol
+from nova_lite.policies import simple_tenant_usage as stu_pol
 from nova_lite.policies import volume_attachments as va_pol
 
 
@@ -148,6 +157,27 @@ ROUTES = (
                      [sr_pol.REVERT_RESIZE]),
               action('migrate', _ServerActions.migrate,
                      [sr_pol.MIGRATE, sr_pol.MIGRATE_HOST]),
+              # consoles and introspection
+              action('os-getConsoleOutput', _ServerActions.get_console_output,
+                     [sc_pol.CONSOLE_OUTPUT], status=200),
+              action('os-getVNCConsole', _ServerActions.get_vnc_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('os-getSPICEConsole', _ServerActions.get_spice_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('os-getRDPConsole', _ServerActions.get_rdp_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('os-getSerialConsole',
+                     _ServerActions.get_serial_console,
+                     [sc_pol.REMOTE_CONSOLES], status=200,
+                     until=av.before(av.REMOTE_CONSOLES)),
+              action('trigger_crash_dump', _ServerActions.trigger_crash_dump,
+                     [sc_pol.TRIGGER_CRASH_DUMP],
+                     since=av.TRIGGER_CRASH_DUMP),
+              action('injectNetworkInfo', _ServerActions.inject_network_info,
+                     [sc_pol.INJECT_NETWORK_INFO]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -399,4 +429,31 @@ ROUTES = (
           server_groups.ServerGroupController, 'index', [sg_pol.SHOW]),
     route('DELETE', '/os-server-groups/{server_group_id}',
           server_groups.ServerGroupController, 'delete', [sg_pol.DELETE]),
+
+    # --- extensions (the fixed v2 list) -----------------------------------
+    route('GET', '/extensions', extensions.ExtensionsController, 'index',
+          [ext_pol.BASE]),
+    route('GET', '/extensions/{alias}', extensions.ExtensionController,
+          'index', [ext_pol.BASE]),
+
+    # --- usage ------------------------------------------------------------
+    route('GET', '/os-simple-tenant-usage',
+          simple_tenant_usage.UsagesController, 'index', [stu_pol.LIST]),
+    route('GET', '/os-simple-tenant-usage/{tenant_id}',
+          simple_tenant_usage.UsageController, 'index', [stu_pol.SHOW]),
+
+    # --- consoles and introspection ---------------------------------------
+    route('POST', '/servers/{server_id}/remote-consoles',
+          remote_consoles.RemoteConsolesController, 'post',
+          [sc_pol.REMOTE_CONSOLES], since=av.REMOTE_CONSOLES),
+    route('GET', '/os-console-auth-tokens/{console_token}',
+          remote_consoles.ConsoleAuthTokenController, 'index',
+          [sc_pol.CONSOLE_AUTH_TOKENS]),
+    route('GET', '/servers/{server_id}/diagnostics',
+          remote_consoles.DiagnosticsController, 'index',
+          [sc_pol.DIAGNOSTICS]),
+    route('GET', '/servers/{server_id}/topology',
+          remote_consoles.TopologyController, 'index',
+          [sc_pol.TOPOLOGY, sc_pol.TOPOLOGY_HOST],
+          since=av.SERVER_TOPOLOGY),
 )
