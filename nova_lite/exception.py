@@ -602,3 +602,13 @@ class InvalidBDM(Invalid):
 class VolumeSwapNotSupported(Conflict):
     msg_fmt = ('Swapping the volume %(volume_id)s of instance '
                '%(instance_uuid)s is not supported by its compute driver.')
+
+
+class UnshelveInstanceInvalidState(Conflict):
+    msg_fmt = ('Specifying an availability zone when unshelving server '
+               '%(instance_uuid)s with status %(state)s is not supported. '
+               'The server status must be SHELVED_OFFLOADED.')
+
+
+class InstanceNotRescuable(Invalid):
+    msg_fmt = 'Instance %(instance_id)s cannot be rescued: %(reason)s'

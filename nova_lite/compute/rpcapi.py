@@ -33,6 +33,11 @@ API version history:
           migration), revert_snapshot_based_resize_at_dest(instance,
           migration), finish_revert_snapshot_based_resize_at_source(
           instance, migration).
+    1.9 - shelve and rescue (casts): shelve_instance(instance,
+          image_id), shelve_offload_instance(instance),
+          unshelve_instance(instance, request_spec) (from the super
+          conductor), rescue_instance(instance, rescue_image_ref,
+          rescue_password), unrescue_instance(instance).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -60,10 +65,12 @@ RESIZE_VERSION = '1.6'
 VOLUME_ATTACH_VERSION = '1.7'
 # The version that has the cross-cell resize steps.
 CROSS_CELL_RESIZE_VERSION = '1.8'
+# The version that has shelve, unshelve and rescue.
+SHELVE_RESCUE_VERSION = '1.9'
 
 
 class ComputeAPI(object):
-    VERSION = '1.8'
+    VERSION = '1.9'
 
     def __init__(self):
         self._clients = {}
@@ -326,3 +333,40 @@ class ComputeAPI(object):
         return self._call_1_8(
             context, host, 'finish_revert_snapshot_based_resize_at_source',
             instance=instance, migration=migration)
+
+    # Shelve, unshelve and rescue (1.9): casts to the instance's host
+    # (unshelve: the host the super conductor picked, instance.host);
+    # callers check can_send(..., SHELVE_RESCUE_VERSION) first.
+
+    def _cast_1_9(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=SHELVE_RESCUE_VERSION)
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    def shelve_instance(self, context, instance, image_id):
+        """Power off, snapshot into image_id (queued), SHELVED (and
+        offloaded at once when [DEFAULT] shelved_offload_time is 0)."""
+        self._cast_1_9(context, instance, 'shelve_instance',
+                       image_id=image_id)
+
+    def shelve_offload_instance(self, context, instance):
+        """Destroy the guest, free its host and allocations:
+        SHELVED_OFFLOADED."""
+        self._cast_1_9(context, instance, 'shelve_offload_instance')
+
+    def unshelve_instance(self, context, instance, request_spec=None):
+        """The guest back on instance.host (claimed there by the
+        scheduler when it was offloaded): ACTIVE."""
+        self._cast_1_9(context, instance, 'unshelve_instance',
+                       request_spec=request_spec)
+
+    def rescue_instance(self, context, instance, rescue_image_ref,
+                        rescue_password):
+        """Boot the guest from a rescue image: RESCUED."""
+        self._cast_1_9(context, instance, 'rescue_instance',
+                       rescue_image_ref=rescue_image_ref,
+                       rescue_password=rescue_password)
+
+    def unrescue_instance(self, context, instance):
+        """Boot the guest from its own disk again: ACTIVE."""
+        self._cast_1_9(context, instance, 'unrescue_instance')

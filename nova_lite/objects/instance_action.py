@@ -42,6 +42,11 @@ REVERT_RESIZE = 'revertResize'
 ATTACH_VOLUME = 'attach_volume'
 DETACH_VOLUME = 'detach_volume'
 SWAP_VOLUME = 'swap_volume'
+SHELVE = 'shelve'
+SHELVE_OFFLOAD = 'shelveOffload'
+UNSHELVE = 'unshelve'
+RESCUE = 'rescue'
+UNRESCUE = 'unrescue'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR

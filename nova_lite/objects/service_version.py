@@ -188,6 +188,16 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'Instance 1.3 (auto_disk_config: the server\'s '
                 'OS-DCF:diskConfig, kept on create, rebuild, resize and '
                 'update); sent to older services without it'},
+    # 15
+    {'compute_rpc': '1.9', 'compute_task_rpc': '1.4',
+     'enables': 'shelve and rescue: compute RPC 1.9 (shelve_instance, '
+                'shelve_offload_instance, unshelve_instance, '
+                'rescue_instance, unrescue_instance), compute_task RPC '
+                '1.4 (unshelve_instance: an offloaded server scheduled '
+                'anew within its cell). An API sends shelve, '
+                'shelveOffload, unshelve, rescue and unrescue only to '
+                'computes at 15 or later (409 for an older one), and '
+                'unshelve only while the super conductors serve 1.4'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

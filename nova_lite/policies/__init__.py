@@ -14,6 +14,7 @@ from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
 from nova_lite.policies import server_resize
+from nova_lite.policies import server_shelve
 from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
@@ -38,4 +39,5 @@ def list_rules():
         servers.list_rules(),
         services.list_rules(),
         volume_attachments.list_rules(),
+        server_shelve.list_rules(),
     ))

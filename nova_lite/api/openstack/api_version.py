@@ -144,6 +144,10 @@ FLAVOR_EXTRA_SPEC_VALIDATION = '2.86'
 # uptime is part of show and detail.
 HYPERVISOR_CAPACITY_REMOVED = '2.88'
 HYPERVISOR_UPTIME_IN_SHOW = HYPERVISOR_CAPACITY_REMOVED
+# servers: unshelve takes an availability_zone (SHELVED_OFFLOADED only).
+UNSHELVE_AVAILABILITY_ZONE = '2.77'
+# servers: rescue of a volume-backed server (stable device rescue).
+RESCUE_VOLUME_BACKED = '2.87'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

@@ -348,6 +348,19 @@ def _local_delete(context, instance):
     _notify_delete(context, instance, notify.END)
 
 
+def _delete_shelved_image(context, instance):
+    """A shelved server's snapshot goes with it (as Nova's)."""
+    if instance.vm_state not in (instance_obj.SHELVED,
+                                 instance_obj.SHELVED_OFFLOADED):
+        return
+    image_id = (instance.system_metadata or {}).get('shelved_image_id')
+    if image_id:
+        try:
+            image_api.API().delete(context.elevated(), image_id)
+        except exception.ImageNotFound:
+            pass
+
+
 def _finish(context, server_id):
     instance_mapping.queue_for_delete(context, server_id)
     br_obj.delete_request_spec(context, server_id)
@@ -378,6 +391,7 @@ def delete(context, server_id):
             raise
         if instance.locked and not context.is_admin:
             raise exception.InstanceIsLocked(instance_uuid=server_id)
+        _delete_shelved_image(context, instance)
         if (mapping.cell_mapping.is_cell0() or not instance.host
                 or not _compute_up(cctxt, instance.host)):
             instance_events.record_action(cctxt, instance,
@@ -393,7 +407,9 @@ def delete(context, server_id):
             instance.save(expected_task_state=[
                 None, instance_obj.SCHEDULING, instance_obj.NETWORKING,
                 instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES,
-                *instance_obj.RESIZE_TASK_STATES])
+                *instance_obj.RESIZE_TASK_STATES,
+                *instance_obj.SHELVE_TASK_STATES,
+                instance_obj.RESCUING, instance_obj.UNRESCUING])
         except exception.UnexpectedDeletingTaskStateError:
             # Already being deleted; if for longer than
             # delete_retry_interval its message may have been lost (a

@@ -16,6 +16,9 @@ clients):
   volume_tasks      attach_volume, detach_volume (and the volumes of a
                     build, a delete and a cross-cell move)
   resize_recovery   a delete or a restart in the middle of a move
+  shelve_tasks      shelve_instance, shelve_offload_instance,
+                    unshelve_instance (and the periodic offload)
+  rescue_tasks      rescue_instance, unrescue_instance
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
 
@@ -34,9 +37,11 @@ from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import locks
 from nova_lite.compute.service import orphans
 from nova_lite.compute.service import power_tasks
+from nova_lite.compute.service import rescue_tasks
 from nova_lite.compute.service import resize_recovery
 from nova_lite.compute.service import resize_tasks
 from nova_lite.compute.service import resource_tracker
+from nova_lite.compute.service import shelve_tasks
 from nova_lite.compute.service import volume_tasks
 from nova_lite.conf import CONF
 from nova_lite.network import api as network_api
@@ -49,8 +54,8 @@ LOG = logging.getLogger(__name__)
 
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
-    # cross-cell resize steps.
-    target = messaging.Target(version='1.8')
+    # cross-cell resize steps; 1.9: shelve, unshelve and rescue.
+    target = messaging.Target(version='1.9')
 
     def __init__(self, host):
         self.host = host
@@ -73,6 +78,9 @@ class ComputeManager(object):
         self._images = image_tasks.ImageTasks(host, self.driver, held)
         self._cross_cell = cross_cell_tasks.CrossCellTasks(
             host, self.driver, held, self.network_api, self._volumes)
+        self._shelve = shelve_tasks.ShelveTasks(
+            host, self.driver, held, self.network_api, self._volumes)
+        self._rescue = rescue_tasks.RescueTasks(host, self.driver, held)
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
@@ -105,6 +113,12 @@ class ComputeManager(object):
                 self.terminate_instance(context, instance)
             elif instance.task_state in image_tasks.INTERRUPTED:
                 self._images.recover_interrupted(instance)
+            elif (instance.task_state in shelve_tasks.INTERRUPTED
+                  or (instance.task_state == instance_obj.SPAWNING and
+                      instance.vm_state == instance_obj.SHELVED_OFFLOADED)):
+                self._shelve.recover_interrupted(context, instance)
+            elif instance.task_state in rescue_tasks.INTERRUPTED:
+                self._rescue.recover_interrupted(context, instance)
             elif instance.task_state in instance_obj.RESIZE_TASK_STATES:
                 try:
                     self._recovery.recover_move(context, instance)
@@ -137,10 +151,10 @@ class ComputeManager(object):
             if raise_on_error:
                 raise
             LOG.exception('Error updating resources for %s', self.host)
-        next_look = self._orphans.run_if_due(context)
-        if next_look is None:
-            return CONF.update_resources_interval
-        return min(CONF.update_resources_interval, next_look)
+        looks = [CONF.update_resources_interval,
+                 self._orphans.run_if_due(context),
+                 self._shelve.offload_old_shelved(context)]
+        return min(look for look in looks if look is not None)
 
     # --- RPC API 1.0 - 1.2: the host ------------------------------------
 
@@ -275,3 +289,23 @@ class ComputeManager(object):
                                                       instance, migration):
         self._cross_cell.finish_revert_snapshot_based_resize_at_source(
             context, instance, migration)
+
+    # --- RPC API 1.9: shelve (shelve_tasks) and rescue (rescue_tasks) ----
+
+    def shelve_instance(self, context, instance, image_id):
+        self._shelve.shelve_instance(context, instance, image_id)
+
+    def shelve_offload_instance(self, context, instance):
+        self._shelve.shelve_offload_instance(context, instance)
+
+    def unshelve_instance(self, context, instance, request_spec=None):
+        self._shelve.unshelve_instance(context, instance,
+                                       request_spec=request_spec)
+
+    def rescue_instance(self, context, instance, rescue_image_ref,
+                        rescue_password):
+        self._rescue.rescue_instance(context, instance, rescue_image_ref,
+                                     rescue_password)
+
+    def unrescue_instance(self, context, instance):
+        self._rescue.unrescue_instance(context, instance)

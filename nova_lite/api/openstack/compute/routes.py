@@ -54,6 +54,7 @@ from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
 from nova_lite.policies import server_resize as sr_pol
+from nova_lite.policies import server_shelve as ssh_pol
 from nova_lite.policies import server_tags as st_pol
 from nova_lite.policies import servers as sv_pol
 from nova_lite.policies import services as svc_pol
@@ -142,6 +143,15 @@ ROUTES = (
                      [sr_pol.REVERT_RESIZE]),
               action('migrate', _ServerActions.migrate,
                      [sr_pol.MIGRATE, sr_pol.MIGRATE_HOST]),
+              action('shelve', _ServerActions.shelve, [ssh_pol.SHELVE]),
+              action('shelveOffload', _ServerActions.shelve_offload,
+                     [ssh_pol.SHELVE_OFFLOAD]),
+              action('unshelve', _ServerActions.unshelve,
+                     [ssh_pol.UNSHELVE]),
+              action('rescue', _ServerActions.rescue, [ssh_pol.RESCUE],
+                     status=200),
+              action('unrescue', _ServerActions.unrescue,
+                     [ssh_pol.UNRESCUE]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
