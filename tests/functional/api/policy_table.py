@@ -357,6 +357,20 @@ ROWS = [
      _admin_only(200, 403) | {OTHER: 404}),
     ('GET', '/servers/{server}/migrations/1', None, '2.23',
      _admin_only(404, 403) | {OTHER: 404}),
+    # shelve, unshelve, rescue and unrescue: members and administrators;
+    # shelveOffload: administrators. The server in error then refuses
+    # each (409) but rescue, whose missing image is a 400.
+    ('POST', '/servers/{error_server}/action', {'shelve': None}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'shelveOffload': None},
+     '2.1', _admin_only(409, 403) | {OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'unshelve': None}, '2.77',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'rescue': {'rescue_image_ref': MISSING_UUID}}, '2.1',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'unrescue': None}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives
