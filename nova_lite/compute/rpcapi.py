@@ -37,7 +37,9 @@ API version history:
           image_id), shelve_offload_instance(instance),
           unshelve_instance(instance, request_spec) (from the super
           conductor), rescue_instance(instance, rescue_image_ref,
-          rescue_password), unrescue_instance(instance).
+          rescue_password), unrescue_instance(instance),
+          backup_instance(instance, image_id, backup_type, rotation),
+          set_admin_password(instance, new_pass).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -370,3 +372,16 @@ class ComputeAPI(object):
     def unrescue_instance(self, context, instance):
         """Boot the guest from its own disk again: ACTIVE."""
         self._cast_1_9(context, instance, 'unrescue_instance')
+
+    def backup_instance(self, context, instance, image_id, backup_type,
+                        rotation):
+        """Snapshot into image_id (queued), then keep only the newest
+        rotation backups of backup_type of the instance."""
+        self._cast_1_9(context, instance, 'backup_instance',
+                       image_id=image_id, backup_type=backup_type,
+                       rotation=rotation)
+
+    def set_admin_password(self, context, instance, new_pass):
+        """Set the guest's administrator password."""
+        self._cast_1_9(context, instance, 'set_admin_password',
+                       new_pass=new_pass)

@@ -80,6 +80,8 @@ SHELVE_TASK_STATES = (SHELVING, SHELVING_IMAGE_PENDING_UPLOAD,
                       UNSHELVING)
 # Rescue: vm_state rescued and the task states in and out of it.
 RESCUED, RESCUING, UNRESCUING = 'rescued', 'rescuing', 'unrescuing'
+# createBackup's first task state (then as a snapshot's), changePassword's.
+IMAGE_BACKUP, UPDATING_PASSWORD = 'image_backup', 'updating_password'
 
 # fn(context, instance, old_vm_state, old_task_state), called where a
 # save() wrote a change of vm_state or task_state (after its commit).

@@ -47,6 +47,8 @@ SHELVE_OFFLOAD = 'shelveOffload'
 UNSHELVE = 'unshelve'
 RESCUE = 'rescue'
 UNRESCUE = 'unrescue'
+BACKUP = 'createBackup'
+CHANGE_PASSWORD = 'changePassword'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR

@@ -10,6 +10,7 @@ from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_backups
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
@@ -40,4 +41,5 @@ def list_rules():
         services.list_rules(),
         volume_attachments.list_rules(),
         server_shelve.list_rules(),
+        server_backups.list_rules(),
     ))

@@ -281,6 +281,22 @@ class FakeDriver(object):
             guest['power_state'] = RUNNING
             self._persist(instance_uuid)
 
+    @_hooked
+    def set_admin_password(self, instance_uuid, new_pass):
+        """Set the guest's administrator password (the guest keeps a
+        digest of it). GuestNotRunning unless it runs; GuestNotFound."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            if guest.get('power_state') != RUNNING:
+                raise GuestNotRunning('Guest %s is not running'
+                                      % instance_uuid)
+            guest['admin_password_sha256'] = hashlib.sha256(
+                new_pass.encode()).hexdigest()
+            self._persist(instance_uuid)
+
     # Volumes: the guest records which volume is on which device (its
     # connection info came from the volume service). Idempotent.
 

@@ -1,6 +1,7 @@
-"""Shelve, unshelve, rescue and unrescue with the real clients against a
-real nova-lite-all-in-one process: `openstack server shelve/unshelve/
-rescue/unrescue`."""
+"""Shelve, unshelve, rescue, unrescue, backups and passwords with the
+real clients against a real nova-lite-all-in-one process: `openstack
+server shelve/unshelve/rescue/unrescue`, `openstack server backup
+create`, `openstack server set --password/--no-password`."""
 import time
 
 import pytest
@@ -52,7 +53,15 @@ def test_openstack_server_shelve_unshelve_rescue_unrescue(cloud):
     _status(env, server, 'RESCUE')
     clients.openstack(env, 'server', 'unrescue', server)
     _status(env, server, 'ACTIVE')
+    backup = _json(env, 'server', 'backup', 'create', '--name', 'cli-daily',
+                   '--type', 'daily', '--rotate', '1', '--wait', server)
+    assert backup['name'] == 'cli-daily'
+    clients.openstack(env, 'server', 'set', '--password', 'n3w-s3cret',
+                      server)
+    clients.openstack(env, 'server', 'set', '--no-password', server)
+    _status(env, server, 'ACTIVE')
     actions = [e['Action'] for e in _json(env, 'server', 'event', 'list',
                                           server)]
-    assert actions == ['unrescue', 'rescue', 'unshelve', 'shelve', 'create']
+    assert actions == ['changePassword', 'createBackup', 'unrescue',
+                       'rescue', 'unshelve', 'shelve', 'create']
     clients.openstack(env, 'server', 'delete', '--wait', server)

@@ -19,6 +19,7 @@ clients):
   shelve_tasks      shelve_instance, shelve_offload_instance,
                     unshelve_instance (and the periodic offload)
   rescue_tasks      rescue_instance, unrescue_instance
+  backup_tasks      backup_instance, set_admin_password
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
 
@@ -31,6 +32,7 @@ every state change is a compare-and-swap on the state it expects.
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from nova_lite.compute.service import backup_tasks
 from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import cross_cell_tasks
 from nova_lite.compute.service import image_tasks
@@ -81,6 +83,7 @@ class ComputeManager(object):
         self._shelve = shelve_tasks.ShelveTasks(
             host, self.driver, held, self.network_api, self._volumes)
         self._rescue = rescue_tasks.RescueTasks(host, self.driver, held)
+        self._backups = backup_tasks.BackupTasks(host, self.driver, held)
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
@@ -119,6 +122,8 @@ class ComputeManager(object):
                 self._shelve.recover_interrupted(context, instance)
             elif instance.task_state in rescue_tasks.INTERRUPTED:
                 self._rescue.recover_interrupted(context, instance)
+            elif instance.task_state == instance_obj.UPDATING_PASSWORD:
+                self._backups.recover_interrupted(instance)
             elif instance.task_state in instance_obj.RESIZE_TASK_STATES:
                 try:
                     self._recovery.recover_move(context, instance)
@@ -290,7 +295,8 @@ class ComputeManager(object):
         self._cross_cell.finish_revert_snapshot_based_resize_at_source(
             context, instance, migration)
 
-    # --- RPC API 1.9: shelve (shelve_tasks) and rescue (rescue_tasks) ----
+    # --- RPC API 1.9: shelve (shelve_tasks), rescue (rescue_tasks),
+    # backups and passwords (backup_tasks) --------------------------------
 
     def shelve_instance(self, context, instance, image_id):
         self._shelve.shelve_instance(context, instance, image_id)
@@ -309,3 +315,11 @@ class ComputeManager(object):
 
     def unrescue_instance(self, context, instance):
         self._rescue.unrescue_instance(context, instance)
+
+    def backup_instance(self, context, instance, image_id, backup_type,
+                        rotation):
+        self._backups.backup_instance(context, instance, image_id,
+                                      backup_type, rotation)
+
+    def set_admin_password(self, context, instance, new_pass):
+        self._backups.set_admin_password(context, instance, new_pass)

@@ -371,6 +371,20 @@ ROWS = [
      {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
     ('POST', '/servers/{error_server}/action', {'unrescue': None}, '2.1',
      {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    # createBackup and changePassword: members and administrators (the
+    # server in error refuses both: 409); the password a guest posted:
+    # readers read it, members clear it.
+    ('POST', '/servers/{error_server}/action',
+     {'createBackup': {'name': 'b', 'backup_type': 'daily',
+                       'rotation': 1}}, '2.45',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'changePassword': {'adminPass': 'x'}}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('GET', '/servers/{server}/os-server-password', None, '2.1',
+     _OWN_SERVER),
+    ('DELETE', '/servers/{server}/os-server-password', None, '2.1',
+     {ADMIN: 204, MEMBER: 204, READER: 403, OTHER: 404}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -1,12 +1,15 @@
-"""shelve, shelveOffload, unshelve, rescue and unrescue through the REST
-API on a running plane (two cells): the states each takes a server
-through, its snapshot image and its allocations, the states and locks
-that refuse them (409), their policies, the 2.77 availability zone, the
-periodic offload, the instance actions they record and a delete of a
-shelved server."""
+"""shelve, shelveOffload, unshelve, rescue, unrescue, createBackup,
+changePassword and os-server-password through the REST API on a
+running plane (two cells): the states each takes a server through, its
+snapshot image and its allocations, the states and locks that refuse
+them (409), their policies, the 2.77 availability zone, the periodic
+offload, backup rotation, the instance actions they record and a
+delete of a shelved server."""
 import pytest
 import requests
 
+from nova_lite.compute.api import server_actions
+from nova_lite.compute.api import server_backups
 from nova_lite import context as nova_context
 from nova_lite.placement import allocations
 from tests.functional.api.test_servers_boot import ADMIN
@@ -236,3 +239,82 @@ def test_rescue_with_an_unknown_image_is_400(running):
         'rescue_image_ref': '7f0cc2a4-6d6c-4b39-9a3e-8f0b3f6b7c11'}})
     assert response.status_code == 400, response.text
     assert _show(running, uuid)['status'] == 'ACTIVE'
+
+
+# --- createBackup, changePassword, os-server-password -----------------------
+
+def _backups(running, uuid, backup_type):
+    images = requests.get('%s/image/v2/images' % running.plane.endpoint,
+                          headers={'X-Auth-Token': ADMIN},
+                          timeout=30).json()['images']
+    return [i['id'] for i in images if i.get('instance_uuid') == uuid
+            and i.get('image_type') == 'backup'
+            and i.get('backup_type') == backup_type]
+
+
+def _backup(running, uuid, rotation, backup_type='daily', version='2.45'):
+    response = _act(running, uuid, {'createBackup': {
+        'name': 'b', 'backup_type': backup_type, 'rotation': rotation}},
+        version=version)
+    assert response.status_code == 202, response.text
+    running.settle(uuid, 'active')
+    return response
+
+
+def test_create_backup_rotates_older_backups_of_its_type(running):
+    uuid = running.boot('cell2')
+    weekly = _backup(running, uuid, 1, 'weekly').json()['image_id']
+    made = [_backup(running, uuid, 2).json()['image_id'] for _ in range(3)]
+    wait_for(lambda: set(_backups(running, uuid, 'daily')) == set(made[1:]),
+             timeout=30, message='rotated')
+    assert _backups(running, uuid, 'weekly') == [weekly]
+    assert _glance(running, made[0]).status_code == 404
+    # Before 2.45: a Location (none for rotation 0, which keeps nothing).
+    response = _backup(running, uuid, '1', 'hourly', version='2.44')
+    assert response.text == ''
+    image_id = response.headers['Location'].rsplit('/', 1)[-1]
+    wait_for(lambda: _backups(running, uuid, 'hourly') == [image_id],
+             timeout=30, message='hourly backup')
+    response = _backup(running, uuid, 0, 'hourly', version='2.44')
+    assert 'Location' not in response.headers
+    wait_for(lambda: _backups(running, uuid, 'hourly') == [], timeout=30,
+             message='rotation 0')
+    assert 'createBackup' in _actions(running, uuid)
+
+
+@pytest.mark.parametrize('value, field', [
+    ({'name': 'b', 'backup_type': 'daily'}, 'rotation'),
+    ({'name': 'b', 'backup_type': 'daily', 'rotation': -1}, 'rotation'),
+    ({'name': 'b', 'backup_type': 'daily', 'rotation': 'x'}, 'rotation'),
+    ({'backup_type': 'daily', 'rotation': 1}, 'name'),
+    ({'name': 'b', 'rotation': 1}, 'backup_type'),
+    ({'name': 'b', 'backup_type': 'daily', 'rotation': 1, 'x': 1}, 'x'),
+])
+def test_bad_create_backup_bodies_are_400(running, value, field):
+    uuid = running.boot('cell1')
+    response = _act(running, uuid, {'createBackup': value})
+    assert response.status_code == 400, response.text
+    assert field in response.json()['badRequest']['message']
+
+
+def test_change_password_and_the_server_password(running):
+    uuid = running.boot('cell1')
+    response = _act(running, uuid, {'changePassword': {'adminPass': 'n3w'}})
+    assert response.status_code == 202, response.text
+    running.settle(uuid, 'active')
+    assert _actions(running, uuid)[0] == 'changePassword'
+    assert _act(running, uuid, {'changePassword': {}}).status_code == 400
+    running.reach(uuid, 'stopped')
+    response = _act(running, uuid, {'changePassword': {'adminPass': 'x'}})
+    assert response.status_code == 409, response.text
+    path = '/servers/%s/os-server-password' % uuid
+    assert running.api('GET', path, token=MEMBER).json() == {'password': ''}
+    # What Nova's metadata service keeps when the guest posts it.
+    posted = 'x' * 300
+    server_backups.set_password(server_actions.get(
+        nova_context.get_admin_context(), uuid), posted)
+    assert running.api('GET', path, token=MEMBER).json() == {
+        'password': posted}
+    assert running.api('GET', path, token=OTHER).status_code == 404
+    assert running.api('DELETE', path, token=MEMBER).status_code == 204
+    assert running.api('GET', path, token=MEMBER).json() == {'password': ''}

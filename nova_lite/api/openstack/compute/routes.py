@@ -36,6 +36,7 @@ from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_backup_actions
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
@@ -50,6 +51,7 @@ from nova_lite.policies import instance_actions as ia_pol
 from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import server_actions as sa_pol
+from nova_lite.policies import server_backups as sb_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
@@ -152,6 +154,10 @@ ROUTES = (
                      status=200),
               action('unrescue', _ServerActions.unrescue,
                      [ssh_pol.UNRESCUE]),
+              action('createBackup', _ServerActions.create_backup,
+                     [sb_pol.CREATE_BACKUP]),
+              action('changePassword', _ServerActions.change_password,
+                     [sb_pol.CHANGE_PASSWORD]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -218,6 +224,12 @@ ROUTES = (
     route('DELETE', '/servers/{server_id}/os-volume_attachments/{volume_id}',
           volume_attachments.VolumeAttachmentController, 'delete',
           [va_pol.DELETE]),
+    route('GET', '/servers/{server_id}/os-server-password',
+          server_backup_actions.ServerPasswordController, 'index',
+          [sb_pol.PASSWORD_SHOW]),
+    route('DELETE', '/servers/{server_id}/os-server-password',
+          server_backup_actions.ServerPasswordController, 'delete',
+          [sb_pol.PASSWORD_CLEAR]),
 
     # --- flavors ----------------------------------------------------------
     route('GET', '/flavors', flavors.FlavorsController, 'index',

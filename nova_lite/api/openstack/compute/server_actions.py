@@ -21,6 +21,7 @@ import webob.exc
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
+from nova_lite.api.openstack.compute import server_backup_actions
 from nova_lite.api.openstack.compute import server_image_actions
 from nova_lite.api.openstack.compute import server_resize_actions
 from nova_lite.api.openstack.compute import server_shelve_actions
@@ -39,6 +40,7 @@ def _owner(server):
 class ServerActionController(server_image_actions.ImageActions,
                              server_resize_actions.ResizeActions,
                              server_shelve_actions.ShelveActions,
+                             server_backup_actions.BackupActions,
                              wsgi.ActionController):
     """/servers/{server_id}/action (rebuild and createImage are in
     server_image_actions; resize, migrate, confirmResize and
