@@ -39,7 +39,8 @@ API version history:
           conductor), rescue_instance(instance, rescue_image_ref,
           rescue_password), unrescue_instance(instance),
           backup_instance(instance, image_id, backup_type, rotation),
-          set_admin_password(instance, new_pass).
+          set_admin_password(instance, new_pass),
+          soft_delete_instance(instance), restore_instance(instance).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -385,3 +386,11 @@ class ComputeAPI(object):
         """Set the guest's administrator password."""
         self._cast_1_9(context, instance, 'set_admin_password',
                        new_pass=new_pass)
+
+    def soft_delete_instance(self, context, instance):
+        """Power the guest off: SOFT_DELETED (resources kept)."""
+        self._cast_1_9(context, instance, 'soft_delete_instance')
+
+    def restore_instance(self, context, instance):
+        """Power a soft-deleted guest on again: ACTIVE."""
+        self._cast_1_9(context, instance, 'restore_instance')

@@ -80,6 +80,10 @@ SHELVE_TASK_STATES = (SHELVING, SHELVING_IMAGE_PENDING_UPLOAD,
                       UNSHELVING)
 # Rescue: vm_state rescued and the task states in and out of it.
 RESCUED, RESCUING, UNRESCUING = 'rescued', 'rescuing', 'unrescuing'
+# Soft delete ([DEFAULT] reclaim_instance_interval > 0): vm_state and the
+# task states of a soft delete and of a restore.
+SOFT_DELETED, SOFT_DELETING, RESTORING = (
+    'soft-delete', 'soft-deleting', 'restoring')
 # createBackup's first task state (then as a snapshot's), changePassword's.
 IMAGE_BACKUP, UPDATING_PASSWORD = 'image_backup', 'updating_password'
 

@@ -49,6 +49,8 @@ RESCUE = 'rescue'
 UNRESCUE = 'unrescue'
 BACKUP = 'createBackup'
 CHANGE_PASSWORD = 'changePassword'
+RESTORE = 'restore'
+FORCE_DELETE = 'forceDelete'
 
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR

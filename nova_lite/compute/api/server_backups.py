@@ -1,5 +1,6 @@
-"""The compute API of createBackup and changePassword (POST
-/servers/{id}/action) and of /servers/{id}/os-server-password.
+"""The compute API of createBackup, changePassword and restore (POST
+/servers/{id}/action) and of /servers/{id}/os-server-password
+(forceDelete is nova_lite.compute.api.servers.delete with force).
 
 - createBackup: ACTIVE, SHUTOFF, PAUSED or SUSPENDED with no task (409
   otherwise); an image-backed server only (400 for a volume-backed
@@ -10,6 +11,8 @@
 - changePassword: ACTIVE with no task, not locked for
   non-administrators (409); the compute hands the password to the
   guest.
+- restore: SOFT_DELETED with no task, not locked for non-administrators
+  (409); the compute powers the guest on again (task restoring).
 - os-server-password: the encrypted password a guest posted (Nova's
   metadata service keeps it in the server's system metadata as
   password_0..password_3, 255 characters each); read, or cleared to
@@ -72,6 +75,16 @@ def change_password(context, instance, password):
         instance, actions.CHANGE_PASSWORD, 'set_admin_password',
         instance_obj.UPDATING_PASSWORD, [None], version=_VERSION,
         new_pass=password)
+
+
+def restore(context, instance):
+    """Restore a soft-deleted server: task restoring, then ACTIVE."""
+    server_actions.check_lock(context, instance)
+    server_actions.check_state(instance, 'restore',
+                               (instance_obj.SOFT_DELETED,))
+    server_actions.start_on_compute(
+        instance, actions.RESTORE, 'restore_instance',
+        instance_obj.RESTORING, [None], version=_VERSION)
 
 
 def get_password(instance):

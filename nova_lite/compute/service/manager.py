@@ -20,6 +20,8 @@ clients):
                     unshelve_instance (and the periodic offload)
   rescue_tasks      rescue_instance, unrescue_instance
   backup_tasks      backup_instance, set_admin_password
+  soft_delete_tasks soft_delete_instance, restore_instance (and the
+                    periodic reclaim)
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
 
@@ -44,6 +46,7 @@ from nova_lite.compute.service import resize_recovery
 from nova_lite.compute.service import resize_tasks
 from nova_lite.compute.service import resource_tracker
 from nova_lite.compute.service import shelve_tasks
+from nova_lite.compute.service import soft_delete_tasks
 from nova_lite.compute.service import volume_tasks
 from nova_lite.conf import CONF
 from nova_lite.network import api as network_api
@@ -84,6 +87,8 @@ class ComputeManager(object):
             host, self.driver, held, self.network_api, self._volumes)
         self._rescue = rescue_tasks.RescueTasks(host, self.driver, held)
         self._backups = backup_tasks.BackupTasks(host, self.driver, held)
+        self._soft_deletes = soft_delete_tasks.SoftDeleteTasks(
+            host, self.driver, held, self.terminate_instance)
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
@@ -124,6 +129,8 @@ class ComputeManager(object):
                 self._rescue.recover_interrupted(context, instance)
             elif instance.task_state == instance_obj.UPDATING_PASSWORD:
                 self._backups.recover_interrupted(instance)
+            elif instance.task_state in soft_delete_tasks.INTERRUPTED:
+                self._soft_deletes.recover_interrupted(instance)
             elif instance.task_state in instance_obj.RESIZE_TASK_STATES:
                 try:
                     self._recovery.recover_move(context, instance)
@@ -157,6 +164,7 @@ class ComputeManager(object):
                 raise
             LOG.exception('Error updating resources for %s', self.host)
         looks = [CONF.update_resources_interval,
+                 self._soft_deletes.reclaim(context),
                  self._orphans.run_if_due(context),
                  self._shelve.offload_old_shelved(context)]
         return min(look for look in looks if look is not None)
@@ -323,3 +331,9 @@ class ComputeManager(object):
 
     def set_admin_password(self, context, instance, new_pass):
         self._backups.set_admin_password(context, instance, new_pass)
+
+    def soft_delete_instance(self, context, instance):
+        self._soft_deletes.soft_delete_instance(context, instance)
+
+    def restore_instance(self, context, instance):
+        self._soft_deletes.restore_instance(context, instance)

@@ -53,6 +53,14 @@ def _actions(running, uuid):
         token=ADMIN).json()['instanceActions']]
 
 
+def _manager_of(running, host):
+    """The ComputeManager of host and its service's context."""
+    [(manager, ctxt)] = [(e, s.context) for s in running.plane.services
+                         if s.host == host for e in s.endpoints
+                         if hasattr(e, 'shelve_instance')]
+    return manager, ctxt
+
+
 @pytest.fixture
 def keep_shelved(override):
     override('shelved_offload_time', -1)
@@ -185,11 +193,10 @@ def test_periodic_offload_after_shelved_offload_time(running, override):
     host = running.host(uuid)
     _act(running, uuid, {'shelve': None})
     running.settle(uuid, 'shelved')
-    [manager] = [e for s in running.plane.services if s.host == host
-                 for e in s.endpoints if hasattr(e, 'shelve_instance')]
+    manager, ctxt = _manager_of(running, host)
 
     def offloaded():
-        manager.periodic_tasks(nova_context.get_admin_context())
+        manager.periodic_tasks(ctxt)
         return _show(running, uuid)['status'] == 'SHELVED_OFFLOADED'
     wait_for(offloaded, timeout=30, message='%s offloaded' % uuid)
     assert _claims(uuid) == {}
@@ -318,3 +325,59 @@ def test_change_password_and_the_server_password(running):
     assert running.api('GET', path, token=OTHER).status_code == 404
     assert running.api('DELETE', path, token=MEMBER).status_code == 204
     assert running.api('GET', path, token=MEMBER).json() == {'password': ''}
+
+
+# --- soft delete, restore, forceDelete --------------------------------------
+
+def _listed(running, query, token=MEMBER):
+    return [s['id'] for s in running.api(
+        'GET', '/servers?%s' % query, token=token).json()['servers']]
+
+
+def test_soft_delete_restore_and_force_delete(running, override):
+    override('reclaim_instance_interval', 3600)
+    uuid = running.boot('cell1')
+    held = _claims(uuid)
+    assert running.api('DELETE', '/servers/%s' % uuid,
+                       token=MEMBER).status_code == 204
+    running.settle(uuid, 'soft-delete')
+    server = _show(running, uuid)
+    assert server['status'] == 'SOFT_DELETED'
+    assert server['OS-EXT-STS:power_state'] == 4
+    assert _claims(uuid) == held
+    # Listed only when asked for.
+    assert uuid not in _listed(running, 'name=vm')
+    assert uuid in _listed(running, 'status=SOFT_DELETED')
+    assert uuid in _listed(running, 'deleted=true&all_tenants=1',
+                           token=ADMIN)
+    assert uuid in _listed(running, 'changes-since=2000-01-01T00:00:00Z')
+    # What a soft-deleted server refuses.
+    for body in ({'os-start': None}, {'shelve': None}, {'rescue': None}):
+        assert _act(running, uuid, body).status_code == 409
+    assert _act(running, uuid, {'restore': None},
+                token=OTHER).status_code == 404
+    assert _act(running, uuid, {'restore': None}).status_code == 202
+    running.settle(uuid, 'active')
+    assert _show(running, uuid)['OS-EXT-STS:power_state'] == 1
+    assert _act(running, uuid, {'restore': None}).status_code == 409
+    assert _actions(running, uuid)[:2] == ['restore', 'delete']
+    running.api('DELETE', '/servers/%s' % uuid, token=MEMBER)
+    running.settle(uuid, 'soft-delete')
+    assert _act(running, uuid, {'forceDelete': None}).status_code == 202
+    running.gone(uuid)
+    assert _claims(uuid) == {}
+
+
+def test_soft_deleted_servers_are_reclaimed(running, override):
+    override('reclaim_instance_interval', 1)
+    uuid = running.boot('cell2')
+    manager, ctxt = _manager_of(running, running.host(uuid))
+    running.api('DELETE', '/servers/%s' % uuid, token=MEMBER)
+    running.settle(uuid, 'soft-delete')
+
+    def reclaimed():
+        manager.periodic_tasks(ctxt)
+        return running.api('GET', '/servers/%s' % uuid,
+                           token=ADMIN).status_code == 404
+    wait_for(reclaimed, timeout=30, message='%s reclaimed' % uuid)
+    assert _claims(uuid) == {}

@@ -158,6 +158,9 @@ ROUTES = (
                      [sb_pol.CREATE_BACKUP]),
               action('changePassword', _ServerActions.change_password,
                      [sb_pol.CHANGE_PASSWORD]),
+              action('restore', _ServerActions.restore, [sb_pol.RESTORE]),
+              action('forceDelete', _ServerActions.force_delete,
+                     [sb_pol.FORCE_DELETE]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------

@@ -1,8 +1,9 @@
-"""createBackup and changePassword (``POST /servers/{server_id}/action``,
-a mixin of the server action controller, which holds ``server_id`` and
-``_authorized``) and ``/servers/{server_id}/os-server-password``: each
-handler validates the body, checks policy on the server's project and
-calls nova_lite.compute.api.server_backups."""
+"""createBackup, changePassword, restore and forceDelete (``POST
+/servers/{server_id}/action``, a mixin of the server action controller,
+which holds ``server_id`` and ``_authorized``) and
+``/servers/{server_id}/os-server-password``: each handler validates the
+body, checks policy on the server's project and calls
+nova_lite.compute.api.server_backups (forceDelete: servers.delete)."""
 import pecan
 
 from nova_lite.api.openstack import api_version as av
@@ -11,6 +12,7 @@ from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute.api import server_actions
 from nova_lite.compute.api import server_backups
+from nova_lite.compute.api import servers as compute_servers
 from nova_lite.policies import server_backups as policies
 
 
@@ -19,8 +21,8 @@ def _owner(instance):
 
 
 class BackupActions(object):
-    """createBackup and changePassword, mixed into the server action
-    controller."""
+    """createBackup, changePassword, restore and forceDelete, mixed into
+    the server action controller."""
 
     @validation.schema(schemas.create_backup)
     def create_backup(self, body):
@@ -42,6 +44,16 @@ class BackupActions(object):
         ctxt, instance = self._authorized(policies.CHANGE_PASSWORD)
         server_backups.change_password(
             ctxt, instance, body['changePassword']['adminPass'])
+
+    @validation.schema(schemas.restore)
+    def restore(self, body):
+        ctxt, instance = self._authorized(policies.RESTORE)
+        server_backups.restore(ctxt, instance)
+
+    @validation.schema(schemas.force_delete)
+    def force_delete(self, body):
+        ctxt, _instance = self._authorized(policies.FORCE_DELETE)
+        compute_servers.delete(ctxt, self.server_id, force=True)
 
 
 class ServerPasswordController(object):

@@ -1,4 +1,5 @@
-"""Request schemas of createBackup and changePassword."""
+"""Request schemas of createBackup, changePassword, restore and
+forceDelete."""
 from nova_lite.api.openstack.compute.schemas.server_actions import action
 from nova_lite.api.openstack import validation
 
@@ -26,3 +27,7 @@ change_password = action('changePassword', {
     'required': ['adminPass'],
     'additionalProperties': False,
 })
+
+# As Nova, these actions' values are not looked at (clients send null).
+restore = action('restore', {})
+force_delete = action('forceDelete', {})
