@@ -385,6 +385,12 @@ ROWS = [
      _OWN_SERVER),
     ('DELETE', '/servers/{server}/os-server-password', None, '2.1',
      {ADMIN: 204, MEMBER: 204, READER: 403, OTHER: 404}),
+    # restore (a server not soft-deleted: 409) and forceDelete (of a
+    # server that does not exist: 404): members and administrators.
+    ('POST', '/servers/{error_server}/action', {'restore': None}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/' + MISSING_UUID + '/action', {'forceDelete': None},
+     '2.1', _all(404)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

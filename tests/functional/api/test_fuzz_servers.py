@@ -311,8 +311,9 @@ def test_no_volume_attachment_input_gives_a_server_error(
                   json.dumps(body).encode(), 'application/json', None)
 
 
-# shelve, shelveOffload, unshelve, rescue, unrescue, createBackup and
-# changePassword (and os-server-password's methods): every key each
+# shelve, shelveOffload, unshelve, rescue, unrescue, createBackup,
+# changePassword and restore (and os-server-password's methods; not
+# forceDelete, which would delete the servers): every key each
 # takes at some microversion, plus unknown ones; zones and images that
 # exist (or not) half the time.
 SHELVE_RESCUE_KEYS = ['availability_zone', 'adminPass', 'rescue_image_ref',
@@ -327,7 +328,8 @@ _SHELVE_RESCUE_VALUES = st.one_of(
 SHELVE_RESCUE_BODIES = st.builds(
     lambda action, value: json.dumps({action: value}).encode(),
     st.sampled_from(['shelve', 'shelveOffload', 'unshelve', 'rescue',
-                     'unrescue', 'createBackup', 'changePassword']),
+                     'unrescue', 'createBackup', 'changePassword',
+                     'restore']),
     st.one_of(st.none(), fuzz.FIELD_VALUES,
               st.dictionaries(st.sampled_from(SHELVE_RESCUE_KEYS),
                               _SHELVE_RESCUE_VALUES, max_size=3)))
