@@ -13,6 +13,7 @@ from nova_lite.compute.api import server_backups
 from nova_lite import context as nova_context
 from nova_lite.placement import allocations
 from tests.functional.api.test_servers_boot import ADMIN
+from tests.functional.api.test_servers_boot import IMAGE
 from tests.functional.api.test_servers_boot import MEMBER
 from tests.functional.api.test_servers_boot import OTHER
 from tests.functional.conftest import wait_for
@@ -381,3 +382,24 @@ def test_soft_deleted_servers_are_reclaimed(running, override):
                            token=ADMIN).status_code == 404
     wait_for(reclaimed, timeout=30, message='%s reclaimed' % uuid)
     assert _claims(uuid) == {}
+
+
+def test_volume_backed_shelve_offloads_with_no_image_and_rescue_at_287(
+        running):
+    uuid = running.boot('cell1', imageRef='', block_device_mapping_v2=[{
+        'boot_index': 0, 'uuid': IMAGE, 'source_type': 'image',
+        'destination_type': 'volume', 'volume_size': 1,
+        'delete_on_termination': True}])
+    response = _act(running, uuid, {'rescue': None}, version='2.86')
+    assert response.status_code == 400, response.text
+    response = _act(running, uuid, {'rescue': {'rescue_image_ref': IMAGE}},
+                    version='2.87')
+    assert response.status_code == 400, response.text
+    assert 'hw_rescue' in response.json()['badRequest']['message']
+    assert _act(running, uuid, {'shelve': None}).status_code == 202
+    running.settle(uuid, 'shelved_offloaded')
+    assert _shelved_images(running, uuid) == []
+    assert _claims(uuid) == {}
+    assert _act(running, uuid, {'unshelve': None}).status_code == 202
+    running.settle(uuid, 'active')
+    assert _claims(uuid)
