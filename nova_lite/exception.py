@@ -720,3 +720,13 @@ class ConsoleTokenNotFound(NotFound):
 class ComputeUnreachable(Conflict):
     msg_fmt = ('The compute service of instance %(instance_uuid)s on '
                '%(host)s did not answer; retry later.')
+
+
+class UnshelveInstanceInvalidState(Conflict):
+    msg_fmt = ('Specifying an availability zone when unshelving server '
+               '%(instance_uuid)s with status %(state)s is not supported. '
+               'The server status must be SHELVED_OFFLOADED.')
+
+
+class InstanceNotRescuable(Invalid):
+    msg_fmt = 'Instance %(instance_id)s cannot be rescued: %(reason)s'

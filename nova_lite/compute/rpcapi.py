@@ -40,6 +40,15 @@ API version history:
           [DEFAULT] rpc_response_timeout); trigger_crash_dump(instance),
           inject_network_info(instance) (casts).
 
+    1.11 - shelve and rescue (casts): shelve_instance(instance,
+          image_id), shelve_offload_instance(instance),
+          unshelve_instance(instance, request_spec) (from the super
+          conductor), rescue_instance(instance, rescue_image_ref,
+          rescue_password), unrescue_instance(instance),
+          backup_instance(instance, image_id, backup_type, rotation),
+          set_admin_password(instance, new_pass),
+          soft_delete_instance(instance), restore_instance(instance).
+
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
 backported to the versions it understands; an explicit version pins every
@@ -72,9 +81,12 @@ CACHE_IMAGES_VERSION = '1.9'
 # The version that has the consoles and introspection calls.
 CONSOLE_VERSION = '1.10'
 
+# The version that has shelve, unshelve and rescue.
+SHELVE_RESCUE_VERSION = '1.11'
+
 
 class ComputeAPI(object):
-    VERSION = '1.10'
+    VERSION = '1.11'
 
     def __init__(self):
         self._clients = {}
@@ -380,3 +392,61 @@ class ComputeAPI(object):
         cctxt = self._client(context, instance.host).prepare(
             server=instance.host, version=CONSOLE_VERSION)
         cctxt.cast(context, 'inject_network_info', instance=instance)
+
+    # Shelve, unshelve and rescue (1.11): casts to the instance's host
+    # (unshelve: the host the super conductor picked, instance.host);
+    # callers check can_send(..., SHELVE_RESCUE_VERSION) first.
+
+    def _cast_1_11(self, context, instance, method, **kwargs):
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=SHELVE_RESCUE_VERSION)
+        cctxt.cast(context, method, instance=instance, **kwargs)
+
+    def shelve_instance(self, context, instance, image_id):
+        """Power off, snapshot into image_id (queued), SHELVED (and
+        offloaded at once when [DEFAULT] shelved_offload_time is 0)."""
+        self._cast_1_11(context, instance, 'shelve_instance',
+                       image_id=image_id)
+
+    def shelve_offload_instance(self, context, instance):
+        """Destroy the guest, free its host and allocations:
+        SHELVED_OFFLOADED."""
+        self._cast_1_11(context, instance, 'shelve_offload_instance')
+
+    def unshelve_instance(self, context, instance, request_spec=None):
+        """The guest back on instance.host (claimed there by the
+        scheduler when it was offloaded): ACTIVE."""
+        self._cast_1_11(context, instance, 'unshelve_instance',
+                       request_spec=request_spec)
+
+    def rescue_instance(self, context, instance, rescue_image_ref,
+                        rescue_password):
+        """Boot the guest from a rescue image: RESCUED."""
+        self._cast_1_11(context, instance, 'rescue_instance',
+                       rescue_image_ref=rescue_image_ref,
+                       rescue_password=rescue_password)
+
+    def unrescue_instance(self, context, instance):
+        """Boot the guest from its own disk again: ACTIVE."""
+        self._cast_1_11(context, instance, 'unrescue_instance')
+
+    def backup_instance(self, context, instance, image_id, backup_type,
+                        rotation):
+        """Snapshot into image_id (queued), then keep only the newest
+        rotation backups of backup_type of the instance."""
+        self._cast_1_11(context, instance, 'backup_instance',
+                       image_id=image_id, backup_type=backup_type,
+                       rotation=rotation)
+
+    def set_admin_password(self, context, instance, new_pass):
+        """Set the guest's administrator password."""
+        self._cast_1_11(context, instance, 'set_admin_password',
+                       new_pass=new_pass)
+
+    def soft_delete_instance(self, context, instance):
+        """Power the guest off: SOFT_DELETED (resources kept)."""
+        self._cast_1_11(context, instance, 'soft_delete_instance')
+
+    def restore_instance(self, context, instance):
+        """Power a soft-deleted guest on again: ACTIVE."""
+        self._cast_1_11(context, instance, 'restore_instance')

@@ -22,6 +22,7 @@ from nova_lite.conductor.tasks import cross_cell_finish
 from nova_lite.conductor.tasks import cross_cell_recovery
 from nova_lite.conductor.tasks import migrate
 from nova_lite.conductor.tasks import move_recovery
+from nova_lite.conductor import unshelve
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -150,7 +151,7 @@ class ConductorManager(object):
 class ComputeTaskManager(object):
     """The compute_task endpoint of a super conductor."""
     target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
-                              version='1.3')
+                              version='1.4')
 
     def __init__(self):
         self.builder = build.Builder()
@@ -169,6 +170,24 @@ class ComputeTaskManager(object):
         except Exception:
             LOG.exception('Recovering moves interrupted before their '
                           'hand-off failed')
+        self._recover_unshelves(context)
+
+    def _recover_unshelves(self, context):
+        """conductor.unshelve.recover in every cell but cell0."""
+        try:
+            cells = objects.CellMappingList.get_all(context)
+        except Exception:
+            LOG.exception('Could not list the cells to recover unshelves')
+            return
+        for cell in cells:
+            if cell.is_cell0():
+                continue
+            try:
+                with nova_context.target_cell(context, cell) as cctxt:
+                    unshelve.recover(cctxt, cell.uuid)
+            except Exception:
+                LOG.exception('Recovering interrupted unshelves in %s '
+                              'failed', cell.name)
 
     def ping(self, context, arg):
         return {'service': 'compute_task', 'arg': arg}
@@ -221,6 +240,25 @@ class ComputeTaskManager(object):
                 # event (oslo.log appends the exception); anything else
                 # with its traceback.
                 LOG.warning('Move of %s did not start', instance.uuid,
+                            exc_info=not isinstance(
+                                exc, exception.NovaLiteException))
+
+    def unshelve_instance(self, context, instance):
+        """1.4: unshelve instance (task unshelving) within its cell
+        (conductor.unshelve), as event conductor_unshelve_instance of
+        its action."""
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            context, instance.uuid)
+        cell = mapping.cell_mapping
+        with nova_context.target_cell(context, cell) as cctxt:
+            instance.context = cctxt
+            try:
+                with instance_events.EventReporter(
+                        cctxt, 'conductor_unshelve_instance', CONF.host,
+                        instance.uuid):
+                    unshelve.unshelve_instance(cctxt, instance, cell.uuid)
+            except Exception as exc:
+                LOG.warning('Unshelve of %s did not start', instance.uuid,
                             exc_info=not isinstance(
                                 exc, exception.NovaLiteException))
 

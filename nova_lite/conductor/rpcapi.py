@@ -28,6 +28,8 @@ only (those holding the API database):
           call with do_cast=False) and
           revert_snapshot_based_resize(instance, migration) (cast): the
           confirm and revert of a cross-cell move.
+    1.4 - unshelve_instance(instance) (cast): a shelved server back on
+          its host, an offloaded one scheduled anew within its cell.
 
 Caps: [upgrade_levels] conductor and compute_task, re-derived on each
 call from the minimum service versions, which SIGHUP makes the process
@@ -47,6 +49,8 @@ EVENT_START_TIME_VERSION = '1.3'
 OBJECT_ACTION_VERSIONS = {'save_and_finish_event':
                           SAVE_AND_FINISH_EVENT_VERSION}
 COMPUTE_TASK_NAMESPACE = 'compute_task'
+# The compute_task version that has unshelve_instance.
+UNSHELVE_VERSION = '1.4'
 
 
 def _version(objmethod, kwargs):
@@ -119,7 +123,7 @@ class ConductorAPI(object):
 
 class ComputeTaskAPI(object):
     """Calls a super conductor's compute_task endpoint (API transport)."""
-    VERSION = '1.3'
+    VERSION = '1.4'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -173,3 +177,9 @@ class ComputeTaskAPI(object):
         cctxt = self.client.prepare(version='1.3')
         cctxt.cast(context, 'revert_snapshot_based_resize',
                    instance=instance, migration=migration)
+
+    def unshelve_instance(self, context, instance):
+        """1.4: unshelve instance (task_state unshelving); callers check
+        can_send(UNSHELVE_VERSION) first."""
+        cctxt = self.client.prepare(version=UNSHELVE_VERSION)
+        cctxt.cast(context, 'unshelve_instance', instance=instance)

@@ -62,6 +62,22 @@ opts = [
                     'may carry, on create and through /servers/{id}/'
                     'metadata (Nova\'s [quota] metadata_items default); '
                     '-1: no limit. Beyond it a request is a 403.'),
+    cfg.IntOpt('shelved_offload_time', default=0, min=-1,
+               help='Seconds a shelved server keeps its guest and its '
+                    'resources on its host before its compute offloads it '
+                    '(SHELVED_OFFLOADED): 0 offloads at once, as part of '
+                    'the shelve; -1 never (only shelveOffload does).'),
+    cfg.IntOpt('reclaim_instance_interval', default=0,
+               help='Above 0: a DELETE of a server that has run only soft '
+                    'deletes it (SOFT_DELETED: guest powered off, its '
+                    'resources kept, restorable with the restore action) '
+                    'and its compute deletes it for good this many seconds '
+                    'later (checked every periodic run); forceDelete '
+                    'deletes at once. 0 or less: DELETE deletes at once.'),
+    cfg.IntOpt('shelved_poll_interval', default=3600,
+               help='Seconds between two looks of a compute for shelved '
+                    'servers older than shelved_offload_time; 0 or less: '
+                    'never.'),
 ]
 
 

@@ -67,6 +67,26 @@ ACTION_TASK_STATES = (POWERING_OFF, POWERING_ON, PAUSING, UNPAUSING,
                       SUSPENDING, RESUMING) + SOFT_REBOOT_STATES + \
     HARD_REBOOT_STATES
 
+# Shelve and unshelve (nova_lite.compute.api.server_shelve; values as
+# Nova's): vm_states, then the task states of a shelve, in order.
+SHELVED, SHELVED_OFFLOADED = 'shelved', 'shelved_offloaded'
+SHELVING = 'shelving'
+SHELVING_IMAGE_PENDING_UPLOAD = 'shelving_image_pending_upload'
+SHELVING_IMAGE_UPLOADING = 'shelving_image_uploading'
+SHELVING_OFFLOADING = 'shelving_offloading'
+UNSHELVING = 'unshelving'
+SHELVE_TASK_STATES = (SHELVING, SHELVING_IMAGE_PENDING_UPLOAD,
+                      SHELVING_IMAGE_UPLOADING, SHELVING_OFFLOADING,
+                      UNSHELVING)
+# Rescue: vm_state rescued and the task states in and out of it.
+RESCUED, RESCUING, UNRESCUING = 'rescued', 'rescuing', 'unrescuing'
+# Soft delete ([DEFAULT] reclaim_instance_interval > 0): vm_state and the
+# task states of a soft delete and of a restore.
+SOFT_DELETED, SOFT_DELETING, RESTORING = (
+    'soft-delete', 'soft-deleting', 'restoring')
+# createBackup's first task state (then as a snapshot's), changePassword's.
+IMAGE_BACKUP, UPDATING_PASSWORD = 'image_backup', 'updating_password'
+
 # fn(context, instance, old_vm_state, old_task_state), called where a
 # save() wrote a change of vm_state or task_state (after its commit).
 # The notifications layer (above us) adds its instance.update sender.

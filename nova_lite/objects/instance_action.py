@@ -45,6 +45,16 @@ SWAP_VOLUME = 'swap_volume'
 TRIGGER_CRASH_DUMP = 'trigger_crash_dump'
 INJECT_NETWORK_INFO = 'inject_network_info'
 
+SHELVE = 'shelve'
+SHELVE_OFFLOAD = 'shelveOffload'
+UNSHELVE = 'unshelve'
+RESCUE = 'rescue'
+UNRESCUE = 'unrescue'
+BACKUP = 'createBackup'
+CHANGE_PASSWORD = 'changePassword'
+RESTORE = 'restore'
+FORCE_DELETE = 'forceDelete'
+
 SUCCESS = db.RESULT_SUCCESS
 ERROR = db.RESULT_ERROR
 

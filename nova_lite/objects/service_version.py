@@ -206,6 +206,16 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'compute RPC 1.10: console output, remote console '
                 'connection info, diagnostics (calls), trigger_crash_dump '
                 'and inject_network_info (casts)'},
+    # 18
+    {'compute_rpc': '1.11', 'compute_task_rpc': '1.4',
+     'enables': 'shelve and rescue: compute RPC 1.11 (shelve_instance, '
+                'shelve_offload_instance, unshelve_instance, '
+                'rescue_instance, unrescue_instance), compute_task RPC '
+                '1.4 (unshelve_instance: an offloaded server scheduled '
+                'anew within its cell). An API sends shelve, '
+                'shelveOffload, unshelve, rescue and unrescue only to '
+                'computes at 18 or later (409 for an older one), and '
+                'unshelve only while the super conductors serve 1.4'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -16,10 +16,13 @@ from nova_lite.policies import server_actions
 from nova_lite.policies import server_groups
 
 from nova_lite.policies import server_consoles
+
+from nova_lite.policies import server_backups
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
 from nova_lite.policies import server_resize
+from nova_lite.policies import server_shelve
 from nova_lite.policies import server_tags
 from nova_lite.policies import servers
 from nova_lite.policies import services
@@ -54,4 +57,7 @@ def list_rules():
         extensions.list_rules(),
         simple_tenant_usage.list_rules(),
         server_consoles.list_rules(),
+
+        server_shelve.list_rules(),
+        server_backups.list_rules(),
     ))

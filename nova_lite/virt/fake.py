@@ -290,6 +290,50 @@ class FakeDriver(object):
                              usedforsecurity=False).hexdigest()
         return {'size': size, 'checksum': digest}
 
+    @_hooked
+    def rescue(self, instance_uuid, rescue_image_ref, admin_password=None):
+        """Boot the guest from rescue_image_ref, its own disk attached
+        as a second one (running). Idempotent; GuestNotFound."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s to rescue'
+                                    % (instance_uuid, self.host))
+            guest.update({'rescue_image_ref': rescue_image_ref,
+                          'rescue_password_set': bool(admin_password),
+                          'power_state': RUNNING})
+            self._persist(instance_uuid)
+
+    @_hooked
+    def unrescue(self, instance_uuid):
+        """Boot the guest from its own disk again (running).
+        Idempotent; GuestNotFound."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s to unrescue'
+                                    % (instance_uuid, self.host))
+            guest.pop('rescue_image_ref', None)
+            guest.pop('rescue_password_set', None)
+            guest['power_state'] = RUNNING
+            self._persist(instance_uuid)
+
+    @_hooked
+    def set_admin_password(self, instance_uuid, new_pass):
+        """Set the guest's administrator password (the guest keeps a
+        digest of it). GuestNotRunning unless it runs; GuestNotFound."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            if guest.get('power_state') != RUNNING:
+                raise GuestNotRunning('Guest %s is not running'
+                                      % instance_uuid)
+            guest['admin_password_sha256'] = hashlib.sha256(
+                new_pass.encode()).hexdigest()
+            self._persist(instance_uuid)
+
     # Volumes: the guest records which volume is on which device (its
     # connection info came from the volume service). Idempotent.
 

@@ -179,6 +179,11 @@ CONSOLE_AUTH_TOKENS_ANY_TYPE = '2.31'
 DIAGNOSTICS_STANDARD = '2.48'
 # GET /servers/{id}/topology (2.78).
 SERVER_TOPOLOGY = '2.78'
+
+# servers: unshelve takes an availability_zone (SHELVED_OFFLOADED only).
+UNSHELVE_AVAILABILITY_ZONE = '2.77'
+# servers: rescue of a volume-backed server (stable device rescue).
+RESCUE_VOLUME_BACKED = '2.87'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

@@ -157,6 +157,12 @@ def _snapshot_properties(context, instance, metadata):
     return properties
 
 
+def snapshot_properties(context, instance, metadata=None):
+    """The properties of a new snapshot image of instance (shelve's
+    too): its image's, the snapshot's own, then metadata."""
+    return _snapshot_properties(context, instance, metadata)
+
+
 def snapshot(context, instance, name, metadata=None):
     """Snapshot the server of instance (as server_actions.get returns
     it) into a new image (status queued, owned by the server's project);

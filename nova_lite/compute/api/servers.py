@@ -400,15 +400,30 @@ def _local_delete(context, instance):
     _notify_delete(context, instance, notify.END)
 
 
+def _delete_shelved_image(context, instance):
+    """A shelved server's snapshot goes with it (as Nova's)."""
+    if instance.vm_state not in (instance_obj.SHELVED,
+                                 instance_obj.SHELVED_OFFLOADED):
+        return
+    image_id = (instance.system_metadata or {}).get('shelved_image_id')
+    if image_id:
+        try:
+            image_api.API().delete(context.elevated(), image_id)
+        except exception.ImageNotFound:
+            pass
+
+
 def _finish(context, server_id):
     instance_mapping.queue_for_delete(context, server_id)
     br_obj.delete_request_spec(context, server_id)
     server_groups.remove_server(context, server_id)
 
 
-def delete(context, server_id):
+def delete(context, server_id, force=False, action=instance_action.DELETE):
     """Delete a server wherever it is (the caller has checked policy on
-    its owner)."""
+    its owner). With [DEFAULT] reclaim_instance_interval > 0 a server
+    that has run, on a compute that is up, is only soft deleted
+    (soft_delete), unless force (forceDelete, recorded as action)."""
     if _destroy_build_request(context, server_id):
         # Not created in a cell yet: the super conductor finds its build
         # request gone and removes what it made.
@@ -431,10 +446,14 @@ def delete(context, server_id):
             raise
         if instance.locked and not context.is_admin:
             raise exception.InstanceIsLocked(instance_uuid=server_id)
-        if (mapping.cell_mapping.is_cell0() or not instance.host
-                or not _compute_up(cctxt, instance.host)):
-            instance_events.record_action(cctxt, instance,
-                                          instance_action.DELETE)
+        local = (mapping.cell_mapping.is_cell0() or not instance.host
+                 or not _compute_up(cctxt, instance.host))
+        if not force and not local and _soft_deletes(cctxt, instance):
+            soft_delete(cctxt, instance)
+            return
+        _delete_shelved_image(context, instance)
+        if local:
+            instance_events.record_action(cctxt, instance, action)
             _local_delete(context, instance)
             _finish(context, server_id)
             return
@@ -446,15 +465,18 @@ def delete(context, server_id):
             instance.save(expected_task_state=[
                 None, instance_obj.SCHEDULING, instance_obj.NETWORKING,
                 instance_obj.SPAWNING, *instance_obj.ACTION_TASK_STATES,
-                *instance_obj.RESIZE_TASK_STATES])
+                *instance_obj.RESIZE_TASK_STATES,
+                *instance_obj.SHELVE_TASK_STATES,
+                instance_obj.RESCUING, instance_obj.UNRESCUING,
+                instance_obj.SOFT_DELETING, instance_obj.RESTORING,
+                instance_obj.IMAGE_BACKUP, instance_obj.UPDATING_PASSWORD])
         except exception.UnexpectedDeletingTaskStateError:
             # Already being deleted; if for longer than
             # delete_retry_interval its message may have been lost (a
             # broker restart): send it again (terminate is idempotent).
             _resend_stuck_delete(cctxt, server_id)
             return
-        instance_events.record_action(cctxt, instance,
-                                      instance_action.DELETE)
+        instance_events.record_action(cctxt, instance, action)
         try:
             # In VERIFY_RESIZE the source holds a guest and an allocation
             # too: a confirm cleans it up while the delete goes to the
@@ -466,6 +488,37 @@ def delete(context, server_id):
             raise exception.MessagingUnavailable(
                 reason=type(exc).__name__)
         _finish(context, server_id)
+
+
+def _soft_deletes(cctxt, instance):
+    """Whether a DELETE of instance only soft deletes it: soft delete is
+    on, the server has run (as Nova: one that never launched is deleted
+    at once) and its compute speaks compute RPC 1.9."""
+    return (CONF.reclaim_instance_interval > 0
+            and instance.launched_at is not None
+            and compute_rpcapi.ComputeAPI().can_send(
+                cctxt, instance.host, compute_rpcapi.SHELVE_RESCUE_VERSION))
+
+
+def soft_delete(cctxt, instance):
+    """Soft delete instance (context targeted at its cell): task
+    soft-deleting, action delete, cast to its compute (which powers the
+    guest off: SOFT_DELETED). 409 while it is being deleted."""
+    instance.task_state = instance_obj.SOFT_DELETING
+    try:
+        with instance_obj.transaction(cctxt):
+            instance.save(expected_task_state=[
+                None, *instance_obj.ACTION_TASK_STATES,
+                *instance_obj.SHELVE_TASK_STATES,
+                instance_obj.RESCUING, instance_obj.UNRESCUING,
+                instance_obj.SOFT_DELETING, instance_obj.RESTORING])
+            instance_events.record_action(cctxt, instance,
+                                          instance_action.DELETE)
+    except exception.UnexpectedTaskStateError as exc:
+        raise exception.InstanceInvalidState(
+            action='delete', instance_uuid=instance.uuid,
+            attr='task_state', state=exc.kwargs.get('actual'))
+    compute_rpcapi.ComputeAPI().soft_delete_instance(cctxt, instance)
 
 
 def _resend_stuck_delete(cctxt, server_id):

@@ -16,6 +16,12 @@ clients):
   volume_tasks      attach_volume, detach_volume (and the volumes of a
                     build, a delete and a cross-cell move)
   resize_recovery   a delete or a restart in the middle of a move
+  shelve_tasks      shelve_instance, shelve_offload_instance,
+                    unshelve_instance (and the periodic offload)
+  rescue_tasks      rescue_instance, unrescue_instance
+  backup_tasks      backup_instance, set_admin_password
+  soft_delete_tasks soft_delete_instance, restore_instance (and the
+                    periodic reclaim)
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
   console_tasks     console output and connection info, diagnostics,
@@ -30,6 +36,7 @@ every state change is a compare-and-swap on the state it expects.
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from nova_lite.compute.service import backup_tasks
 from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import console_tasks
 from nova_lite.compute.service import cross_cell_tasks
@@ -37,9 +44,12 @@ from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import locks
 from nova_lite.compute.service import orphans
 from nova_lite.compute.service import power_tasks
+from nova_lite.compute.service import rescue_tasks
 from nova_lite.compute.service import resize_recovery
 from nova_lite.compute.service import resize_tasks
 from nova_lite.compute.service import resource_tracker
+from nova_lite.compute.service import shelve_tasks
+from nova_lite.compute.service import soft_delete_tasks
 from nova_lite.compute.service import volume_tasks
 from nova_lite.conf import CONF
 from nova_lite.network import api as network_api
@@ -53,8 +63,8 @@ LOG = logging.getLogger(__name__)
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
     # cross-cell resize steps; 1.9: image pre-caching; 1.10: consoles
-    # and introspection.
-    target = messaging.Target(version='1.10')
+    # and introspection; 1.11: shelve, unshelve and rescue.
+    target = messaging.Target(version='1.11')
 
     def __init__(self, host):
         self.host = host
@@ -77,6 +87,12 @@ class ComputeManager(object):
         self._images = image_tasks.ImageTasks(host, self.driver, held)
         self._cross_cell = cross_cell_tasks.CrossCellTasks(
             host, self.driver, held, self.network_api, self._volumes)
+        self._shelve = shelve_tasks.ShelveTasks(
+            host, self.driver, held, self.network_api, self._volumes)
+        self._rescue = rescue_tasks.RescueTasks(host, self.driver, held)
+        self._backups = backup_tasks.BackupTasks(host, self.driver, held)
+        self._soft_deletes = soft_delete_tasks.SoftDeleteTasks(
+            host, self.driver, held, self.terminate_instance)
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
@@ -110,6 +126,16 @@ class ComputeManager(object):
                 self.terminate_instance(context, instance)
             elif instance.task_state in image_tasks.INTERRUPTED:
                 self._images.recover_interrupted(instance)
+            elif (instance.task_state in shelve_tasks.INTERRUPTED
+                  or (instance.task_state == instance_obj.SPAWNING and
+                      instance.vm_state == instance_obj.SHELVED_OFFLOADED)):
+                self._shelve.recover_interrupted(context, instance)
+            elif instance.task_state in rescue_tasks.INTERRUPTED:
+                self._rescue.recover_interrupted(context, instance)
+            elif instance.task_state == instance_obj.UPDATING_PASSWORD:
+                self._backups.recover_interrupted(instance)
+            elif instance.task_state in soft_delete_tasks.INTERRUPTED:
+                self._soft_deletes.recover_interrupted(instance)
             elif instance.task_state in instance_obj.RESIZE_TASK_STATES:
                 try:
                     self._recovery.recover_move(context, instance)
@@ -142,10 +168,11 @@ class ComputeManager(object):
             if raise_on_error:
                 raise
             LOG.exception('Error updating resources for %s', self.host)
-        next_look = self._orphans.run_if_due(context)
-        if next_look is None:
-            return CONF.update_resources_interval
-        return min(CONF.update_resources_interval, next_look)
+        looks = [CONF.update_resources_interval,
+                 self._soft_deletes.reclaim(context),
+                 self._orphans.run_if_due(context),
+                 self._shelve.offload_old_shelved(context)]
+        return min(look for look in looks if look is not None)
 
     # --- RPC API 1.0 - 1.2: the host ------------------------------------
 
@@ -306,3 +333,38 @@ class ComputeManager(object):
 
     def inject_network_info(self, context, instance):
         self._consoles.inject_network_info(context, instance)
+
+    # --- RPC API 1.11: shelve (shelve_tasks), rescue (rescue_tasks),
+    # backups and passwords (backup_tasks) --------------------------------
+
+    def shelve_instance(self, context, instance, image_id):
+        self._shelve.shelve_instance(context, instance, image_id)
+
+    def shelve_offload_instance(self, context, instance):
+        self._shelve.shelve_offload_instance(context, instance)
+
+    def unshelve_instance(self, context, instance, request_spec=None):
+        self._shelve.unshelve_instance(context, instance,
+                                       request_spec=request_spec)
+
+    def rescue_instance(self, context, instance, rescue_image_ref,
+                        rescue_password):
+        self._rescue.rescue_instance(context, instance, rescue_image_ref,
+                                     rescue_password)
+
+    def unrescue_instance(self, context, instance):
+        self._rescue.unrescue_instance(context, instance)
+
+    def backup_instance(self, context, instance, image_id, backup_type,
+                        rotation):
+        self._backups.backup_instance(context, instance, image_id,
+                                      backup_type, rotation)
+
+    def set_admin_password(self, context, instance, new_pass):
+        self._backups.set_admin_password(context, instance, new_pass)
+
+    def soft_delete_instance(self, context, instance):
+        self._soft_deletes.soft_delete_instance(context, instance)
+
+    def restore_instance(self, context, instance):
+        self._soft_deletes.restore_instance(context, instance)

@@ -13,6 +13,8 @@ from nova_lite.db.main import instances
 
 INST, CACHE, TAGS = instances.INST, instances.CACHE, instances.TAGS
 RELATED = instances.RELATED
+# The vm_state of a soft-deleted server (as Nova's).
+SOFT_DELETED = 'soft-delete'
 # Columns the API filters by regular expression (administrators, and
 # everyone for some from microversion 2.83).
 REGEX_FILTERS = ('power_state', 'progress', 'launch_index', 'config_drive',
@@ -39,10 +41,17 @@ def _filters(filters):
     (True/False; default live only), hidden (default False)."""
     crit = []
     deleted = filters.get('deleted')
+    soft = INST.c.vm_state == SOFT_DELETED
     if deleted is None or deleted is False:
         crit.append(INST.c.deleted == 0)
+        if deleted is False and not filters.get('soft_deleted'):
+            # As the Compute API lists: not deleted means not soft
+            # deleted either (unless asked for).
+            crit.append(sa.or_(INST.c.vm_state.is_(None), ~soft))
     elif deleted is True:
-        crit.append(INST.c.deleted != 0)
+        crit.append(sa.or_(INST.c.deleted != 0, soft)
+                    if filters.get('soft_deleted', True)
+                    else INST.c.deleted != 0)
     crit.append(INST.c.hidden == sa.sql.expression.literal(
         bool(filters.get('hidden', False))))
     for key in ('project_id', 'user_id', 'host', 'node', 'image_ref',

@@ -459,6 +459,41 @@ ROWS = [
      '2.17', {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
     ('POST', '/servers/{server}/action', {'injectNetworkInfo': None}, '2.1',
      _admin_only(202) | {OTHER: 404}),
+
+    # shelve, unshelve, rescue and unrescue: members and administrators;
+    # shelveOffload: administrators. The server in error then refuses
+    # each (409) but rescue, whose missing image is a 400.
+    ('POST', '/servers/{error_server}/action', {'shelve': None}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'shelveOffload': None},
+     '2.1', _admin_only(409, 403) | {OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'unshelve': None}, '2.77',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'rescue': {'rescue_image_ref': MISSING_UUID}}, '2.1',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action', {'unrescue': None}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    # createBackup and changePassword: members and administrators (the
+    # server in error refuses both: 409); the password a guest posted:
+    # readers read it, members clear it.
+    ('POST', '/servers/{error_server}/action',
+     {'createBackup': {'name': 'b', 'backup_type': 'daily',
+                       'rotation': 1}}, '2.45',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'changePassword': {'adminPass': 'x'}}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('GET', '/servers/{server}/os-server-password', None, '2.1',
+     _OWN_SERVER),
+    ('DELETE', '/servers/{server}/os-server-password', None, '2.1',
+     {ADMIN: 204, MEMBER: 204, READER: 403, OTHER: 404}),
+    # restore (a server not soft-deleted: 409) and forceDelete (of a
+    # server that does not exist: 404): members and administrators.
+    ('POST', '/servers/{error_server}/action', {'restore': None}, '2.1',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('POST', '/servers/' + MISSING_UUID + '/action', {'forceDelete': None},
+     '2.1', _all(404)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -331,3 +331,50 @@ def test_no_volume_attachment_input_gives_a_server_error(
                         fuzz.FIELD_VALUES, max_size=2)))
     fuzz._request(app, method, path, query, version, False, token,
                   json.dumps(body).encode(), 'application/json', None)
+
+
+# shelve, shelveOffload, unshelve, rescue, unrescue, createBackup,
+# changePassword and restore (and os-server-password's methods; not
+# forceDelete, which would delete the servers): every key each
+# takes at some microversion, plus unknown ones; zones and images that
+# exist (or not) half the time.
+SHELVE_RESCUE_KEYS = ['availability_zone', 'adminPass', 'rescue_image_ref',
+                      'host', 'name', 'backup_type', 'rotation', 'metadata',
+                      'foo']
+_SHELVE_RESCUE_VALUES = st.one_of(
+    st.sampled_from(['nova', 'elsewhere', '', None,
+                     '155d900f-4e14-4e4c-a73d-069cbf4541e6',
+                     '8a6d3d1e-4b8e-4e0e-9d7f-1c2b3a4d5e6f', 's3cret',
+                     0, 1, '2', -1, 'daily']),
+    fuzz.FIELD_VALUES)
+SHELVE_RESCUE_BODIES = st.builds(
+    lambda action, value: json.dumps({action: value}).encode(),
+    st.sampled_from(['shelve', 'shelveOffload', 'unshelve', 'rescue',
+                     'unrescue', 'createBackup', 'changePassword',
+                     'restore']),
+    st.one_of(st.none(), fuzz.FIELD_VALUES,
+              st.dictionaries(st.sampled_from(SHELVE_RESCUE_KEYS),
+                              _SHELVE_RESCUE_VALUES, max_size=3)))
+SHELVE_RESCUE_VERSIONS = st.sampled_from(['2.1', '2.76', '2.77', '2.86',
+                                          '2.87', 'latest'])
+
+
+@settings(fuzz.SETTINGS, max_examples=150)
+@given(data=st.data(), version=SHELVE_RESCUE_VERSIONS, token=TOKENS,
+       body=SHELVE_RESCUE_BODIES)
+def test_no_shelve_or_rescue_body_gives_a_server_error(
+        app, servers, data, version, token, body):
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, 'POST', '/v2.1/servers/%s/action' % server, '',
+                  version, False, token, body, 'application/json', None)
+
+
+@settings(fuzz.SETTINGS, max_examples=60)
+@given(data=st.data(), method=st.sampled_from(['GET', 'DELETE', 'POST',
+                                               'PUT']),
+       version=SHELVE_RESCUE_VERSIONS, token=TOKENS)
+def test_no_server_password_request_gives_a_server_error(
+        app, servers, data, method, version, token):
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, method, '/v2.1/servers/%s/os-server-password'
+                  % server, '', version, False, token, b'', None, None)

@@ -43,6 +43,8 @@ from nova_lite.api.openstack.compute import quotas
 from nova_lite.api.openstack.compute import remote_consoles
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_groups
+
+from nova_lite.api.openstack.compute import server_backup_actions
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
@@ -64,10 +66,13 @@ from nova_lite.policies import server_actions as sa_pol
 from nova_lite.policies import server_groups as sg_pol
 
 from nova_lite.policies import server_consoles as sc_pol
+
+from nova_lite.policies import server_backups as sb_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
 from nova_lite.policies import server_resize as sr_pol
+from nova_lite.policies import server_shelve as ssh_pol
 from nova_lite.policies import server_tags as st_pol
 from nova_lite.policies import servers as sv_pol
 from nova_lite.policies import services as svc_pol
@@ -178,6 +183,23 @@ ROUTES = (
                      since=av.TRIGGER_CRASH_DUMP),
               action('injectNetworkInfo', _ServerActions.inject_network_info,
                      [sc_pol.INJECT_NETWORK_INFO]),
+
+              action('shelve', _ServerActions.shelve, [ssh_pol.SHELVE]),
+              action('shelveOffload', _ServerActions.shelve_offload,
+                     [ssh_pol.SHELVE_OFFLOAD]),
+              action('unshelve', _ServerActions.unshelve,
+                     [ssh_pol.UNSHELVE]),
+              action('rescue', _ServerActions.rescue, [ssh_pol.RESCUE],
+                     status=200),
+              action('unrescue', _ServerActions.unrescue,
+                     [ssh_pol.UNRESCUE]),
+              action('createBackup', _ServerActions.create_backup,
+                     [sb_pol.CREATE_BACKUP]),
+              action('changePassword', _ServerActions.change_password,
+                     [sb_pol.CHANGE_PASSWORD]),
+              action('restore', _ServerActions.restore, [sb_pol.RESTORE]),
+              action('forceDelete', _ServerActions.force_delete,
+                     [sb_pol.FORCE_DELETE]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -244,6 +266,12 @@ ROUTES = (
     route('DELETE', '/servers/{server_id}/os-volume_attachments/{volume_id}',
           volume_attachments.VolumeAttachmentController, 'delete',
           [va_pol.DELETE]),
+    route('GET', '/servers/{server_id}/os-server-password',
+          server_backup_actions.ServerPasswordController, 'index',
+          [sb_pol.PASSWORD_SHOW]),
+    route('DELETE', '/servers/{server_id}/os-server-password',
+          server_backup_actions.ServerPasswordController, 'delete',
+          [sb_pol.PASSWORD_CLEAR]),
 
     # --- flavors ----------------------------------------------------------
     route('GET', '/flavors', flavors.FlavorsController, 'index',

@@ -22,8 +22,11 @@ import webob.exc
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
 from nova_lite.api.openstack.compute import server_console_actions
+
+from nova_lite.api.openstack.compute import server_backup_actions
 from nova_lite.api.openstack.compute import server_image_actions
 from nova_lite.api.openstack.compute import server_resize_actions
+from nova_lite.api.openstack.compute import server_shelve_actions
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute.api import server_actions
@@ -39,6 +42,9 @@ def _owner(server):
 class ServerActionController(server_image_actions.ImageActions,
                              server_resize_actions.ResizeActions,
                              server_console_actions.ConsoleActions,
+
+                             server_shelve_actions.ShelveActions,
+                             server_backup_actions.BackupActions,
                              wsgi.ActionController):
     """/servers/{server_id}/action (rebuild and createImage are in
     server_image_actions; resize, migrate, confirmResize and

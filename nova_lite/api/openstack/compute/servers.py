@@ -218,6 +218,9 @@ def _search(ctxt, version, query, detailed):
         filters['changes_since'] = since
     if before:
         filters['changes_before'] = before
+    if _bool(query, 'soft_deleted') or 'soft-delete' in (
+            filters.get('vm_state') or ()):
+        filters['soft_deleted'] = True
     if 'deleted' not in filters:
         deleted = _bool(query, 'deleted')
         if deleted is not None:
