@@ -602,3 +602,43 @@ class InvalidBDM(Invalid):
 class VolumeSwapNotSupported(Conflict):
     msg_fmt = ('Swapping the volume %(volume_id)s of instance '
                '%(instance_uuid)s is not supported by its compute driver.')
+
+
+# --- security groups (the embedded network service) ---------------------
+
+class SecurityGroupNotFound(NotFound):
+    msg_fmt = 'Security group %(security_group_id)s not found.'
+
+
+class SecurityGroupNotFoundForProject(Invalid):
+    """A boot request names a group its project cannot use (400)."""
+    msg_fmt = ('Security group %(security_group_id)s not found for '
+               'project %(project_id)s.')
+
+
+class SecurityGroupNotUnique(Conflict):
+    msg_fmt = ('Multiple security group matches found for name '
+               '%(name)s, use an ID to be more specific.')
+
+
+class SecurityGroupNotExistsForInstance(Invalid):
+    msg_fmt = ('Security group %(security_group_id)s not associated with '
+               'the instance %(instance_id)s')
+
+
+class SecurityGroupInUse(Conflict):
+    msg_fmt = ('Security Group %(security_group_id)s in use: it is '
+               'applied to ports or named by rules of other groups.')
+
+
+class SecurityGroupDefaultInUse(Conflict):
+    msg_fmt = 'Insufficient rights for removing default security group.'
+
+
+class SecurityGroupRuleNotFound(NotFound):
+    msg_fmt = 'Security group rule %(rule_id)s could not be found.'
+
+
+class SecurityGroupRuleExists(Conflict):
+    msg_fmt = ('Security group rule already exists. Rule id is '
+               '%(rule_id)s.')

@@ -9,6 +9,7 @@ from nova_lite.policies import hypervisors
 from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
+from nova_lite.policies import security_groups
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
 from nova_lite.policies import server_metadata
@@ -38,4 +39,5 @@ def list_rules():
         servers.list_rules(),
         services.list_rules(),
         volume_attachments.list_rules(),
+        security_groups.list_rules(),
     ))

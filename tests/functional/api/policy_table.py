@@ -2,8 +2,8 @@
 policies, for every flavor, extra-spec, flavor-access, os-services,
 os-hypervisors, os-keypairs, servers (with their metadata and tags),
 server action (resize and migrate included), os-instance-actions,
-os-volume_attachments, os-availability-zone, os-migrations and server
-migrations rule.
+os-volume_attachments, os-availability-zone, os-migrations, server
+migrations and server security groups rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -357,6 +357,16 @@ ROWS = [
      _admin_only(200, 403) | {OTHER: 404}),
     ('GET', '/servers/{server}/migrations/1', None, '2.23',
      _admin_only(404, 403) | {OTHER: 404}),
+    # A server's security groups: readers list them, members add and
+    # remove them (a group the caller's project does not have: 404).
+    ('GET', '/servers/{server}/os-security-groups', None, '2.1',
+     _OWN_SERVER),
+    ('POST', '/servers/{server}/action',
+     {'addSecurityGroup': {'name': 'default'}}, '2.1',
+     {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'removeSecurityGroup': {'name': 'no-such-group'}}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

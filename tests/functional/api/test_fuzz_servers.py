@@ -309,3 +309,79 @@ def test_no_volume_attachment_input_gives_a_server_error(
                         fuzz.FIELD_VALUES, max_size=2)))
     fuzz._request(app, method, path, query, version, False, token,
                   json.dumps(body).encode(), 'application/json', None)
+
+
+# Security groups: the addSecurityGroup/removeSecurityGroup actions,
+# GET /servers/{id}/os-security-groups, and the network service's
+# /v2.0/security-groups and /v2.0/security-group-rules, on a server with
+# real ports (and groups) and on the others.
+SG_NAMES = st.one_of(st.sampled_from(['default', 'web', 'nosuch', '', ' ']),
+                     fuzz.IDS)
+SG_ACTION_BODIES = st.builds(
+    lambda name, value: json.dumps({name: value}).encode(),
+    st.sampled_from(['addSecurityGroup', 'removeSecurityGroup']),
+    st.one_of(st.fixed_dictionaries({'name': SG_NAMES}),
+              st.dictionaries(st.sampled_from(['name', 'foo']),
+                              st.one_of(SG_NAMES, fuzz.FIELD_VALUES),
+                              max_size=2),
+              fuzz.FIELD_VALUES))
+RULE_KEYS = ['security_group_id', 'direction', 'ethertype', 'protocol',
+             'port_range_min', 'port_range_max', 'remote_ip_prefix',
+             'remote_group_id', 'description', 'project_id', 'foo']
+RULE_VALUES = st.one_of(
+    st.sampled_from(['ingress', 'egress', 'IPv4', 'IPv6', 'tcp', 'icmp',
+                     'udp', '6', 'any', '10.0.0.0/8', '::/0', '1.2.3.4/99',
+                     '22', '-1', '65536', 0, 80, 256, None]),
+    fuzz.FIELD_VALUES)
+
+
+@pytest.fixture
+def sg_servers(seeded, servers):
+    from nova_lite import context as nova_context
+    from nova_lite.network import api as network_api
+    ctxt = nova_context.RequestContext('bob', 'project-a')
+    api = network_api.API()
+    group = api.create_security_group(ctxt, 'web')
+    with_ports = sf.add_server(seeded.env, 'cell1',
+                               sf.flavor(seeded.env.ctxt, 'sg'))
+    api.allocate_for_instance(ctxt, with_ports, 'project-a', 'auto',
+                              'host1', security_group_ids=[group['id']])
+    return servers + [with_ports], group['id']
+
+
+@settings(fuzz.SETTINGS, max_examples=200)
+@given(data=st.data(), version=VERSIONS, token=TOKENS)
+def test_no_security_group_input_gives_a_server_error(app, sg_servers, data,
+                                                      version, token):
+    server_ids, group_id = sg_servers
+    server = data.draw(st.one_of(st.sampled_from(server_ids), fuzz.IDS))
+    if data.draw(st.booleans()):
+        fuzz._request(app, 'POST', '/v2.1/servers/%s/action' % server, '',
+                      version, False, token, data.draw(SG_ACTION_BODIES),
+                      'application/json', None)
+        return
+    if data.draw(st.booleans()):
+        fuzz._request(app, data.draw(fuzz.METHODS),
+                      '/v2.1/servers/%s/os-security-groups' % server, '',
+                      version, False, token, b'', None, None)
+        return
+    collection = data.draw(st.sampled_from(['security-groups',
+                                            'security-group-rules']))
+    path = '/networking/v2.0/' + collection
+    if data.draw(st.booleans()):
+        path += '/' + data.draw(st.one_of(st.just(group_id), fuzz.IDS))
+    if collection == 'security-groups':
+        body = {'security_group': data.draw(st.one_of(
+            st.dictionaries(st.sampled_from(['name', 'description',
+                                             'stateful', 'foo']),
+                            st.one_of(SG_NAMES, fuzz.FIELD_VALUES),
+                            max_size=3),
+            fuzz.FIELD_VALUES))}
+    else:
+        body = {'security_group_rule': data.draw(st.one_of(
+            st.dictionaries(st.sampled_from(RULE_KEYS), st.one_of(
+                st.just(group_id), RULE_VALUES), max_size=6),
+            fuzz.FIELD_VALUES))}
+    fuzz._request(app, data.draw(st.sampled_from(
+        ['GET', 'POST', 'DELETE', 'PUT'])), path, '', None, False, token,
+        json.dumps(body).encode(), 'application/json', None)

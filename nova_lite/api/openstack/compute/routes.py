@@ -35,6 +35,7 @@ from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
+from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
@@ -49,6 +50,7 @@ from nova_lite.policies import hypervisors as hv_pol
 from nova_lite.policies import instance_actions as ia_pol
 from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
+from nova_lite.policies import security_groups as sg_pol
 from nova_lite.policies import server_actions as sa_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_metadata as sm_pol
@@ -142,6 +144,10 @@ ROUTES = (
                      [sr_pol.REVERT_RESIZE]),
               action('migrate', _ServerActions.migrate,
                      [sr_pol.MIGRATE, sr_pol.MIGRATE_HOST]),
+              action('addSecurityGroup', _ServerActions.add_security_group,
+                     [sg_pol.ADD]),
+              action('removeSecurityGroup',
+                     _ServerActions.remove_security_group, [sg_pol.REMOVE]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -339,4 +345,9 @@ ROUTES = (
           ]),
     route('DELETE', '/os-services/{service_id}', _Service, 'delete',
           [svc_pol.DELETE]),
+
+    # --- servers: security groups -----------------------------------------
+    route('GET', '/servers/{server_id}/os-security-groups',
+          security_groups.ServerSecurityGroupsController, 'index',
+          [sg_pol.LIST]),
 )

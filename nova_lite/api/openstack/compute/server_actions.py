@@ -21,6 +21,7 @@ import webob.exc
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
+from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_image_actions
 from nova_lite.api.openstack.compute import server_resize_actions
 from nova_lite.api.openstack import validation
@@ -37,10 +38,12 @@ def _owner(server):
 
 class ServerActionController(server_image_actions.ImageActions,
                              server_resize_actions.ResizeActions,
+                             security_groups.SecurityGroupActions,
                              wsgi.ActionController):
     """/servers/{server_id}/action (rebuild and createImage are in
     server_image_actions; resize, migrate, confirmResize and
-    revertResize in server_resize_actions)"""
+    revertResize in server_resize_actions; addSecurityGroup and
+    removeSecurityGroup in security_groups)"""
 
     def __init__(self, server_id):
         self.server_id = server_id

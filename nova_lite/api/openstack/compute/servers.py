@@ -360,7 +360,19 @@ def _create_args(ctxt, body, version):
                       if 'config_drive' in server else None),
         tags=server.get('tags') if version >= av.SERVER_TAGS_ON_CREATE
         else None,
-        auto_disk_config=validation.auto_disk_config(server))
+        auto_disk_config=validation.auto_disk_config(server),
+        security_groups=_security_group_names(server))
+
+
+def _security_group_names(server):
+    """The names (or ids) of a create body's security_groups, each
+    once, in order; None when it names none (the default group)."""
+    names = []
+    for group in server.get('security_groups') or ():
+        name = group.get('name')
+        if name and name not in names:
+            names.append(name)
+    return names or None
 
 
 _admin_password = server_common.admin_password
