@@ -116,3 +116,41 @@ def test_server_on_a_named_network_gets_a_port_freed_on_delete(cloud):
     assert server['addresses'] == {'private': [address]}
     clients.openstack(env, 'server', 'delete', '--wait', 'cli-private-net')
     assert clients.openstack_json(env, 'port', 'list') == []
+
+
+def test_security_group_commands_and_a_server_in_them(cloud):
+    """`security group create|rule create|list|delete` against
+    /networking; a server booted into a group, given and relieved of
+    groups with `server add|remove security group`."""
+    endpoint, _state_dir = cloud
+    env = clients.openstack_env(endpoint)
+    group = clients.openstack_json(env, 'security', 'group', 'create',
+                                   '--description', 'http', 'cli-web')
+    assert group['name'] == 'cli-web'
+    rule = clients.openstack_json(
+        env, 'security', 'group', 'rule', 'create', '--protocol', 'tcp',
+        '--dst-port', '80', 'cli-web')
+    assert (rule['port_range_min'], rule['port_range_max']) == (80, 80)
+    names = {g['Name'] for g in clients.openstack_json(
+        env, 'security', 'group', 'list')}
+    assert names == {'default', 'cli-web'}
+    rules = clients.openstack_json(env, 'security', 'group', 'rule',
+                                   'list', 'cli-web')
+    assert len(rules) == 3   # two egress, the one made here
+    clients.openstack(env, 'flavor', 'create', '--ram', '256', '--disk',
+                      '1', '--vcpus', '1', 'sg-tiny')
+    server = clients.openstack_json(
+        env, 'server', 'create', '--flavor', 'sg-tiny', '--image',
+        'cirros-0.6.2-x86_64-disk', '--network', 'private',
+        '--security-group', 'cli-web', '--wait', 'cli-sg')
+    assert server['security_groups'] == [{'name': 'cli-web'}]
+    clients.openstack(env, 'server', 'add', 'security', 'group', 'cli-sg',
+                      'default')
+    clients.openstack(env, 'server', 'remove', 'security', 'group',
+                      'cli-sg', 'cli-web')
+    shown = clients.openstack_json(env, 'server', 'show', 'cli-sg')
+    assert shown['security_groups'] == [{'name': 'default'}]
+    clients.openstack(env, 'server', 'delete', '--wait', 'cli-sg')
+    clients.openstack(env, 'security', 'group', 'delete', 'cli-web')
+    assert [g['Name'] for g in clients.openstack_json(
+        env, 'security', 'group', 'list')] == ['default']
