@@ -642,3 +642,17 @@ class SecurityGroupRuleNotFound(NotFound):
 class SecurityGroupRuleExists(Conflict):
     msg_fmt = ('Security group rule already exists. Rule id is '
                '%(rule_id)s.')
+
+
+class PortNotFoundForInstance(NotFound):
+    msg_fmt = 'Port %(port_id)s is not attached'
+
+
+class InterfaceTargetNotFound(NotFound):
+    """The port or network an interface attach names (404 there; a boot
+    request naming it is a 400)."""
+    msg_fmt = '%(reason)s'
+
+
+class InterfaceAddressInUse(Conflict):
+    msg_fmt = '%(reason)s'

@@ -33,6 +33,9 @@ API version history:
           migration), revert_snapshot_based_resize_at_dest(instance,
           migration), finish_revert_snapshot_based_resize_at_source(
           instance, migration).
+    1.9 - attach_interface(instance, network_id, port_id, requested_ip,
+          tag) (call: the new VIF), detach_interface(instance, port_id)
+          (cast).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -60,10 +63,12 @@ RESIZE_VERSION = '1.6'
 VOLUME_ATTACH_VERSION = '1.7'
 # The version that has the cross-cell resize steps.
 CROSS_CELL_RESIZE_VERSION = '1.8'
+# The version that has attach_interface and detach_interface.
+INTERFACE_ATTACH_VERSION = '1.9'
 
 
 class ComputeAPI(object):
-    VERSION = '1.8'
+    VERSION = '1.9'
 
     def __init__(self):
         self._clients = {}
@@ -265,6 +270,26 @@ class ComputeAPI(object):
         mapping. Callers check can_send(..., VOLUME_ATTACH_VERSION)."""
         self._cast_1_7(context, instance, 'detach_volume',
                        volume_id=volume_id, attachment_id=attachment_id)
+
+    # Interface attachments (1.9); callers check can_send(...,
+    # INTERFACE_ATTACH_VERSION) first.
+
+    def attach_interface(self, context, instance, network_id, port_id,
+                         requested_ip, tag=None):
+        """Call: attach a port to the instance on its host; the new
+        VIF (timeout [DEFAULT] rpc_response_timeout)."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=INTERFACE_ATTACH_VERSION)
+        return cctxt.call(context, 'attach_interface', instance=instance,
+                          network_id=network_id, port_id=port_id,
+                          requested_ip=requested_ip, tag=tag)
+
+    def detach_interface(self, context, instance, port_id):
+        """Cast: detach the port from the instance on its host."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=INTERFACE_ATTACH_VERSION)
+        cctxt.cast(context, 'detach_interface', instance=instance,
+                   port_id=port_id)
 
     # Cross-cell resize (1.8): synchronous calls from the super conductor
     # (its context targeted at the host's cell); callers check

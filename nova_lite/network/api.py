@@ -115,6 +115,23 @@ class NetworkAPI(object):
         get security_group_ids (None: the project's default group)."""
         raise NotImplementedError()
 
+    def allocate_port_for_instance(self, context, instance_uuid,
+                                   project_id, host, port_id=None,
+                                   network_id=None, fixed_ip=None,
+                                   security_group_ids=None):
+        """One more port for the instance (an interface attach): the
+        user's port_id, or a new port on network_id (fixed_ip, the
+        groups as allocate_for_instance), bound to host. Returns its
+        VIF. PortNotFound, PortInUse, NetworkNotFound, FixedIpInvalid,
+        FixedIpAlreadyInUse."""
+        raise NotImplementedError()
+
+    def deallocate_port_for_instance(self, context, instance_uuid,
+                                     port_id):
+        """Free one of the instance's ports (deleted when made for it,
+        else unbound); PortNotFound when it has no such port."""
+        raise NotImplementedError()
+
     # --- security groups (Neutron: /v2.0/security-groups) -----------------
 
     def resolve_security_groups(self, context, project_id, names):
@@ -283,6 +300,27 @@ class API(NetworkAPI):
 
     def deallocate_for_instance(self, context, instance_uuid):
         store.deallocate(context, instance_uuid)
+
+    def allocate_port_for_instance(self, context, instance_uuid,
+                                   project_id, host, port_id=None,
+                                   network_id=None, fixed_ip=None,
+                                   security_group_ids=None):
+        if security_group_ids is None and not port_id:
+            default = security_groups.ensure_default(context, project_id)
+            security_group_ids = [default] if default else []
+        for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
+            try:
+                return store.allocate_port(
+                    context, instance_uuid, project_id, host, port_id,
+                    network_id, fixed_ip, security_group_ids)
+            except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
+                _back_off(attempt)
+        raise exception.NoMoreFixedIps(net=network_id)
+
+    def deallocate_port_for_instance(self, context, instance_uuid,
+                                     port_id):
+        if not store.deallocate_port(context, instance_uuid, port_id):
+            raise exception.PortNotFound(port_id=port_id)
 
     def get_instance_nw_info(self, context, instance_uuid):
         return store.nw_info(context, instance_uuid)

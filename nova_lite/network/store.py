@@ -280,6 +280,63 @@ def _subnet_of(network, subnet_id):
 
 
 @ls_db.writer
+def allocate_port(context, instance_uuid, project_id, host, port_id,
+                  network_id, fixed_ip, group_ids=()):
+    """One more port for the instance, bound to host: the user's port
+    (PortNotFound, PortInUse) or a new one on network_id (fixed_ip if
+    given; the groups applied). Returns its VIF."""
+    session = context.session
+    request = {'port': port_id} if port_id else {'uuid': network_id}
+    if fixed_ip and not port_id:
+        request['fixed_ip'] = fixed_ip
+    resolved = _resolve_in(session, project_id, context.is_admin,
+                           [request])[0]
+    network, port = resolved['network'], resolved['port']
+    now = timeutils.utcnow()
+    binding = {'device_id': instance_uuid, 'device_owner': DEVICE_OWNER,
+               'binding_host': host, 'status': 'ACTIVE'}
+    if port is not None:
+        bound = session.execute(PORTS.update().where(
+            PORTS.c.id == port.id,
+            sa.or_(PORTS.c.device_id.is_(None),
+                   PORTS.c.device_id == '')).values(
+            updated_at=now, **binding))
+        if not bound.rowcount:
+            raise exception.PortInUse(port_id=port.id)
+        row = dict(port._mapping, **binding)
+    else:
+        row = dict(_new_port(session, network, resolved['fixed_ip'],
+                             project_id, binding), preserve_on_delete=False)
+        sg_store.apply(session, [row['id']], list(group_ids or ()), now)
+    if host:
+        bindings.bind_alone(session, [row['id']], host, now)
+    subnet = _subnet_of(network, row['subnet_id'])
+    return model.vif(row, network['name'], subnet and subnet['cidr'],
+                     subnet and subnet['gateway_ip'])
+
+
+@ls_db.writer
+def deallocate_port(context, instance_uuid, port_id):
+    """Free one port of the instance: deleted if made for it, else
+    unbound (the user's port stays). False when the instance has no
+    such port."""
+    session = context.session
+    row = session.execute(sa.select(PORTS).where(
+        PORTS.c.id == port_id, PORTS.c.device_id == instance_uuid)).first()
+    if row is None:
+        return False
+    session.execute(BINDINGS.delete().where(BINDINGS.c.port_id == port_id))
+    if not row.preserve_on_delete:
+        sg_store.unapply_all(session, [port_id])
+        session.execute(PORTS.delete().where(PORTS.c.id == port_id))
+    else:
+        session.execute(PORTS.update().where(PORTS.c.id == port_id).values(
+            device_id=None, device_owner=None, binding_host=None,
+            status='DOWN', updated_at=timeutils.utcnow()))
+    return True
+
+
+@ls_db.writer
 def create_port(context, network_id, fixed_ip, project_id, group_ids=()):
     session = context.session
     network = _network_rows(session, [NETWORKS.c.id == network_id]).get(

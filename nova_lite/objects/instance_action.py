@@ -41,6 +41,8 @@ CONFIRM_RESIZE = 'confirmResize'
 REVERT_RESIZE = 'revertResize'
 ATTACH_VOLUME = 'attach_volume'
 DETACH_VOLUME = 'detach_volume'
+ATTACH_INTERFACE = 'attach_interface'
+DETACH_INTERFACE = 'detach_interface'
 SWAP_VOLUME = 'swap_volume'
 
 SUCCESS = db.RESULT_SUCCESS

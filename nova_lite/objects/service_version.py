@@ -188,6 +188,10 @@ SERVICE_VERSION_HISTORY = _history(
      'enables': 'Instance 1.3 (auto_disk_config: the server\'s '
                 'OS-DCF:diskConfig, kept on create, rebuild, resize and '
                 'update); sent to older services without it'},
+    # 15
+    {'compute_rpc': '1.9',
+     'enables': 'compute RPC 1.9 (attach_interface, detach_interface: '
+                '/servers/{id}/os-interface)'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

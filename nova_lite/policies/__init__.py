@@ -12,6 +12,7 @@ from nova_lite.policies import migrations
 from nova_lite.policies import security_groups
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_images
+from nova_lite.policies import server_interfaces
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
 from nova_lite.policies import server_resize
@@ -40,4 +41,5 @@ def list_rules():
         services.list_rules(),
         volume_attachments.list_rules(),
         security_groups.list_rules(),
+        server_interfaces.list_rules(),
     ))

@@ -15,6 +15,7 @@ clients):
   cross_cell_tasks  the *_snapshot_based_resize_* steps (cross-cell)
   volume_tasks      attach_volume, detach_volume (and the volumes of a
                     build, a delete and a cross-cell move)
+  interface_tasks   attach_interface, detach_interface
   resize_recovery   a delete or a restart in the middle of a move
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
@@ -31,6 +32,7 @@ import oslo_messaging as messaging
 from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import cross_cell_tasks
 from nova_lite.compute.service import image_tasks
+from nova_lite.compute.service import interface_tasks
 from nova_lite.compute.service import locks
 from nova_lite.compute.service import orphans
 from nova_lite.compute.service import power_tasks
@@ -49,8 +51,8 @@ LOG = logging.getLogger(__name__)
 
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
-    # cross-cell resize steps.
-    target = messaging.Target(version='1.8')
+    # cross-cell resize steps; 1.9: interface attachments.
+    target = messaging.Target(version='1.9')
 
     def __init__(self, host):
         self.host = host
@@ -76,6 +78,8 @@ class ComputeManager(object):
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
+        self._interfaces = interface_tasks.InterfaceTasks(
+            host, self.driver, held, self.network_api)
 
     # --- the service framework's hooks ----------------------------------
 
@@ -241,6 +245,16 @@ class ComputeManager(object):
     def detach_volume(self, context, instance, volume_id, attachment_id):
         self._volumes.detach_volume(context, instance, volume_id,
                                     attachment_id)
+
+    # --- RPC API 1.9: interface attachments (interface_tasks) ----------
+
+    def attach_interface(self, context, instance, network_id, port_id,
+                         requested_ip, tag=None):
+        return self._interfaces.attach_interface(
+            context, instance, network_id, port_id, requested_ip, tag=tag)
+
+    def detach_interface(self, context, instance, port_id):
+        self._interfaces.detach_interface(context, instance, port_id)
 
     # --- RPC API 1.8: cross-cell resize steps (cross_cell_tasks) --------
 

@@ -37,6 +37,7 @@ from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_interfaces
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
@@ -53,6 +54,7 @@ from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import security_groups as sg_pol
 from nova_lite.policies import server_actions as sa_pol
 from nova_lite.policies import server_images as si_pol
+from nova_lite.policies import server_interfaces as sif_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
 from nova_lite.policies import server_resize as sr_pol
@@ -350,4 +352,18 @@ ROUTES = (
     route('GET', '/servers/{server_id}/os-security-groups',
           security_groups.ServerSecurityGroupsController, 'index',
           [sg_pol.LIST]),
+
+    # --- servers: interfaces ----------------------------------------------
+    route('GET', '/servers/{server_id}/os-interface',
+          server_interfaces.ServerInterfacesController, 'index',
+          [sif_pol.LIST]),
+    route('POST', '/servers/{server_id}/os-interface',
+          server_interfaces.ServerInterfacesController, 'post',
+          [sif_pol.CREATE]),
+    route('GET', '/servers/{server_id}/os-interface/{port_id}',
+          server_interfaces.ServerInterfaceController, 'index',
+          [sif_pol.SHOW]),
+    route('DELETE', '/servers/{server_id}/os-interface/{port_id}',
+          server_interfaces.ServerInterfaceController, 'delete',
+          [sif_pol.DELETE]),
 )
