@@ -36,6 +36,8 @@ API version history:
     1.9 - attach_interface(instance, network_id, port_id, requested_ip,
           tag) (call: the new VIF), detach_interface(instance, port_id)
           (cast).
+    1.10 - external_instance_event(instance, events) (cast): events
+          [{'name', 'tag', 'status'}] of /os-server-external-events.
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -65,10 +67,12 @@ VOLUME_ATTACH_VERSION = '1.7'
 CROSS_CELL_RESIZE_VERSION = '1.8'
 # The version that has attach_interface and detach_interface.
 INTERFACE_ATTACH_VERSION = '1.9'
+# The version that takes server external events.
+EXTERNAL_EVENTS_VERSION = '1.10'
 
 
 class ComputeAPI(object):
-    VERSION = '1.9'
+    VERSION = '1.10'
 
     def __init__(self):
         self._clients = {}
@@ -290,6 +294,14 @@ class ComputeAPI(object):
             server=instance.host, version=INTERFACE_ATTACH_VERSION)
         cctxt.cast(context, 'detach_interface', instance=instance,
                    port_id=port_id)
+
+    def external_instance_event(self, context, instance, events):
+        """Cast: events about instance to its host (callers check
+        can_send(..., EXTERNAL_EVENTS_VERSION))."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=EXTERNAL_EVENTS_VERSION)
+        cctxt.cast(context, 'external_instance_event', instance=instance,
+                   events=events)
 
     # Cross-cell resize (1.8): synchronous calls from the super conductor
     # (its context targeted at the host's cell); callers check

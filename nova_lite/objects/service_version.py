@@ -192,6 +192,10 @@ SERVICE_VERSION_HISTORY = _history(
     {'compute_rpc': '1.9',
      'enables': 'compute RPC 1.9 (attach_interface, detach_interface: '
                 '/servers/{id}/os-interface)'},
+    # 16
+    {'compute_rpc': '1.10',
+     'enables': 'compute RPC 1.10 (external_instance_event: '
+                '/os-server-external-events)'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

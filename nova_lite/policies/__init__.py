@@ -11,6 +11,7 @@ from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
 from nova_lite.policies import security_groups
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_external_events
 from nova_lite.policies import server_images
 from nova_lite.policies import server_interfaces
 from nova_lite.policies import server_metadata
@@ -42,4 +43,5 @@ def list_rules():
         volume_attachments.list_rules(),
         security_groups.list_rules(),
         server_interfaces.list_rules(),
+        server_external_events.list_rules(),
     ))

@@ -52,7 +52,7 @@ class InterfaceTasks(object):
                 vif['tag'] = tag
             try:
                 self.driver.attach_interface(instance.uuid, vif)
-                self._refresh_info_cache(context, instance, vif)
+                self.refresh_info_cache(context, instance, vif)
                 instance.save()
             except Exception:
                 LOG.exception('Attaching port %s to %s failed',
@@ -76,10 +76,10 @@ class InterfaceTasks(object):
             except Exception:
                 LOG.warning('Port %s of %s was gone already', port_id,
                             instance.uuid)
-            self._refresh_info_cache(context, instance)
+            self.refresh_info_cache(context, instance)
             instance.save()
 
-    def _refresh_info_cache(self, context, instance, new_vif=None):
+    def refresh_info_cache(self, context, instance, new_vif=None):
         """The instance's info cache as the network service has its
         ports now (the copy the request carried may be older than a
         change that ran before it), each VIF keeping its tag."""

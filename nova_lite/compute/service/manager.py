@@ -16,6 +16,7 @@ clients):
   volume_tasks      attach_volume, detach_volume (and the volumes of a
                     build, a delete and a cross-cell move)
   interface_tasks   attach_interface, detach_interface
+  external_events   external_instance_event
   resize_recovery   a delete or a restart in the middle of a move
   orphans           guests of deleted servers, deletes that never
                     completed (at start-up and periodically)
@@ -31,6 +32,7 @@ import oslo_messaging as messaging
 
 from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import cross_cell_tasks
+from nova_lite.compute.service import external_events
 from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import interface_tasks
 from nova_lite.compute.service import locks
@@ -51,8 +53,9 @@ LOG = logging.getLogger(__name__)
 
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
-    # cross-cell resize steps; 1.9: interface attachments.
-    target = messaging.Target(version='1.9')
+    # cross-cell resize steps; 1.9: interface attachments; 1.10:
+    # external events.
+    target = messaging.Target(version='1.10')
 
     def __init__(self, host):
         self.host = host
@@ -80,6 +83,8 @@ class ComputeManager(object):
                                        self.terminate_instance)
         self._interfaces = interface_tasks.InterfaceTasks(
             host, self.driver, held, self.network_api)
+        self._events = external_events.ExternalEvents(
+            host, self.driver, held, self._interfaces)
 
     # --- the service framework's hooks ----------------------------------
 
@@ -255,6 +260,11 @@ class ComputeManager(object):
 
     def detach_interface(self, context, instance, port_id):
         self._interfaces.detach_interface(context, instance, port_id)
+
+    # --- RPC API 1.10: external events (external_events) ---------------
+
+    def external_instance_event(self, context, instance, events):
+        self._events.external_instance_event(context, instance, events)
 
     # --- RPC API 1.8: cross-cell resize steps (cross_cell_tasks) --------
 

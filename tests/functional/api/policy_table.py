@@ -3,7 +3,7 @@ policies, for every flavor, extra-spec, flavor-access, os-services,
 os-hypervisors, os-keypairs, servers (with their metadata and tags),
 server action (resize and migrate included), os-instance-actions,
 os-volume_attachments, os-availability-zone, os-migrations, server
-migrations and server security groups rule.
+migrations, server security groups and os-interface rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -367,6 +367,16 @@ ROWS = [
     ('POST', '/servers/{server}/action',
      {'removeSecurityGroup': {'name': 'no-such-group'}}, '2.1',
      {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    # os-interface: readers list and show, members attach and detach (a
+    # port or network that does not exist: 404 after the policy check).
+    ('GET', '/servers/{server}/os-interface', None, '2.1', _OWN_SERVER),
+    ('GET', '/servers/{server}/os-interface/' + MISSING_UUID, None, '2.1',
+     _all(404)),
+    ('POST', '/servers/{server}/os-interface',
+     {'interfaceAttachment': {'port_id': MISSING_UUID}}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('DELETE', '/servers/{server}/os-interface/' + MISSING_UUID, None,
+     '2.1', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

@@ -385,3 +385,35 @@ def test_no_security_group_input_gives_a_server_error(app, sg_servers, data,
     fuzz._request(app, data.draw(st.sampled_from(
         ['GET', 'POST', 'DELETE', 'PUT'])), path, '', None, False, token,
         json.dumps(body).encode(), 'application/json', None)
+
+
+# os-interface: every key a body takes at some microversion, plus
+# unknown ones; real ports and networks half the time.
+INTERFACE_KEYS = ['net_id', 'port_id', 'fixed_ips', 'tag', 'foo']
+_NET = '3cb9bc59-5699-4588-a4b1-b87f96708bc6'
+INTERFACE_VALUES = st.one_of(
+    st.sampled_from([_NET, [{'ip_address': '10.0.0.99'}],
+                     [{'ip_address': '10.0.0.1'}], [{'ip_address': 'x'}],
+                     [], 'data', 'a/b']),
+    fuzz.FIELD_VALUES)
+
+
+@settings(fuzz.SETTINGS, max_examples=200)
+@given(data=st.data(), method=st.sampled_from(['GET', 'POST', 'DELETE',
+                                               'PUT']),
+       version=st.sampled_from(['2.1', '2.48', '2.49', '2.69', '2.70',
+                                'latest']), token=TOKENS)
+def test_no_interface_input_gives_a_server_error(app, sg_servers, data,
+                                                 method, version, token):
+    server_ids, _group_id = sg_servers
+    server = data.draw(st.one_of(st.sampled_from(server_ids), fuzz.IDS))
+    path = '/v2.1/servers/%s/os-interface' % server
+    if data.draw(st.booleans()):
+        path += '/' + data.draw(fuzz.IDS)
+    body = data.draw(st.one_of(
+        st.dictionaries(st.sampled_from(INTERFACE_KEYS), INTERFACE_VALUES,
+                        max_size=3).map(
+            lambda b: {'interfaceAttachment': b}),
+        fuzz.FIELD_VALUES.map(lambda v: {'interfaceAttachment': v})))
+    fuzz._request(app, method, path, '', version, False, token,
+                  json.dumps(body).encode(), 'application/json', None)

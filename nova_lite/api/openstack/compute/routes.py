@@ -37,6 +37,7 @@ from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_actions
+from nova_lite.api.openstack.compute import server_external_events
 from nova_lite.api.openstack.compute import server_interfaces
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
@@ -53,6 +54,7 @@ from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import security_groups as sg_pol
 from nova_lite.policies import server_actions as sa_pol
+from nova_lite.policies import server_external_events as see_pol
 from nova_lite.policies import server_images as si_pol
 from nova_lite.policies import server_interfaces as sif_pol
 from nova_lite.policies import server_metadata as sm_pol
@@ -366,4 +368,9 @@ ROUTES = (
     route('DELETE', '/servers/{server_id}/os-interface/{port_id}',
           server_interfaces.ServerInterfaceController, 'delete',
           [sif_pol.DELETE]),
+
+    # --- server external events -------------------------------------------
+    route('POST', '/os-server-external-events',
+          server_external_events.ServerExternalEventsController, 'post',
+          [see_pol.CREATE]),
 )
