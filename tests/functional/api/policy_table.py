@@ -3,7 +3,8 @@ policies, for every flavor, extra-spec, flavor-access, os-services,
 os-hypervisors, os-keypairs, servers (with their metadata and tags),
 server action (resize and migrate included), os-instance-actions,
 os-volume_attachments, os-availability-zone, os-migrations, server
-migrations, server security groups and os-interface rule.
+migrations, server security groups, os-interface and external events
+rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -377,6 +378,11 @@ ROWS = [
      {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
     ('DELETE', '/servers/{server}/os-interface/' + MISSING_UUID, None,
      '2.1', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    # Server external events: administrators (no such server: 404).
+    ('POST', '/os-server-external-events',
+     {'events': [{'name': 'network-changed',
+                  'server_uuid': MISSING_UUID}]}, '2.1',
+     _admin_only(404)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives
