@@ -24,6 +24,9 @@ get_server = server_actions.get
 
 
 def _tags(instance):
+    """{port id: tag} of the info cache (a build request has none)."""
+    if not instance.obj_attr_is_set('network_info'):
+        return {}
     return {v.get('id'): v.get('tag') for v in instance.network_info or ()}
 
 
