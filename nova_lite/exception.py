@@ -730,3 +730,57 @@ class UnshelveInstanceInvalidState(Conflict):
 
 class InstanceNotRescuable(Invalid):
     msg_fmt = 'Instance %(instance_id)s cannot be rescued: %(reason)s'
+
+# --- security groups (the embedded network service) ---------------------
+
+
+class SecurityGroupNotFound(NotFound):
+    msg_fmt = 'Security group %(security_group_id)s not found.'
+
+
+class SecurityGroupNotFoundForProject(Invalid):
+    """A boot request names a group its project cannot use (400)."""
+    msg_fmt = ('Security group %(security_group_id)s not found for '
+               'project %(project_id)s.')
+
+
+class SecurityGroupNotUnique(Conflict):
+    msg_fmt = ('Multiple security group matches found for name '
+               '%(name)s, use an ID to be more specific.')
+
+
+class SecurityGroupNotExistsForInstance(Invalid):
+    msg_fmt = ('Security group %(security_group_id)s not associated with '
+               'the instance %(instance_id)s')
+
+
+class SecurityGroupInUse(Conflict):
+    msg_fmt = ('Security Group %(security_group_id)s in use: it is '
+               'applied to ports or named by rules of other groups.')
+
+
+class SecurityGroupDefaultInUse(Conflict):
+    msg_fmt = 'Insufficient rights for removing default security group.'
+
+
+class SecurityGroupRuleNotFound(NotFound):
+    msg_fmt = 'Security group rule %(rule_id)s could not be found.'
+
+
+class SecurityGroupRuleExists(Conflict):
+    msg_fmt = ('Security group rule already exists. Rule id is '
+               '%(rule_id)s.')
+
+
+class PortNotFoundForInstance(NotFound):
+    msg_fmt = 'Port %(port_id)s is not attached'
+
+
+class InterfaceTargetNotFound(NotFound):
+    """The port or network an interface attach names (404 there; a boot
+    request naming it is a 400)."""
+    msg_fmt = '%(reason)s'
+
+
+class InterfaceAddressInUse(Conflict):
+    msg_fmt = '%(reason)s'

@@ -1,4 +1,5 @@
-"""The embedded network service as Neutron's v2.0 API shows it, read only.
+"""The embedded network service as Neutron's v2.0 API shows it: read only
+but for security groups.
 
 Mounted at /networking so that clients configured with
 ``OS_NETWORK_ENDPOINT_OVERRIDE=<endpoint>/networking`` (README.rst) find
@@ -8,13 +9,21 @@ private``. Serves the version document and ``GET`` of ``/v2.0/networks``,
 ``/v2.0/subnets`` and ``/v2.0/ports`` (lists, filtered by any field of
 the bodies, e.g. ``name``, ``id``, ``network_id``, ``device_id``; and one
 by id). A caller sees shared networks and its project's own (an
-administrator every one) and its project's ports. Anything else is a 404;
-errors are in the Compute API's fault format.
+administrator every one) and its project's ports.
+
+Security groups (``openstack security group create|list|show|delete``,
+``openstack security group rule create|list|show|delete``):
+``/v2.0/security-groups`` and ``/v2.0/security-group-rules``, listed
+(filtered as above), shown, created (``POST``, 201) and deleted
+(``DELETE``, 204; 409 while a group is in use). A project's ``default``
+group is made the first time the project lists or uses groups. Anything
+else is a 404; errors are in the Compute API's fault format.
 """
 import ipaddress
 import json
 import re
 
+import jsonschema
 import webob
 import webob.dec
 
@@ -23,15 +32,71 @@ from nova_lite.api.openstack import wsgi
 from nova_lite import exception
 from nova_lite.network import api as network_api
 
-_PATH = re.compile(r'^/v2\.0/(networks|subnets|ports)(?:/([^/]+))?$')
-_SINGULAR = {'networks': 'network', 'subnets': 'subnet', 'ports': 'port'}
+_PATH = re.compile(r'^/v2\.0/(networks|subnets|ports|security-groups|'
+                   r'security-group-rules)(?:/([^/]+))?$')
+_SINGULAR = {'networks': 'network', 'subnets': 'subnet', 'ports': 'port',
+             'security-groups': 'security_group',
+             'security-group-rules': 'security_group_rule'}
+_COLLECTION_KEY = {'security-groups': 'security_groups',
+                   'security-group-rules': 'security_group_rules'}
+_WRITABLE = ('security-groups', 'security-group-rules')
+_NULLABLE_STRING = {'type': ['string', 'null'], 'maxLength': 255}
+_PORT = {'type': ['integer', 'string', 'null'],
+         'pattern': '^-?[0-9]+$'}
+CREATE_GROUP = {
+    'type': 'object',
+    'properties': {
+        'security_group': {
+            'type': 'object',
+            'properties': {
+                'name': {'type': 'string', 'maxLength': 255},
+                'description': _NULLABLE_STRING,
+                'project_id': {'type': 'string', 'maxLength': 255},
+                'tenant_id': {'type': 'string', 'maxLength': 255},
+                'stateful': {'type': 'boolean', 'enum': [True]},
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['security_group'],
+    'additionalProperties': False,
+}
+CREATE_RULE = {
+    'type': 'object',
+    'properties': {
+        'security_group_rule': {
+            'type': 'object',
+            'properties': {
+                'security_group_id': {'type': 'string', 'maxLength': 36},
+                'direction': {'type': 'string',
+                              'enum': ['ingress', 'egress']},
+                'ethertype': {'type': 'string', 'enum': ['IPv4', 'IPv6']},
+                'protocol': {'type': ['string', 'integer', 'null'],
+                             'maxLength': 40},
+                'port_range_min': _PORT,
+                'port_range_max': _PORT,
+                'remote_ip_prefix': _NULLABLE_STRING,
+                'remote_group_id': {'type': ['string', 'null'],
+                                    'maxLength': 36},
+                'description': _NULLABLE_STRING,
+                'project_id': {'type': 'string', 'maxLength': 255},
+                'tenant_id': {'type': 'string', 'maxLength': 255},
+            },
+            'required': ['security_group_id', 'direction'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['security_group_rule'],
+    'additionalProperties': False,
+}
 # Query parameters that are not filters.
 _NOT_FILTERS = ('fields', 'limit', 'marker', 'sort_key', 'sort_dir',
                 'page_reverse')
 
 
-def _json(body):
-    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8')
+def _json(body, status=200):
+    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8',
+                              status=status)
     response.text = json.dumps(body)
     return response
 
@@ -40,6 +105,41 @@ def _common(project_id):
     return {'tenant_id': project_id or '', 'project_id': project_id or '',
             'description': '', 'tags': [], 'revision_number': 0,
             'created_at': None, 'updated_at': None}
+
+
+def _date(value):
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
+
+
+def rule_body(rule, default_group_ids=()):
+    body = _common(rule['project_id'])
+    body.update({name: rule[name] for name in (
+        'id', 'security_group_id', 'direction', 'ethertype', 'protocol',
+        'port_range_min', 'port_range_max', 'remote_ip_prefix',
+        'remote_group_id')})
+    body.update({
+        'description': rule['description'] or '',
+        'remote_address_group_id': None,
+        'normalized_cidr': rule['remote_ip_prefix'],
+        'belongs_to_default_sg': (rule['security_group_id']
+                                  in default_group_ids),
+        'created_at': _date(rule['created_at']),
+        'updated_at': _date(rule['updated_at'] or rule['created_at'])})
+    return body
+
+
+def security_group_body(group):
+    body = _common(group['project_id'])
+    defaults = (group['id'],) if group['name'] == 'default' else ()
+    body.update({
+        'id': group['id'], 'name': group['name'],
+        'description': group['description'] or '',
+        'stateful': True, 'shared': False,
+        'security_group_rules': [rule_body(r, defaults)
+                                 for r in group['rules']],
+        'created_at': _date(group['created_at']),
+        'updated_at': _date(group['updated_at'] or group['created_at'])})
+    return body
 
 
 def network_body(network):
@@ -87,7 +187,8 @@ def port_body(port):
         'device_id': port['device_id'],
         'device_owner': port['device_owner'], 'status': port['status'],
         'admin_state_up': True, 'binding:host_id': port['binding:host_id'],
-        'binding:vnic_type': 'normal', 'security_groups': [],
+        'binding:vnic_type': 'normal',
+        'security_groups': list(port.get('security_groups') or ()),
         'allowed_address_pairs': [], 'extra_dhcp_opts': [],
         'port_security_enabled': True})
     return body
@@ -95,6 +196,14 @@ def port_body(port):
 
 def _bodies(ctxt, collection):
     api = network_api.API()
+    if collection == 'security-groups':
+        return [security_group_body(g)
+                for g in api.list_security_groups(ctxt)]
+    if collection == 'security-group-rules':
+        defaults = {g['id'] for g in api.list_security_groups(
+            ctxt, name='default')}
+        return [rule_body(r, defaults)
+                for r in api.list_security_group_rules(ctxt)]
     if collection == 'ports':
         return [port_body(p) for p in api.get_ports(
             ctxt, project_id=None if ctxt.is_admin else ctxt.project_id)]
@@ -115,13 +224,62 @@ def _matches(body, filters):
     return True
 
 
+def _validated(req, schema, key):
+    try:
+        body = req.json_body if req.body else None
+    except ValueError:
+        raise exception.ValidationError(field=key,
+                                        detail='The body is not JSON.')
+    try:
+        jsonschema.validate(body, schema)
+    except jsonschema.ValidationError as exc:
+        raise exception.ValidationError(
+            field='.'.join(str(p) for p in exc.path) or key,
+            detail=exc.message)
+    return body[key]
+
+
+def _owner(ctxt, spec):
+    """The project a new group or rule is for: the caller's, or (an
+    administrator) the one the body names."""
+    project = spec.get('project_id') or spec.get('tenant_id')
+    if project and project != ctxt.project_id and not ctxt.is_admin:
+        raise exception.Forbidden()
+    return project or ctxt.project_id
+
+
+def _create(req, ctxt, collection):
+    api = network_api.API()
+    if collection == 'security-groups':
+        spec = _validated(req, CREATE_GROUP, 'security_group')
+        group = api.create_security_group(
+            ctxt, spec.get('name') or '', spec.get('description'),
+            project_id=_owner(ctxt, spec))
+        return _json({'security_group': security_group_body(group)}, 201)
+    spec = _validated(req, CREATE_RULE, 'security_group_rule')
+    _owner(ctxt, spec)
+    rule = api.create_security_group_rule(ctxt, spec)
+    defaults = {g['id'] for g in api.list_security_groups(
+        ctxt, name='default')}
+    return _json({'security_group_rule': rule_body(rule, defaults)}, 201)
+
+
+def _delete(ctxt, collection, item_id):
+    api = network_api.API()
+    if collection == 'security-groups':
+        api.delete_security_group(ctxt, item_id)
+    else:
+        api.delete_security_group_rule(ctxt, item_id)
+    return webob.Response(status=204)
+
+
 @webob.dec.wsgify
 def _network_app(req):
     base = req.host_url + req.script_name
     path = req.path_info.rstrip('/')
-    if req.method not in ('GET', 'HEAD'):
-        raise exception.MethodNotAllowed()
     if path == '':
+        if req.method not in ('GET', 'HEAD'):
+            raise exception.MethodNotAllowed()
         return _json({'versions': [{
             'id': 'v2.0', 'status': 'CURRENT',
             'links': [{'rel': 'self', 'href': base + '/v2.0/'}]}]})
@@ -132,6 +290,14 @@ def _network_app(req):
     if not match:
         raise exception.ResourceNotFound()
     collection, item_id = match.groups()
+    if req.method == 'POST' and item_id is None and (
+            collection in _WRITABLE):
+        return _create(req, ctxt, collection)
+    if req.method == 'DELETE' and item_id is not None and (
+            collection in _WRITABLE):
+        return _delete(ctxt, collection, item_id)
+    if req.method not in ('GET', 'HEAD'):
+        raise exception.MethodNotAllowed()
     bodies = _bodies(ctxt, collection)
     if item_id is not None:
         for body in bodies:
@@ -139,13 +305,14 @@ def _network_app(req):
                 return _json({_SINGULAR[collection]: body})
         raise exception.ResourceNotFound(
             message='%s %s could not be found.' % (
-                _SINGULAR[collection].capitalize(), item_id))
+                _SINGULAR[collection].replace('_', ' ').capitalize(),
+                item_id))
     filters = {}
     for key, value in req.GET.items():
         if key not in _NOT_FILTERS:
             filters.setdefault(key, []).append(value)
-    return _json({collection: [b for b in bodies
-                               if _matches(b, filters)]})
+    return _json({_COLLECTION_KEY.get(collection, collection): [
+        b for b in bodies if _matches(b, filters)]})
 
 
 def network_app_factory(global_conf, **local_conf):

@@ -75,23 +75,45 @@ def _date(value):
     return value.strftime('%Y-%m-%dT%H:%M:%S.000000') if value else None
 
 
-def volume_body(volume, base):
-    """A volume dict of nova_lite.volume.api as Cinder v3 shows it."""
+_ATTACHMENT_FIELDS = ('id', 'attachment_id', 'volume_id', 'server_id',
+                      'host_name', 'device')
+
+
+def _links(volume, base):
+    return [{'rel': 'self',
+             'href': '%s/v3/volumes/%s' % (base, volume['id'])},
+            {'rel': 'bookmark',
+             'href': '%s/volumes/%s' % (base, volume['id'])}]
+
+
+def volume_summary(volume, base):
+    """A volume as Cinder's non-detailed list shows it."""
+    return {'id': volume['id'], 'name': volume['name'],
+            'links': _links(volume, base)}
+
+
+def volume_body(volume, base, created=False):
+    """A volume dict of nova_lite.volume.api as Cinder v3 shows it: in
+    show and the detailed list, or (created) in the answer to a create,
+    which has neither the owning project nor the image metadata."""
     body = {name: volume[name] for name in (
         'id', 'name', 'description', 'size', 'status', 'availability_zone',
         'user_id', 'multiattach')}
     body.update({
         'bootable': 'true' if volume['bootable'] else 'false',
-        'os-vol-tenant-attr:tenant_id': volume['project_id'],
         'created_at': _date(volume['created_at']),
         'updated_at': _date(volume['updated_at']),
-        'attachments': [dict(a, attached_at=None)
-                        for a in volume['attachments']],
+        'attachments': [
+            dict({name: a[name] for name in _ATTACHMENT_FIELDS},
+                 attached_at=None)
+            for a in volume['attachments']],
         'encrypted': False, 'metadata': {}, 'volume_type': None,
         'snapshot_id': None, 'source_volid': None,
         'replication_status': None, 'consistencygroup_id': None,
-        'links': [{'rel': 'self',
-                   'href': '%s/v3/volumes/%s' % (base, volume['id'])}]})
+        'migration_status': None, 'links': _links(volume, base)})
+    if created:
+        return body
+    body['os-vol-tenant-attr:tenant_id'] = volume['project_id']
     if volume['volume_image_metadata']:
         body['volume_image_metadata'] = dict(volume['volume_image_metadata'])
     return body
@@ -112,7 +134,7 @@ def _create(req, ctxt, base):
         image_id=_image(ctxt, spec.get('imageRef')),
         availability_zone=spec.get('availability_zone'),
         volume_type=spec.get('volume_type'))
-    return _json({'volume': volume_body(volume, base)}, 202)
+    return _json({'volume': volume_body(volume, base, created=True)}, 202)
 
 
 def _image(ctxt, image_ref):
@@ -125,11 +147,12 @@ def _image(ctxt, image_ref):
             reason='Image %s could not be found.' % image_ref)
 
 
-def _list(req, ctxt, base):
+def _list(req, ctxt, base, detail):
     volumes = volume_api.API().get_all(ctxt, {
         'name': validation.last(req.GET.dict_of_lists(), 'name'),
         'status': validation.last(req.GET.dict_of_lists(), 'status')})
-    return _json({'volumes': [volume_body(v, base) for v in volumes]})
+    view = volume_body if detail else volume_summary
+    return _json({'volumes': [view(v, base) for v in volumes]})
 
 
 def _limits(ctxt):
@@ -173,7 +196,7 @@ def _volume_app(req):
             return _create(req, ctxt, base)
         if req.method not in ('GET', 'HEAD'):
             raise exception.MethodNotAllowed()
-        return _list(req, ctxt, base)
+        return _list(req, ctxt, base, detail=volume_id == 'detail')
     if req.method in ('GET', 'HEAD'):
         return _json({'volume': volume_body(api.get(ctxt, volume_id),
                                             base)})

@@ -39,7 +39,6 @@ API version history:
           console_type), get_diagnostics(instance) (calls, timeout
           [DEFAULT] rpc_response_timeout); trigger_crash_dump(instance),
           inject_network_info(instance) (casts).
-
     1.11 - shelve and rescue (casts): shelve_instance(instance,
           image_id), shelve_offload_instance(instance),
           unshelve_instance(instance, request_spec) (from the super
@@ -48,6 +47,11 @@ API version history:
           backup_instance(instance, image_id, backup_type, rotation),
           set_admin_password(instance, new_pass),
           soft_delete_instance(instance), restore_instance(instance).
+    1.12 - attach_interface(instance, network_id, port_id, requested_ip,
+          tag) (call: the new VIF), detach_interface(instance, port_id)
+          (cast).
+    1.13 - external_instance_event(instance, events) (cast): events
+          [{'name', 'tag', 'status'}] of /os-server-external-events.
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -77,16 +81,18 @@ VOLUME_ATTACH_VERSION = '1.7'
 CROSS_CELL_RESIZE_VERSION = '1.8'
 # The version that caches images ahead of boots (aggregate images, 2.81).
 CACHE_IMAGES_VERSION = '1.9'
-
 # The version that has the consoles and introspection calls.
 CONSOLE_VERSION = '1.10'
-
 # The version that has shelve, unshelve and rescue.
 SHELVE_RESCUE_VERSION = '1.11'
+# The version that has attach_interface and detach_interface.
+INTERFACE_ATTACH_VERSION = '1.12'
+# The version that takes server external events.
+EXTERNAL_EVENTS_VERSION = '1.13'
 
 
 class ComputeAPI(object):
-    VERSION = '1.11'
+    VERSION = '1.13'
 
     def __init__(self):
         self._clients = {}
@@ -288,6 +294,34 @@ class ComputeAPI(object):
         mapping. Callers check can_send(..., VOLUME_ATTACH_VERSION)."""
         self._cast_1_7(context, instance, 'detach_volume',
                        volume_id=volume_id, attachment_id=attachment_id)
+
+    # Interface attachments (1.12); callers check can_send(...,
+    # INTERFACE_ATTACH_VERSION) first.
+
+    def attach_interface(self, context, instance, network_id, port_id,
+                         requested_ip, tag=None):
+        """Call: attach a port to the instance on its host; the new
+        VIF (timeout [DEFAULT] rpc_response_timeout)."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=INTERFACE_ATTACH_VERSION)
+        return cctxt.call(context, 'attach_interface', instance=instance,
+                          network_id=network_id, port_id=port_id,
+                          requested_ip=requested_ip, tag=tag)
+
+    def detach_interface(self, context, instance, port_id):
+        """Cast: detach the port from the instance on its host."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=INTERFACE_ATTACH_VERSION)
+        cctxt.cast(context, 'detach_interface', instance=instance,
+                   port_id=port_id)
+
+    def external_instance_event(self, context, instance, events):
+        """Cast: events about instance to its host (callers check
+        can_send(..., EXTERNAL_EVENTS_VERSION))."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=EXTERNAL_EVENTS_VERSION)
+        cctxt.cast(context, 'external_instance_event', instance=instance,
+                   events=events)
 
     # Cross-cell resize (1.8): synchronous calls from the super conductor
     # (its context targeted at the host's cell); callers check

@@ -50,10 +50,12 @@ import time
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
+from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite.network import bindings
+from nova_lite.network import security_groups
 from nova_lite.network import store
 
 LOG = logging.getLogger(__name__)
@@ -65,6 +67,22 @@ DEVICE_OWNER = store.DEVICE_OWNER
 # try again: each lost race means another allocation succeeded, so N
 # concurrent allocations on one network need at most N attempts.
 ALLOCATE_ATTEMPTS = 64
+
+# The instance's system metadata key holding the ids of the security
+# groups its create asked for (a JSON list), written by the compute API
+# and applied by the compute to the ports it makes; absent: the
+# project's default group.
+SECURITY_GROUPS_KEY = 'network_security_group_ids'
+
+
+def instance_security_group_ids(system_metadata):
+    """The group ids recorded in an instance's system metadata, or None
+    (the default group)."""
+    raw = (system_metadata or {}).get(SECURITY_GROUPS_KEY)
+    if not raw:
+        return None
+    return jsonutils.loads(raw)
+
 
 # The shared network every all-in-one and test plane starts with.
 DEFAULT_NETWORK = {
@@ -90,9 +108,58 @@ class NetworkAPI(object):
         raise NotImplementedError()
 
     def allocate_for_instance(self, context, instance_uuid, project_id,
-                              requested_networks, host):
+                              requested_networks, host,
+                              security_group_ids=None):
         """Create or bind the instance's ports on host; return its network
-        info (a list of VIFs). Idempotent per instance."""
+        info (a list of VIFs). Idempotent per instance. The ports made
+        get security_group_ids (None: the project's default group)."""
+        raise NotImplementedError()
+
+    def allocate_port_for_instance(self, context, instance_uuid,
+                                   project_id, host, port_id=None,
+                                   network_id=None, fixed_ip=None,
+                                   security_group_ids=None):
+        """One more port for the instance (an interface attach): the
+        user's port_id, or a new port on network_id (fixed_ip, the
+        groups as allocate_for_instance), bound to host. Returns its
+        VIF. PortNotFound, PortInUse, NetworkNotFound, FixedIpInvalid,
+        FixedIpAlreadyInUse."""
+        raise NotImplementedError()
+
+    def deallocate_port_for_instance(self, context, instance_uuid,
+                                     port_id):
+        """Free one of the instance's ports (deleted when made for it,
+        else unbound); PortNotFound when it has no such port."""
+        raise NotImplementedError()
+
+    # --- security groups (Neutron: /v2.0/security-groups) -----------------
+
+    def resolve_security_groups(self, context, project_id, names):
+        """The ids of a boot request's groups (names or ids), in order;
+        SecurityGroupNotFoundForProject (400), SecurityGroupNotUnique."""
+        raise NotImplementedError()
+
+    def find_security_group(self, context, project_id, name_or_id):
+        """The group project_id knows as name_or_id (with its rules);
+        SecurityGroupNotFound, SecurityGroupNotUnique."""
+        raise NotImplementedError()
+
+    def get_instances_security_groups(self, context, instance_uuids):
+        """{uuid: [{'id', 'name', 'description', 'project_id'}]}: the
+        groups of each instance's ports (instances without ports
+        absent)."""
+        raise NotImplementedError()
+
+    def add_security_group_to_instance(self, context, instance_uuid,
+                                       group_id):
+        """Apply the group to every port of the instance;
+        SecurityGroupNotFound when it has none."""
+        raise NotImplementedError()
+
+    def remove_security_group_from_instance(self, context, instance_uuid,
+                                            group_id, group_name):
+        """Take it off; SecurityGroupNotExistsForInstance when no port
+        of the instance had it."""
         raise NotImplementedError()
 
     def deallocate_for_instance(self, context, instance_uuid):
@@ -213,13 +280,18 @@ class API(NetworkAPI):
         return store.resolve(context, context.project_id, requested_networks)
 
     def allocate_for_instance(self, context, instance_uuid, project_id,
-                              requested_networks, host):
+                              requested_networks, host,
+                              security_group_ids=None):
         if _is_none(requested_networks):
             return []
+        if security_group_ids is None:
+            default = security_groups.ensure_default(context, project_id)
+            security_group_ids = [default] if default else []
         for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
             try:
                 return store.allocate(context, instance_uuid, project_id,
-                                      requested_networks, host)
+                                      requested_networks, host,
+                                      security_group_ids)
             except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock) as exc:
                 LOG.debug('Port allocation for %s lost a race (%s); '
                           'attempt %d', instance_uuid, exc, attempt)
@@ -228,6 +300,27 @@ class API(NetworkAPI):
 
     def deallocate_for_instance(self, context, instance_uuid):
         store.deallocate(context, instance_uuid)
+
+    def allocate_port_for_instance(self, context, instance_uuid,
+                                   project_id, host, port_id=None,
+                                   network_id=None, fixed_ip=None,
+                                   security_group_ids=None):
+        if security_group_ids is None and not port_id:
+            default = security_groups.ensure_default(context, project_id)
+            security_group_ids = [default] if default else []
+        for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
+            try:
+                return store.allocate_port(
+                    context, instance_uuid, project_id, host, port_id,
+                    network_id, fixed_ip, security_group_ids)
+            except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
+                _back_off(attempt)
+        raise exception.NoMoreFixedIps(net=network_id)
+
+    def deallocate_port_for_instance(self, context, instance_uuid,
+                                     port_id):
+        if not store.deallocate_port(context, instance_uuid, port_id):
+            raise exception.PortNotFound(port_id=port_id)
 
     def get_instance_nw_info(self, context, instance_uuid):
         return store.nw_info(context, instance_uuid)
@@ -239,6 +332,56 @@ class API(NetworkAPI):
 
     def bind_ports_to_host(self, context, instance_uuid, host):
         store.bind_to_host(context, instance_uuid, host)
+
+    # --- security groups ---------------------------------------------------
+
+    def resolve_security_groups(self, context, project_id, names):
+        return security_groups.resolve(context, project_id, names)
+
+    def find_security_group(self, context, project_id, name_or_id):
+        security_groups.ensure_default(context, project_id)
+        return security_groups.find(context, project_id, name_or_id)
+
+    def get_instances_security_groups(self, context, instance_uuids):
+        return security_groups.instance_groups(context, instance_uuids)
+
+    def add_security_group_to_instance(self, context, instance_uuid,
+                                       group_id):
+        security_groups.add_to_instance(context, instance_uuid, group_id)
+
+    def remove_security_group_from_instance(self, context, instance_uuid,
+                                            group_id, group_name):
+        security_groups.remove_from_instance(context, instance_uuid,
+                                             group_id, group_name)
+
+    def list_security_groups(self, context, project_id=None, ids=None,
+                             name=None):
+        """Visible groups (the caller's project's default made first)."""
+        security_groups.ensure_default(context, context.project_id)
+        return security_groups.list_groups(context, project_id, ids, name)
+
+    def get_security_group(self, context, group_id):
+        return security_groups.get_group(context, group_id)
+
+    def create_security_group(self, context, name, description=None,
+                              project_id=None):
+        return security_groups.create_group(
+            context, project_id or context.project_id, name, description)
+
+    def delete_security_group(self, context, group_id):
+        security_groups.delete_group(context, group_id)
+
+    def list_security_group_rules(self, context, ids=None):
+        return security_groups.list_rules(context, ids)
+
+    def get_security_group_rule(self, context, rule_id):
+        return security_groups.get_rule(context, rule_id)
+
+    def create_security_group_rule(self, context, spec):
+        return security_groups.create_rule(context, spec)
+
+    def delete_security_group_rule(self, context, rule_id):
+        security_groups.delete_rule(context, rule_id)
 
     # --- port bindings -----------------------------------------------------
 
@@ -297,10 +440,13 @@ class API(NetworkAPI):
                     project_id=None):
         """An unbound port (as a user creates one to boot with): kept, not
         deleted, when the instance it is bound to goes away."""
+        project_id = project_id or context.project_id
+        default = security_groups.ensure_default(context, project_id)
         for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
             try:
                 return store.create_port(context, network_id, fixed_ip,
-                                         project_id or context.project_id)
+                                         project_id,
+                                         [default] if default else [])
             except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
                 _back_off(attempt)
         raise exception.NoMoreFixedIps(net=network_id)

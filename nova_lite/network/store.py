@@ -16,6 +16,7 @@ from nova_lite.db.local_services import models
 from nova_lite import exception
 from nova_lite.network import bindings
 from nova_lite.network import model
+from nova_lite.network import security_groups as sg_store
 
 NETWORKS = models.Network.__table__
 SUBNETS = models.Subnet.__table__
@@ -231,7 +232,10 @@ def _new_port(session, network, fixed_ip, project_id, binding):
 
 
 @ls_db.writer
-def allocate(context, instance_uuid, project_id, requested_networks, host):
+def allocate(context, instance_uuid, project_id, requested_networks, host,
+             group_ids=()):
+    """group_ids: the security groups applied to the ports made here
+    (a port the user brought keeps its own)."""
     session = context.session
     if session.execute(sa.select(PORTS.c.id).where(
             PORTS.c.device_id == instance_uuid).limit(1)).first():
@@ -239,7 +243,7 @@ def allocate(context, instance_uuid, project_id, requested_networks, host):
     now = timeutils.utcnow()
     binding = {'device_id': instance_uuid, 'device_owner': DEVICE_OWNER,
                'binding_host': host, 'status': 'ACTIVE'}
-    info = []
+    info, made = [], []
     for request in _resolve_in(session, project_id, context.is_admin,
                                requested_networks):
         network, port = request['network'], request['port']
@@ -256,10 +260,12 @@ def allocate(context, instance_uuid, project_id, requested_networks, host):
             row = dict(_new_port(session, network, request['fixed_ip'],
                                  project_id, binding),
                        preserve_on_delete=False)
+            made.append(row['id'])
         subnet = _subnet_of(network, row['subnet_id'])
         info.append(model.vif(row, network['name'],
                               subnet and subnet['cidr'],
                               subnet and subnet['gateway_ip']))
+    sg_store.apply(session, made, list(group_ids or ()), now)
     if host and info:
         # A user's port may keep rows of an earlier life: it starts anew.
         bindings.bind_alone(session, [vif['id'] for vif in info], host, now)
@@ -274,7 +280,64 @@ def _subnet_of(network, subnet_id):
 
 
 @ls_db.writer
-def create_port(context, network_id, fixed_ip, project_id):
+def allocate_port(context, instance_uuid, project_id, host, port_id,
+                  network_id, fixed_ip, group_ids=()):
+    """One more port for the instance, bound to host: the user's port
+    (PortNotFound, PortInUse) or a new one on network_id (fixed_ip if
+    given; the groups applied). Returns its VIF."""
+    session = context.session
+    request = {'port': port_id} if port_id else {'uuid': network_id}
+    if fixed_ip and not port_id:
+        request['fixed_ip'] = fixed_ip
+    resolved = _resolve_in(session, project_id, context.is_admin,
+                           [request])[0]
+    network, port = resolved['network'], resolved['port']
+    now = timeutils.utcnow()
+    binding = {'device_id': instance_uuid, 'device_owner': DEVICE_OWNER,
+               'binding_host': host, 'status': 'ACTIVE'}
+    if port is not None:
+        bound = session.execute(PORTS.update().where(
+            PORTS.c.id == port.id,
+            sa.or_(PORTS.c.device_id.is_(None),
+                   PORTS.c.device_id == '')).values(
+            updated_at=now, **binding))
+        if not bound.rowcount:
+            raise exception.PortInUse(port_id=port.id)
+        row = dict(port._mapping, **binding)
+    else:
+        row = dict(_new_port(session, network, resolved['fixed_ip'],
+                             project_id, binding), preserve_on_delete=False)
+        sg_store.apply(session, [row['id']], list(group_ids or ()), now)
+    if host:
+        bindings.bind_alone(session, [row['id']], host, now)
+    subnet = _subnet_of(network, row['subnet_id'])
+    return model.vif(row, network['name'], subnet and subnet['cidr'],
+                     subnet and subnet['gateway_ip'])
+
+
+@ls_db.writer
+def deallocate_port(context, instance_uuid, port_id):
+    """Free one port of the instance: deleted if made for it, else
+    unbound (the user's port stays). False when the instance has no
+    such port."""
+    session = context.session
+    row = session.execute(sa.select(PORTS).where(
+        PORTS.c.id == port_id, PORTS.c.device_id == instance_uuid)).first()
+    if row is None:
+        return False
+    session.execute(BINDINGS.delete().where(BINDINGS.c.port_id == port_id))
+    if not row.preserve_on_delete:
+        sg_store.unapply_all(session, [port_id])
+        session.execute(PORTS.delete().where(PORTS.c.id == port_id))
+    else:
+        session.execute(PORTS.update().where(PORTS.c.id == port_id).values(
+            device_id=None, device_owner=None, binding_host=None,
+            status='DOWN', updated_at=timeutils.utcnow()))
+    return True
+
+
+@ls_db.writer
+def create_port(context, network_id, fixed_ip, project_id, group_ids=()):
     session = context.session
     network = _network_rows(session, [NETWORKS.c.id == network_id]).get(
         network_id)
@@ -290,7 +353,9 @@ def create_port(context, network_id, fixed_ip, project_id):
                     {'device_id': None, 'device_owner': None,
                      'binding_host': None, 'status': 'DOWN',
                      'preserve_on_delete': True})
-    return _port_dict(row)
+    sg_store.apply(session, [row['id']], list(group_ids or ()),
+                   row['created_at'])
+    return _port_dict(row, list(group_ids or ()))
 
 
 @ls_db.writer
@@ -299,6 +364,10 @@ def deallocate(context, instance_uuid):
     session.execute(BINDINGS.delete().where(BINDINGS.c.port_id.in_(
         sa.select(PORTS.c.id).where(PORTS.c.device_id == instance_uuid)
         .scalar_subquery())))
+    sg_store.unapply_all(session, [r.id for r in session.execute(
+        sa.select(PORTS.c.id).where(
+            PORTS.c.device_id == instance_uuid,
+            PORTS.c.preserve_on_delete == sa.false()))])
     session.execute(PORTS.delete().where(
         PORTS.c.device_id == instance_uuid,
         PORTS.c.preserve_on_delete == sa.false()))
@@ -329,8 +398,8 @@ def nw_info(context, instance_uuid):
     return _nw_info_in(context.session, instance_uuid)
 
 
-def _port_dict(row):
-    """A port as Neutron shows it."""
+def _port_dict(row, group_ids=()):
+    """A port as Neutron shows it (group_ids: its security groups)."""
     fixed_ips = []
     if row['fixed_ip']:
         fixed_ips.append({'subnet_id': row['subnet_id'],
@@ -344,6 +413,7 @@ def _port_dict(row):
             'status': row['status'],
             'binding:host_id': row['binding_host'] or '',
             'preserve_on_delete': bool(row.get('preserve_on_delete')),
+            'security_groups': list(group_ids),
             'created_at': row.get('created_at')}
 
 
@@ -358,8 +428,9 @@ def get_ports(context, device_id, network_id, port_ids, project_id):
         query = query.where(PORTS.c.id.in_(list(port_ids)))
     if project_id is not None:
         query = query.where(PORTS.c.project_id == project_id)
-    return [_port_dict(row._mapping)
-            for row in context.session.execute(query)]
+    rows = context.session.execute(query).fetchall()
+    groups = sg_store.groups_of_ports(context.session, [r.id for r in rows])
+    return [_port_dict(row._mapping, groups[row.id]) for row in rows]
 
 
 @ls_db.writer

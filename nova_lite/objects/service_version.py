@@ -216,6 +216,14 @@ SERVICE_VERSION_HISTORY = _history(
                 'shelveOffload, unshelve, rescue and unrescue only to '
                 'computes at 18 or later (409 for an older one), and '
                 'unshelve only while the super conductors serve 1.4'},
+    # 19
+    {'compute_rpc': '1.12',
+     'enables': 'compute RPC 1.12 (attach_interface, detach_interface: '
+                '/servers/{id}/os-interface)'},
+    # 20
+    {'compute_rpc': '1.13',
+     'enables': 'compute RPC 1.13 (external_instance_event: '
+                '/os-server-external-events)'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -12,13 +12,14 @@ from nova_lite.policies import instance_actions
 from nova_lite.policies import keypairs
 from nova_lite.policies import migrations
 from nova_lite.policies import quotas
+from nova_lite.policies import security_groups
 from nova_lite.policies import server_actions
-from nova_lite.policies import server_groups
-
-from nova_lite.policies import server_consoles
-
 from nova_lite.policies import server_backups
+from nova_lite.policies import server_consoles
+from nova_lite.policies import server_external_events
+from nova_lite.policies import server_groups
 from nova_lite.policies import server_images
+from nova_lite.policies import server_interfaces
 from nova_lite.policies import server_metadata
 from nova_lite.policies import server_migrations
 from nova_lite.policies import server_resize
@@ -60,4 +61,8 @@ def list_rules():
 
         server_shelve.list_rules(),
         server_backups.list_rules(),
+
+        security_groups.list_rules(),
+        server_interfaces.list_rules(),
+        server_external_events.list_rules(),
     ))

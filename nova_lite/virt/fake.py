@@ -354,6 +354,27 @@ class FakeDriver(object):
                 del guest['volumes'][mountpoint]
                 self._persist(instance_uuid)
 
+    # Interfaces: the guest records the ports plugged into it (by port
+    # id, the VIF's MAC). Idempotent.
+
+    @_hooked
+    def attach_interface(self, instance_uuid, vif):
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            guest.setdefault('interfaces', {})[vif['id']] = vif['address']
+            self._persist(instance_uuid)
+
+    @_hooked
+    def detach_interface(self, instance_uuid, port_id):
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is not None and port_id in guest.get('interfaces', {}):
+                del guest['interfaces'][port_id]
+                self._persist(instance_uuid)
+
     @_hooked
     def destroy(self, instance_uuid, with_resize_copy=False):
         """Remove the guest (none is fine); with_resize_copy, also the

@@ -1,7 +1,8 @@
 """The real `openstack` CLI and openstacksdk against a real
 nova-lite-all-in-one process, with the settings README.rst gives: key
-pairs, images (the Glance-like /image and the compute API's proxy) and
-networks (the Neutron-like /networking).
+pairs, images (the Glance-like /image and the compute API's proxy),
+networks and security groups (the Neutron-like /networking) and a
+server's interfaces and security groups.
 
 One all-in-one for the whole module: starting it and each CLI call take
 seconds.
@@ -13,6 +14,7 @@ from cryptography.hazmat.primitives import serialization
 import pytest
 
 from tests import clients
+from tests.functional.conftest import wait_for
 
 CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 
@@ -116,3 +118,69 @@ def test_server_on_a_named_network_gets_a_port_freed_on_delete(cloud):
     assert server['addresses'] == {'private': [address]}
     clients.openstack(env, 'server', 'delete', '--wait', 'cli-private-net')
     assert clients.openstack_json(env, 'port', 'list') == []
+
+
+def test_security_group_commands_and_a_server_in_them(cloud):
+    """`security group create|rule create|list|delete` against
+    /networking; a server booted into a group, given and relieved of
+    groups with `server add|remove security group`."""
+    endpoint, _state_dir = cloud
+    env = clients.openstack_env(endpoint)
+    group = clients.openstack_json(env, 'security', 'group', 'create',
+                                   '--description', 'http', 'cli-web')
+    assert group['name'] == 'cli-web'
+    rule = clients.openstack_json(
+        env, 'security', 'group', 'rule', 'create', '--protocol', 'tcp',
+        '--dst-port', '80', 'cli-web')
+    assert (rule['port_range_min'], rule['port_range_max']) == (80, 80)
+    names = {g['Name'] for g in clients.openstack_json(
+        env, 'security', 'group', 'list')}
+    assert names == {'default', 'cli-web'}
+    rules = clients.openstack_json(env, 'security', 'group', 'rule',
+                                   'list', 'cli-web')
+    assert len(rules) == 3   # two egress, the one made here
+    clients.openstack(env, 'flavor', 'create', '--ram', '256', '--disk',
+                      '1', '--vcpus', '1', 'sg-tiny')
+    server = clients.openstack_json(
+        env, 'server', 'create', '--flavor', 'sg-tiny', '--image',
+        'cirros-0.6.2-x86_64-disk', '--network', 'private',
+        '--security-group', 'cli-web', '--wait', 'cli-sg')
+    assert server['security_groups'] == [{'name': 'cli-web'}]
+    clients.openstack(env, 'server', 'add', 'security', 'group', 'cli-sg',
+                      'default')
+    clients.openstack(env, 'server', 'remove', 'security', 'group',
+                      'cli-sg', 'cli-web')
+    shown = clients.openstack_json(env, 'server', 'show', 'cli-sg')
+    assert shown['security_groups'] == [{'name': 'default'}]
+    clients.openstack(env, 'server', 'delete', '--wait', 'cli-sg')
+    clients.openstack(env, 'security', 'group', 'delete', 'cli-web')
+    assert [g['Name'] for g in clients.openstack_json(
+        env, 'security', 'group', 'list')] == ['default']
+
+
+def test_server_add_network_and_remove_port_and_network(cloud):
+    """`server add network` attaches a new port (os-interface); `server
+    remove port` and `server remove network` detach them."""
+    endpoint, _state_dir = cloud
+    env = clients.openstack_env(endpoint)
+    clients.openstack(env, 'flavor', 'create', '--ram', '256', '--disk',
+                      '1', '--vcpus', '1', 'if-tiny')
+    clients.openstack(env, 'server', 'create', '--flavor', 'if-tiny',
+                      '--image', 'cirros-0.6.2-x86_64-disk', '--network',
+                      'private', '--wait', 'cli-if')
+
+    def ports():
+        return clients.openstack_json(env, 'port', 'list', '--server',
+                                      'cli-if')
+
+    assert len(ports()) == 1
+    clients.openstack(env, 'server', 'add', 'network', 'cli-if', 'private')
+    assert len(ports()) == 2
+    first = ports()[0]['ID']
+    clients.openstack(env, 'server', 'remove', 'port', 'cli-if', first)
+    wait_for(lambda: [p['ID'] for p in ports()] != [] and first not in [
+        p['ID'] for p in ports()], timeout=60, message='port detached')
+    clients.openstack(env, 'server', 'remove', 'network', 'cli-if',
+                      'private')
+    wait_for(lambda: ports() == [], timeout=60, message='network removed')
+    clients.openstack(env, 'server', 'delete', '--wait', 'cli-if')

@@ -336,3 +336,42 @@ def test_tempests_clients_get_the_errors_nova_gives(tempest):
         wait_status(servers, uuid, 'PAUSED')
         _refused(exc.Conflict, servers.pause_server, uuid)
         _refused(exc.Conflict, servers.stop_server, uuid)
+
+
+def test_volume_bodies_match_tempests_volume_schemas(plane, tempest):
+    """tempest's Cinder v3 volumes client against the embedded volume
+    service: create, show, both lists and an attachment as a server's
+    volume, each checked against tempest's volume response schemas."""
+    from tempest.lib.services.volume.v3 import volumes_client
+    volumes = volumes_client.VolumesClient(
+        _TokenAuth(plane.endpoint + '/volume/v3', MEMBER), 'volumev3',
+        'RegionOne')
+    servers = tempest(servers_client.ServersClient)
+    created = volumes.create_volume(size=1, name='data')['volume']
+    assert created['status'] == 'available'
+    volumes.create_volume(size=1, imageRef=IMAGE)
+    assert volumes.show_volume(created['id'])['volume']['name'] == 'data'
+    assert created['id'] in {
+        v['id'] for v in volumes.list_volumes()['volumes']}
+    with microversion(MAX):
+        uuid = servers.create_server(name='vol', imageRef=IMAGE,
+                                     flavorRef='t1',
+                                     networks='none')['server']['id']
+        wait_status(servers, uuid, 'ACTIVE')
+        servers.attach_volume(uuid, volumeId=created['id'])
+        deadline = time.monotonic() + 30
+        while volumes.show_volume(
+                created['id'])['volume']['status'] != 'in-use':
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        shown = volumes.show_volume(created['id'])['volume']
+        assert shown['attachments'][0]['server_id'] == uuid
+        detailed = volumes.list_volumes(detail=True)['volumes']
+        assert {v['id'] for v in detailed} >= {created['id']}
+        servers.detach_volume(uuid, created['id'])
+        while volumes.show_volume(
+                created['id'])['volume']['status'] != 'available':
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    volumes.delete_volume(created['id'])
+    volumes.wait_for_resource_deletion(created['id'])

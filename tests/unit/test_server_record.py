@@ -53,6 +53,7 @@ FIELDS = [
     ('tags', typing.List[str]),
     ('fault', Opt[Json]),
     ('volumes', typing.List[Json]),
+    ('security_groups', typing.List[Json]),
     ('host_status', str),
     ('cell_down', bool),
     ('build_request', bool),

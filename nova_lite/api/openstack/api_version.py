@@ -184,6 +184,11 @@ SERVER_TOPOLOGY = '2.78'
 UNSHELVE_AVAILABILITY_ZONE = '2.77'
 # servers: rescue of a volume-backed server (stable device rescue).
 RESCUE_VOLUME_BACKED = '2.87'
+
+# Server external events named from these versions on.
+EXTERNAL_EVENT_VOLUME_EXTENDED = '2.51'
+EXTERNAL_EVENT_POWER_UPDATE = '2.76'
+EXTERNAL_EVENT_ACCELERATOR_BOUND = '2.82'
 MAX = '2.88'
 
 SERVICE_TYPE = 'compute'

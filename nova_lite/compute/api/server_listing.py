@@ -41,6 +41,7 @@ from nova_lite.compute.api import server_records
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
+from nova_lite.network import api as network_api
 from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
@@ -101,9 +102,25 @@ def list(context, search_opts, sort_keys=None, sort_dirs=None, limit=None,
     volumes: a query per kind and cell); without it, the instance rows
     alone. Returns ServerRecords in order.
     """
-    return [server_records.record(r) for r in _rows(
-        context, search_opts, sort_keys, sort_dirs, limit, marker,
-        cell_down_support, host_status, detailed)]
+    rows = _rows(context, search_opts, sort_keys, sort_dirs, limit, marker,
+                 cell_down_support, host_status, detailed)
+    if detailed:
+        _with_security_groups(context, rows)
+    return [server_records.record(r) for r in rows]
+
+
+def _with_security_groups(context, rows):
+    """Fill the security groups of the rows' servers that have ports
+    (one call to the network service for all of them)."""
+    wanted = [r['uuid'] for r in rows if r.get('network_info')]
+    if not wanted:
+        return rows
+    groups = network_api.API().get_instances_security_groups(
+        context, wanted)
+    for row in rows:
+        row['security_groups'] = [{'id': g['id'], 'name': g['name']}
+                                  for g in groups.get(row['uuid'], ())]
+    return rows
 
 
 def _rows(context, search_opts, sort_keys, sort_dirs, limit, marker,
@@ -282,7 +299,7 @@ def get(context, server_id, cell_down_support=False, host_status=False):
         return server_records.record(server_records.down_row_with_spec(
             context, server_id, mapping))
     _check_owner(context, result, server_id)
-    return server_records.record(result)
+    return server_records.record(_with_security_groups(context, [result])[0])
 
 
 def update(context, server_id, rec=None, host_status=False, **values):
@@ -304,7 +321,7 @@ def update(context, server_id, rec=None, host_status=False, **values):
     with nova_context.target_cell(context, cell) as cctxt:
         rec = server_records.update_in_cell(cctxt, server_id, values,
                                             host_status)
-    return server_records.record(rec)
+    return server_records.record(_with_security_groups(context, [rec])[0])
 
 
 def _update_build_request(context, server_id, values, host_status):

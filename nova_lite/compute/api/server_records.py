@@ -106,6 +106,10 @@ class ServerRecord:
       volumes: attached volumes in boot order, [{volume_id,
         delete_on_termination}] (filled for show and detail lists only;
         [] otherwise).
+      security_groups: the security groups applied to the server's
+        ports, [{id, name}] each once, by name (filled for show and
+        detail lists only, by server_listing from the network service;
+        [] otherwise and for a server without ports).
     Derived:
       host_status: UP, DOWN, MAINTENANCE, UNKNOWN or '' (HOST_*), of
         the server's compute; '' when it has none or it was not asked
@@ -154,6 +158,7 @@ class ServerRecord:
     tags: typing.List[str]
     fault: Opt[Json]
     volumes: typing.List[Json]
+    security_groups: typing.List[Json]
     host_status: str
     cell_down: bool
     build_request: bool
@@ -200,6 +205,7 @@ def record(row):
         system_metadata=get('system_metadata') or {},
         tags=get('tags') or [], fault=get('fault'),
         volumes=get('volumes') or [],
+        security_groups=get('security_groups') or [],
         host_status=get('host_status') or HOST_NONE,
         cell_down=bool(get('cell_down')),
         build_request=bool(get('build_request')))
@@ -241,6 +247,7 @@ def cell_record(rec):
     rec.setdefault('metadata', {})
     rec.setdefault('system_metadata', {})
     rec.setdefault('volumes', [])
+    rec.setdefault('security_groups', [])
     rec.setdefault('host_status', HOST_NONE)
     rec['cell_down'] = False
     rec['build_request'] = False
@@ -275,8 +282,8 @@ def build_request_record(row):
         network_info=[], fault=None,
         tags=[*(jsonutils.loads(row['tags']) if row.get('tags')
                 else inst.get('tags') or [])],
-        volumes=[], host_status=HOST_NONE, cell_down=False,
-        build_request=True)
+        volumes=[], security_groups=[], host_status=HOST_NONE,
+        cell_down=False, build_request=True)
     return rec
 
 

@@ -14,6 +14,7 @@ import re
 import string
 
 from oslo_log import log as logging
+from oslo_serialization import jsonutils
 from oslo_utils import strutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -194,10 +195,12 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            admin_password=None, access_ip_v4=None, access_ip_v6=None,
            config_drive=None, tags=None, block_device_mapping=None,
            auto_disk_config=None, injected_files=None,
-           scheduler_hints=None):
+           scheduler_hints=None, security_groups=None):
     """Create max_count servers (all or none; fewer, at least
     min_count, when the quota lets fewer in). Returns (records,
     reservation_id): the records as the API shows a new server.
+    security_groups: names or ids of the groups its ports get (None:
+    the project's default group); an unknown one is a 400.
     image_id None: volume-backed (block_device_mapping, as
     parse_boot_devices gives it, has the boot volume).
     scheduler_hints: os:scheduler_hints as given; 'group' names a server
@@ -223,6 +226,12 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     auto_disk_config = disk_config_for(image, auto_disk_config)
     keypair = _keypair(context, key_name)
     network_api.API().validate_networks(context, requested_networks)
+    system_metadata = {'image_base_image_ref':
+                       '' if volume_backed else image['id']}
+    if security_groups:
+        system_metadata[network_api.SECURITY_GROUPS_KEY] = jsonutils.dumps(
+            network_api.API().resolve_security_groups(
+                context, context.project_id, security_groups))
     zone, destination = _zone(context, availability_zone)
     hints, group = _hints(context, scheduler_hints)
     snapshot = embedded_flavor.EmbeddedFlavor.from_flavor(flavor)
@@ -267,7 +276,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             auto_disk_config=auto_disk_config,
             metadata=dict(metadata or {}),
             system_metadata=dict(
-                {'image_base_image_ref': image_ref},
+                system_metadata,
                 **({GROUP_SYSMETA: group.uuid} if group else {})),
             flavor=snapshot, old_flavor=None, new_flavor=None,
             network_info=[], tags=list(tags or []),

@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 from nova_lite.compute import instance_events
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import exception
+from nova_lite.network import api as network_api
 from nova_lite.notifications import instance as notify
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
@@ -93,7 +94,9 @@ class BuildTasks(object):
             self._check_group_policy(context, instance, request_spec)
             nw_info = self.network_api.allocate_for_instance(
                 context, instance.uuid, instance.project_id,
-                requested_networks, self.host)
+                requested_networks, self.host,
+                security_group_ids=network_api.instance_security_group_ids(
+                    instance.system_metadata))
             instance.network_info = nw_info
             bdms, volume_backed = self.volumes.prep_block_devices(
                 context, instance)

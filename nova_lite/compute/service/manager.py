@@ -15,6 +15,8 @@ clients):
   cross_cell_tasks  the *_snapshot_based_resize_* steps (cross-cell)
   volume_tasks      attach_volume, detach_volume (and the volumes of a
                     build, a delete and a cross-cell move)
+  interface_tasks   attach_interface, detach_interface
+  external_events   external_instance_event
   resize_recovery   a delete or a restart in the middle of a move
   shelve_tasks      shelve_instance, shelve_offload_instance,
                     unshelve_instance (and the periodic offload)
@@ -40,7 +42,9 @@ from nova_lite.compute.service import backup_tasks
 from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import console_tasks
 from nova_lite.compute.service import cross_cell_tasks
+from nova_lite.compute.service import external_events
 from nova_lite.compute.service import image_tasks
+from nova_lite.compute.service import interface_tasks
 from nova_lite.compute.service import locks
 from nova_lite.compute.service import orphans
 from nova_lite.compute.service import power_tasks
@@ -63,8 +67,9 @@ LOG = logging.getLogger(__name__)
 class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
     # cross-cell resize steps; 1.9: image pre-caching; 1.10: consoles
-    # and introspection; 1.11: shelve, unshelve and rescue.
-    target = messaging.Target(version='1.11')
+    # and introspection; 1.11: shelve, unshelve and rescue; 1.12:
+    # interface attachments; 1.13: external events.
+    target = messaging.Target(version='1.13')
 
     def __init__(self, host):
         self.host = host
@@ -97,6 +102,11 @@ class ComputeManager(object):
                                        self.network_api,
                                        self.terminate_instance)
         self._consoles = console_tasks.ConsoleTasks(host, self.driver, held)
+
+        self._interfaces = interface_tasks.InterfaceTasks(
+            host, self.driver, held, self.network_api)
+        self._events = external_events.ExternalEvents(
+            host, self.driver, held, self._interfaces)
 
     # --- the service framework's hooks ----------------------------------
 
@@ -279,6 +289,21 @@ class ComputeManager(object):
     def detach_volume(self, context, instance, volume_id, attachment_id):
         self._volumes.detach_volume(context, instance, volume_id,
                                     attachment_id)
+
+    # --- RPC API 1.12: interface attachments (interface_tasks) ---------
+
+    def attach_interface(self, context, instance, network_id, port_id,
+                         requested_ip, tag=None):
+        return self._interfaces.attach_interface(
+            context, instance, network_id, port_id, requested_ip, tag=tag)
+
+    def detach_interface(self, context, instance, port_id):
+        self._interfaces.detach_interface(context, instance, port_id)
+
+    # --- RPC API 1.13: external events (external_events) --------------
+
+    def external_instance_event(self, context, instance, events):
+        self._events.external_instance_event(context, instance, events)
 
     # --- RPC API 1.8: cross-cell resize steps (cross_cell_tasks) --------
 

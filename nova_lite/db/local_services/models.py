@@ -164,3 +164,54 @@ class VolumeAttachment(BASE, _Base):
     connection_info = sa.Column(sa.Text)
     # JSON: the connector the host gave.
     connector = sa.Column(sa.Text)
+
+
+class SecurityGroup(BASE, _Base):
+    """A project's security group (Neutron's securitygroups)."""
+    __tablename__ = 'security_groups'
+    __table_args__ = (
+        sa.UniqueConstraint('default_of',
+                            name='uniq_security_groups0default_of'),
+        sa.Index('security_groups_project_id_idx', 'project_id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255))
+    description = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    # The project id for the project's 'default' group, NULL for the
+    # others: two first uses racing make one default group.
+    default_of = sa.Column(sa.String(255))
+
+
+class SecurityGroupRule(BASE, _Base):
+    __tablename__ = 'security_group_rules'
+    __table_args__ = (
+        sa.Index('security_group_rules_group_idx', 'security_group_id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    security_group_id = sa.Column(sa.String(36),
+                                  sa.ForeignKey('security_groups.id'),
+                                  nullable=False)
+    project_id = sa.Column(sa.String(255))
+    # 'ingress' or 'egress'; 'IPv4' or 'IPv6'
+    direction = sa.Column(sa.String(16), nullable=False)
+    ethertype = sa.Column(sa.String(16), nullable=False)
+    protocol = sa.Column(sa.String(40))
+    port_range_min = sa.Column(sa.Integer)
+    port_range_max = sa.Column(sa.Integer)
+    remote_ip_prefix = sa.Column(sa.String(255))
+    remote_group_id = sa.Column(sa.String(36))
+    description = sa.Column(sa.String(255))
+
+
+class PortSecurityGroup(BASE, _Base):
+    """A security group applied to a port."""
+    __tablename__ = 'port_security_groups'
+    __table_args__ = (
+        sa.Index('port_security_groups_group_idx', 'security_group_id'),
+    )
+    port_id = sa.Column(sa.String(36), sa.ForeignKey('ports.id'),
+                        primary_key=True)
+    security_group_id = sa.Column(sa.String(36),
+                                  sa.ForeignKey('security_groups.id'),
+                                  primary_key=True)

@@ -8,6 +8,9 @@ migrations and os-aggregates rule.
 migrations, limits, quota-set and quota-class-set rule.
 
 migrations and os-server-groups rule.
+
+migrations, server security groups, os-interface and external events
+rule.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -494,6 +497,32 @@ ROWS = [
      {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
     ('POST', '/servers/' + MISSING_UUID + '/action', {'forceDelete': None},
      '2.1', _all(404)),
+
+    # A server's security groups: readers list them, members add and
+    # remove them (a group the caller's project does not have: 404).
+    ('GET', '/servers/{server}/os-security-groups', None, '2.1',
+     _OWN_SERVER),
+    ('POST', '/servers/{server}/action',
+     {'addSecurityGroup': {'name': 'default'}}, '2.1',
+     {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'removeSecurityGroup': {'name': 'no-such-group'}}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    # os-interface: readers list and show, members attach and detach (a
+    # port or network that does not exist: 404 after the policy check).
+    ('GET', '/servers/{server}/os-interface', None, '2.1', _OWN_SERVER),
+    ('GET', '/servers/{server}/os-interface/' + MISSING_UUID, None, '2.1',
+     _all(404)),
+    ('POST', '/servers/{server}/os-interface',
+     {'interfaceAttachment': {'port_id': MISSING_UUID}}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('DELETE', '/servers/{server}/os-interface/' + MISSING_UUID, None,
+     '2.1', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    # Server external events: administrators (no such server: 404).
+    ('POST', '/os-server-external-events',
+     {'events': [{'name': 'network-changed',
+                  'server_uuid': MISSING_UUID}]}, '2.1',
+     _admin_only(404)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives

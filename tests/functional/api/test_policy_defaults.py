@@ -17,6 +17,7 @@ import webtest
 
 from nova_lite.api import app as api_app
 from nova_lite import context as nova_context
+from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite import policy
 from tests.conftest import set_override
@@ -32,10 +33,15 @@ def _servers_of_project_a():
     cells = {c.name: c for c in objects.CellMappingList.get_all(ctxt)}
     env = types.SimpleNamespace(ctxt=ctxt, cells=cells)
     flavor = server_fixtures.flavor(ctxt, 'policy-server')
-    return [server_fixtures.add_server(
+    uuids = [server_fixtures.add_server(
         env, 'cell1', flavor, project_id='project-a', vm_state=state,
         network_info=server_fixtures.network_info('10.0.0.7'))
         for state in ('active', 'error')]
+    # The active one's port, in the project's default security group.
+    network_api.API().allocate_for_instance(
+        nova_context.RequestContext('bob', 'project-a'), uuids[0],
+        'project-a', 'auto', 'cell1-compute1')
+    return uuids
 
 
 @pytest.fixture

@@ -39,12 +39,13 @@ from nova_lite.api.openstack.compute import instance_actions
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
 from nova_lite.api.openstack.compute import quotas
-
 from nova_lite.api.openstack.compute import remote_consoles
+from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_actions
-from nova_lite.api.openstack.compute import server_groups
-
 from nova_lite.api.openstack.compute import server_backup_actions
+from nova_lite.api.openstack.compute import server_external_events
+from nova_lite.api.openstack.compute import server_groups
+from nova_lite.api.openstack.compute import server_interfaces
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
 from nova_lite.api.openstack.compute import server_tags
@@ -62,13 +63,14 @@ from nova_lite.policies import instance_actions as ia_pol
 from nova_lite.policies import keypairs as kp_pol
 from nova_lite.policies import migrations as mg_pol
 from nova_lite.policies import quotas as qt_pol
+from nova_lite.policies import security_groups as secgrp_pol
 from nova_lite.policies import server_actions as sa_pol
-from nova_lite.policies import server_groups as sg_pol
-
-from nova_lite.policies import server_consoles as sc_pol
-
 from nova_lite.policies import server_backups as sb_pol
+from nova_lite.policies import server_consoles as sc_pol
+from nova_lite.policies import server_external_events as see_pol
+from nova_lite.policies import server_groups as sg_pol
 from nova_lite.policies import server_images as si_pol
+from nova_lite.policies import server_interfaces as sif_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
 from nova_lite.policies import server_resize as sr_pol
@@ -200,6 +202,12 @@ ROUTES = (
               action('restore', _ServerActions.restore, [sb_pol.RESTORE]),
               action('forceDelete', _ServerActions.force_delete,
                      [sb_pol.FORCE_DELETE]),
+
+              action('addSecurityGroup', _ServerActions.add_security_group,
+                     [secgrp_pol.ADD]),
+              action('removeSecurityGroup',
+                     _ServerActions.remove_security_group,
+                     [secgrp_pol.REMOVE]),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -484,4 +492,28 @@ ROUTES = (
           remote_consoles.TopologyController, 'index',
           [sc_pol.TOPOLOGY, sc_pol.TOPOLOGY_HOST],
           since=av.SERVER_TOPOLOGY),
+
+    # --- servers: security groups -----------------------------------------
+    route('GET', '/servers/{server_id}/os-security-groups',
+          security_groups.ServerSecurityGroupsController, 'index',
+          [secgrp_pol.LIST]),
+
+    # --- servers: interfaces ----------------------------------------------
+    route('GET', '/servers/{server_id}/os-interface',
+          server_interfaces.ServerInterfacesController, 'index',
+          [sif_pol.LIST]),
+    route('POST', '/servers/{server_id}/os-interface',
+          server_interfaces.ServerInterfacesController, 'post',
+          [sif_pol.CREATE]),
+    route('GET', '/servers/{server_id}/os-interface/{port_id}',
+          server_interfaces.ServerInterfaceController, 'index',
+          [sif_pol.SHOW]),
+    route('DELETE', '/servers/{server_id}/os-interface/{port_id}',
+          server_interfaces.ServerInterfaceController, 'delete',
+          [sif_pol.DELETE]),
+
+    # --- server external events -------------------------------------------
+    route('POST', '/os-server-external-events',
+          server_external_events.ServerExternalEventsController, 'post',
+          [see_pol.CREATE]),
 )

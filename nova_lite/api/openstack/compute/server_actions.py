@@ -21,9 +21,9 @@ import webob.exc
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
-from nova_lite.api.openstack.compute import server_console_actions
-
+from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_backup_actions
+from nova_lite.api.openstack.compute import server_console_actions
 from nova_lite.api.openstack.compute import server_image_actions
 from nova_lite.api.openstack.compute import server_resize_actions
 from nova_lite.api.openstack.compute import server_shelve_actions
@@ -42,13 +42,14 @@ def _owner(server):
 class ServerActionController(server_image_actions.ImageActions,
                              server_resize_actions.ResizeActions,
                              server_console_actions.ConsoleActions,
-
                              server_shelve_actions.ShelveActions,
                              server_backup_actions.BackupActions,
+                             security_groups.SecurityGroupActions,
                              wsgi.ActionController):
     """/servers/{server_id}/action (rebuild and createImage are in
     server_image_actions; resize, migrate, confirmResize and
-    revertResize in server_resize_actions)"""
+    revertResize in server_resize_actions; addSecurityGroup and
+    removeSecurityGroup in security_groups)"""
 
     def __init__(self, server_id):
         self.server_id = server_id

@@ -367,7 +367,19 @@ def _create_args(ctxt, body, version):
         injected_files=[(f.get('path'), f.get('contents'))
                         for f in server.get('personality') or ()],
         scheduler_hints=(body.get('os:scheduler_hints')
-                         or body.get('OS-SCH-HNT:scheduler_hints')))
+                         or body.get('OS-SCH-HNT:scheduler_hints')),
+        security_groups=_security_group_names(server))
+
+
+def _security_group_names(server):
+    """The names (or ids) of a create body's security_groups, each
+    once, in order; None when it names none (the default group)."""
+    names = []
+    for group in server.get('security_groups') or ():
+        name = group.get('name')
+        if name and name not in names:
+            names.append(name)
+    return names or None
 
 
 _admin_password = server_common.admin_password

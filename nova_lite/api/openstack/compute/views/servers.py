@@ -292,9 +292,11 @@ class Builder(object):
         body['OS-SRV-USG:launched_at'] = common.isotime(rec.launched_at)
         body['OS-SRV-USG:terminated_at'] = common.isotime(
             rec.terminated_at)
-        if rec.network_info:
-            # Ports are in the default security group.
-            body['security_groups'] = [{'name': 'default'}]
+        if rec.security_groups:
+            # The groups of the server's ports, as the network service
+            # has them.
+            body['security_groups'] = [{'name': g['name']}
+                                       for g in rec.security_groups]
         if self.extended_attrs:
             body['OS-EXT-SRV-ATTR:host'] = rec.host
             body['OS-EXT-SRV-ATTR:instance_name'] = (
