@@ -44,7 +44,7 @@ ANCHORS = os.environ.get('NOVA_LITE_ANCHORS') or os.path.join(
 ANCHOR = os.path.join(ANCHORS, 'real_nova_server.py')
 HEADERS = {'X-Auth-Token': 'admin:admin', 'Content-Type': 'application/json',
            'Accept': 'application/json'}
-START_TIMEOUT = 180
+START_TIMEOUT = int(os.environ.get('NOVA_LITE_BENCH_START_TIMEOUT', 180))
 
 
 def _free_port():
