@@ -99,6 +99,28 @@ def test_a_clean_run_passes_without_pip_noise(tmp_path):
     assert 'Warning' not in out and 'Editable' not in out, out
 
 
+def test_a_failing_second_in_process_group_fails_the_run(tmp_path):
+    """RUN_TESTS_IN_PROCESS with "|": one pytest process per group, the
+    second one's lines prefixed; its failure is the layer's."""
+    in_process, real, _unstyled = _layers(tmp_path)
+    (in_process / 'test_failing.py').write_text(
+        'def test_failing():\n    assert False\n')
+    env = dict(os.environ, NOVA_LITE_VENV=sys.prefix,
+               RUN_TESTS_IN_PROCESS='%s|%s' % (in_process / 'test_fast.py',
+                                               in_process / 'test_failing.py'),
+               RUN_TESTS_REAL=str(real),
+               RUN_TESTS_FLAKE8=str(in_process / 'test_fast.py'),
+               FAKE_MARK=str(tmp_path / 'mark'))
+    out = subprocess.run([RUN_TESTS], cwd=ROOT, env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         timeout=600).stdout
+    assert 'unit + functional exit 1, real exit 0, flake8 exit 0' in out
+    assert any(line.startswith('api: ') and '1 failed' in line
+               for line in out.splitlines()), out
+    assert any(not line.startswith(('api: ', 'real: ')) and '1 passed' in line
+               for line in out.splitlines()), out
+
+
 def test_sigterm_tears_every_fixture_down(tmp_path):
     proc = _run_tests(tmp_path, tmp_path / 'in_process', FAKE_HANG='1')
     try:

@@ -36,8 +36,11 @@ def private_reaches(source, mod, is_package=False):
     package = mod if is_package else mod.rpartition('.')[0]
     modules = {}      # local name bound by an import -> dotted module
     found = []
+    attributes = []   # read once imports are known (one walk of the tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Attribute):
+            attributes.append(node)
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 if any(_private(p) for p in alias.name.split('.')):
                     found.append((node.lineno, 'import %s' % alias.name))
@@ -58,9 +61,8 @@ def private_reaches(source, mod, is_package=False):
                     found.append((node.lineno,
                                   'from %s import %s' % (base, alias.name)))
                 modules[alias.asname or alias.name] = base + '.' + alias.name
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and _private(node.attr)
-                and isinstance(node.value, ast.Name)
+    for node in attributes:
+        if (_private(node.attr) and isinstance(node.value, ast.Name)
                 and node.value.id in modules):
             found.append((node.lineno, '%s.%s (%s)' % (
                 node.value.id, node.attr, modules[node.value.id])))

@@ -37,11 +37,14 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-ANCHOR = os.path.join(os.path.dirname(REPO), 'shared', 'anchors',
-                      'real_nova_server.py')
+# The anchors' directory: shared/anchors beside the checkout, or
+# $NOVA_LITE_ANCHORS (a checkout elsewhere, e.g. a git worktree).
+ANCHORS = os.environ.get('NOVA_LITE_ANCHORS') or os.path.join(
+    os.path.dirname(REPO), 'shared', 'anchors')
+ANCHOR = os.path.join(ANCHORS, 'real_nova_server.py')
 HEADERS = {'X-Auth-Token': 'admin:admin', 'Content-Type': 'application/json',
            'Accept': 'application/json'}
-START_TIMEOUT = 180
+START_TIMEOUT = int(os.environ.get('NOVA_LITE_BENCH_START_TIMEOUT', 180))
 
 
 def _free_port():

@@ -238,6 +238,21 @@ def _check_resized(context, instance, action):
     server_actions.check_host(instance)
 
 
+def _send_finish(context, instance, migration, verb, host):
+    """Record a confirm or revert (verb) and send it: a cross-cell move
+    to the super conductor (<verb>_snapshot_based_resize), any other to
+    host's compute (<verb>_resize)."""
+    action = {'confirm': actions.CONFIRM_RESIZE,
+              'revert': actions.REVERT_RESIZE}[verb]
+    instance_events.record_action(instance.context, instance, action)
+    if migration.cross_cell_move:
+        getattr(_compute_task(), '%s_snapshot_based_resize' % verb)(
+            context, instance, migration)
+        return
+    getattr(server_actions.compute_rpc(), '%s_resize' % verb)(
+        instance.context, host, instance, migration)
+
+
 def confirm_resize(context, instance):
     """Keep the new flavor: the source host is cleaned up and its
     allocation (held by the migration) released; ACTIVE (SHUTOFF if it
@@ -246,14 +261,8 @@ def confirm_resize(context, instance):
     migration = _finished_migration(instance)
     _claim_migration(instance, migration, migration_obj.CONFIRMING,
                      'confirmResize')
-    instance_events.record_action(instance.context, instance,
-                                  actions.CONFIRM_RESIZE)
-    if migration.cross_cell_move:
-        _compute_task().confirm_snapshot_based_resize(
-            context, instance, migration)
-        return
-    server_actions.compute_rpc().confirm_resize(
-        instance.context, migration.source_compute, instance, migration)
+    _send_finish(context, instance, migration, 'confirm',
+                 migration.source_compute)
 
 
 def revert_resize(context, instance):
@@ -282,14 +291,8 @@ def revert_resize(context, instance):
             spec.save()
         except exception.RequestSpecNotFound:
             pass
-    instance_events.record_action(instance.context, instance,
-                                  actions.REVERT_RESIZE)
-    if migration.cross_cell_move:
-        _compute_task().revert_snapshot_based_resize(
-            context, instance, migration)
-        return
-    server_actions.compute_rpc().revert_resize(
-        instance.context, migration.dest_compute, instance, migration)
+    _send_finish(context, instance, migration, 'revert',
+                 migration.dest_compute)
 
 
 def confirm_on_delete(context, instance):
