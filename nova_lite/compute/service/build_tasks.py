@@ -168,6 +168,9 @@ class BuildTasks(object):
         instance.vm_state = instance_obj.ERROR
         instance.task_state = None
         instance.network_info = []
+        # Its claim is freed: it holds nothing on this host any more.
+        instance.host = None
+        instance.node = None
         try:
             instance.save(expected_vm_state=[instance_obj.BUILDING],
                           expected_task_state=list(INTERRUPTED))
