@@ -89,12 +89,24 @@ FINAL = ('ACTIVE', 'SHUTOFF', 'ERROR')
 # What the deployment runs with (tools/deployment.py --set): slow builds
 # and deletes (so that a fault finds some in flight), orphans looked for
 # every 5 s, a delete stuck in `deleting` sent again after 10 s, an RPC
-# call to a killed service given up after 20 s.
+# call to a killed service given up after 20 s, and durable queues.
+#
+# Durable queues: with oslo.messaging's default (transient queues) a
+# broker restart drops every queue, and a cast sent after the broker is
+# back but before its consumer has declared its queue again is routed
+# nowhere and lost without an error -- a boot the API accepted (202)
+# then stays in BUILD/scheduling for ever (seen here: two boots sent
+# 4 s after the restart, while the super conductor's reconnect backed
+# off). Durable queues outlive the restart and keep such casts for
+# their consumer, as production RabbitMQ set-ups configure
+# ([oslo_messaging_rabbit] amqp_durable_queues, or
+# rabbit_quorum_queue).
 CONFIG = {
     'fake_driver': {'spawn_delay': '2', 'delay_methods': 'destroy:1'},
     'DEFAULT': {'running_deleted_instance_poll_interval': '5',
                 'delete_retry_interval': '10',
                 'rpc_response_timeout': '20'},
+    'oslo_messaging_rabbit': {'amqp_durable_queues': 'true'},
 }
 
 
