@@ -137,6 +137,7 @@ class ComputeManager(object):
             if raise_on_error:
                 raise
             LOG.exception('Error updating resources for %s', self.host)
+        self._builds.finish_abandoned_builds(context)
         next_look = self._orphans.run_if_due(context)
         if next_look is None:
             return CONF.update_resources_interval
