@@ -60,7 +60,7 @@ def test_faults_under_load_lose_nothing(tmp_path):
     dep, db, mq = faults.start(str(tmp_path), prefix=real.unique_name(),
                                log=print)
     try:
-        report = faults.run(dep, db, mq, clients=2, down=3.0, warmup=3.0,
+        report = faults.run(dep, db, mq, clients=2, down=2.0, warmup=2.0,
                             log=print)
     finally:
         faults.stop(dep, db, mq)
