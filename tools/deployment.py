@@ -282,8 +282,12 @@ class Deployment(object):
     def __init__(self, workdir, cells=2, computes_per_cell=2, port=None,
                  prefix=None, keystone=False, apis=1, api_ports=None,
                  database_url=None, transport_url=None, rabbit_node=None,
-                 rabbit_management_url=None, allow_cross_cell_resize=False):
+                 rabbit_management_url=None, allow_cross_cell_resize=False,
+                 extra_config=None):
         self.workdir = os.path.abspath(workdir)
+        # {section: {option: value}} written into every service's config
+        # (--set SECTION.OPTION=VALUE), over what the layout sets.
+        self.extra_config = extra_config or {}
         self.allow_cross_cell_resize = allow_cross_cell_resize
         # The servers (URLs without a database or vhost) this deployment
         # makes its databases and vhosts on.
@@ -364,6 +368,9 @@ class Deployment(object):
         # the API's).
         sections.setdefault('oslo_messaging_notifications',
                             {'driver': 'messaging'})
+        if not name.startswith('api'):   # apiN.conf is read after top.conf
+            for section, values in self.extra_config.items():
+                sections.setdefault(section, {}).update(values)
         with open(path, 'w') as f:
             for section, values in sections.items():
                 f.write('[%s]\n' % section)
@@ -785,6 +792,21 @@ every permission on each vhost. `stop` reads all of this back from
 WORKDIR/deployment.json.''' % {'db': DB_ROOT, 'mq': RABBIT}
 
 
+def parse_settings(settings, parser=None):
+    """['SECTION.OPTION=VALUE', ...] -> {section: {option: value}}."""
+    config = {}
+    for setting in settings:
+        key, sep, value = setting.partition('=')
+        section, dot, option = key.strip().rpartition('.')
+        if not sep or not dot or not section or not option:
+            message = ('--set %r: expected SECTION.OPTION=VALUE' % setting)
+            if parser is None:
+                raise ValueError(message)
+            parser.error(message)
+        config.setdefault(section, {})[option] = value.strip()
+    return config
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__.split('\n')[0], epilog=EPILOG,
@@ -825,6 +847,12 @@ def main(argv=None):
     parser.add_argument('--keystone', action='store_true',
                         help='run OpenStack Keystone beside the services '
                              'and authenticate through it')
+    parser.add_argument('--set', metavar='SECTION.OPTION=VALUE',
+                        action='append', default=[], dest='settings',
+                        help='an option written into every service\'s '
+                             'config file, e.g. --set '
+                             'fake_driver.spawn_delay=2 or --set '
+                             'DEFAULT.rpc_response_timeout=20 (repeatable)')
     args = parser.parse_args(argv)
     if args.action == 'start':
         dep = Deployment(args.workdir, args.cells, args.computes_per_cell,
@@ -833,7 +861,8 @@ def main(argv=None):
                          transport_url=args.transport_url,
                          rabbit_node=args.rabbit_node,
                          rabbit_management_url=args.rabbit_management_url,
-                         allow_cross_cell_resize=args.allow_cross_cell_resize)
+                         allow_cross_cell_resize=args.allow_cross_cell_resize,
+                         extra_config=parse_settings(args.settings, parser))
         try:
             dep.start()
         except Exception:

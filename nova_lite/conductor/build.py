@@ -298,22 +298,28 @@ def fail_stranded_builds(context):
                     timeutils.normalize_time(now)) < down_time):
             continue
         task = inst.task_state
+        host = inst.host
         inst.vm_state = instance_obj.ERROR
         inst.task_state = None
         inst.network_info = []
+        # Its claim goes: no host holds it any more (as a build that
+        # failed everywhere); a guest the compute left is an orphan its
+        # reaper destroys when it returns.
+        inst.host = None
+        inst.node = None
         try:
             inst.save(expected_vm_state=[instance_obj.BUILDING],
                       expected_task_state=[task])
         except exception.NovaLiteException:
             continue
         inst.add_fault(FAULT_CODE, 'Build interrupted: compute service on '
-                       '%s is down.' % inst.host, host=inst.host)
+                       '%s is down.' % host, host=host)
         try:
             network_api.API().deallocate_for_instance(context, inst.uuid)
         finally:
             compute_inventory.placement_for(context).remove_allocations(
                 context, inst.uuid)
         LOG.warning('Build of %s failed: its compute %s is down',
-                    inst.uuid, inst.host)
+                    inst.uuid, host)
         failed.append(inst.uuid)
     return failed

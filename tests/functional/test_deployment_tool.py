@@ -255,3 +255,28 @@ def test_allow_cross_cell_resize_opens_the_rule_and_prefers_other_cells(
     enforcer = policy.Enforcer(conf)
     enforcer.register_defaults(policies.list_rules())
     assert not enforcer.authorize(server_resize.CROSS_CELL, target, member)
+
+
+def test_set_writes_an_option_into_every_service_config(tool, tmp_path):
+    import configparser
+
+    settings = tool.parse_settings(['fake_driver.spawn_delay=2',
+                                    'DEFAULT.rpc_response_timeout = 20'])
+    assert settings == {'fake_driver': {'spawn_delay': '2'},
+                        'DEFAULT': {'rpc_response_timeout': '20'}}
+    with pytest.raises(ValueError):
+        tool.parse_settings(['spawn_delay=2'])
+    dep = tool.Deployment(str(tmp_path), cells=1, prefix='nl_s', apis=2,
+                          extra_config=settings)
+    confs = dep.write_configs()
+    for name in ('top', 'cell1-conductor', 'cell1-compute1'):
+        parser = configparser.ConfigParser()
+        parser.read(confs[name])
+        assert parser['fake_driver']['spawn_delay'] == '2', name
+        assert parser['DEFAULT']['rpc_response_timeout'] == '20', name
+        # ...over what the layout sets, which is kept
+        assert parser['DEFAULT']['host'], name
+    # apiN.conf is read after top.conf, which has them already
+    parser = configparser.ConfigParser()
+    parser.read(confs['api2'])
+    assert 'fake_driver' not in parser.sections()

@@ -57,6 +57,8 @@ class BuildTasks(object):
         self.network_api = network_api
         self.volumes = volumes
         self.moves = moves
+        # uuids of the builds this process is running.
+        self.running = set()
 
     def build_and_run_instance(self, context, instance, request_spec,
                                requested_networks, host_list,
@@ -67,11 +69,49 @@ class BuildTasks(object):
         (task scheduling, no host) cast back to its cell conductor with
         the remaining alternates of host_list; or, deleted meanwhile,
         nothing of it left here."""
-        with self.locks(instance.uuid), instance_events.EventReporter(
-                context, 'compute__do_build_and_run_instance', self.host,
-                instance.uuid) as event:
-            self._build(context, instance, request_spec,
-                        requested_networks, host_list, event)
+        self.running.add(instance.uuid)
+        try:
+            with self.locks(instance.uuid), instance_events.EventReporter(
+                    context, 'compute__do_build_and_run_instance',
+                    self.host, instance.uuid) as event:
+                self._build(context, instance, request_spec,
+                            requested_networks, host_list, event)
+        finally:
+            self.running.discard(instance.uuid)
+
+    def finish_abandoned_builds(self, context):
+        """Every periodic run: builds of this host in task networking
+        or spawning that no build of this process runs -- their build
+        failed and so did its undoing (a database or message-queue
+        outage: the failed build could neither be undone nor sent back
+        for rescheduling) -- go to ERROR as an interrupted build does
+        (recover_interrupted_build), never left in BUILD. One query."""
+        try:
+            building = instance_obj.InstanceList.get_by_filters(
+                context, {'host': self.host,
+                          'vm_state': [instance_obj.BUILDING],
+                          'task_state': list(INTERRUPTED)})
+        except Exception:
+            LOG.exception('Could not list the builds of %s', self.host)
+            return []
+        done = []
+        for instance in building:
+            if instance.uuid in self.running:
+                continue
+            try:
+                with self.locks(instance.uuid):
+                    if instance.uuid in self.running:
+                        continue
+                    self.recover_interrupted_build(
+                        context, instance, 'Instance build failed on %s and '
+                        'could not be undone then (%s); undone later.'
+                        % (self.host, 'its database or message queue was '
+                           'unreachable'))
+                done.append(instance.uuid)
+            except Exception:
+                LOG.exception('Could not end the abandoned build of %s',
+                              instance.uuid)
+        return done
 
     def _build(self, context, instance, request_spec, requested_networks,
                host_list, event):
@@ -221,25 +261,29 @@ class BuildTasks(object):
                           {'host': self.host, 'message': str(exc)[:255],
                            'details': traceback.format_exc()})
 
-    def recover_interrupted_build(self, context, instance):
+    def recover_interrupted_build(self, context, instance, message=None):
         """After a restart of this host: a build the stop interrupted
         (building, task in INTERRUPTED) goes to ERROR with a fault, its
         guest, volumes' connections, ports and claim freed; never left
         in BUILD. Nothing when it moved on meanwhile."""
-        LOG.warning('Build of %s was interrupted by a restart of %s; it '
-                    'goes to ERROR', instance.uuid, self.host)
+        LOG.warning('Build of %s was interrupted on %s (a restart, or its '
+                    'failure could not be undone); it goes to ERROR',
+                    instance.uuid, self.host)
         self._undo_build(context, instance)
         instance.vm_state = instance_obj.ERROR
         instance.task_state = None
         instance.network_info = []
+        # Its claim is freed: it holds nothing on this host any more.
+        instance.host = None
+        instance.node = None
         try:
             instance.save(expected_vm_state=[instance_obj.BUILDING],
                           expected_task_state=list(INTERRUPTED))
         except exception.NovaLiteException:
             return
         instance.add_fault(
-            500, 'Instance build was interrupted by a restart of its '
-            'compute service.', host=self.host)
+            500, message or 'Instance build was interrupted by a restart '
+            'of its compute service.', host=self.host)
 
     @instance_events.wrap_instance_event(prefix='compute')
     def terminate_instance(self, context, instance):

@@ -178,6 +178,7 @@ class ComputeManager(object):
             if raise_on_error:
                 raise
             LOG.exception('Error updating resources for %s', self.host)
+        self._builds.finish_abandoned_builds(context)
         looks = [CONF.update_resources_interval,
                  self._soft_deletes.reclaim(context),
                  self._orphans.run_if_due(context),

@@ -125,15 +125,117 @@ def _put_back(cctxt, instance, migration, exc, statuses):
 def revert(context, instance, migration):
     """Revert (see the module doc), as event
     conductor_revert_snapshot_based_resize (recorded in the source
-    cell, where the server ends)."""
+    cell, where the server ends).
+
+    A failed step is tried again once from the start (every step skips
+    what is done, as a restarted super conductor's recovery does): a
+    passing failure (a database error, a lost reply) still ends
+    reverted. When the second try fails too, the server ends in ERROR
+    with a fault and the migration in error (_revert_failed): never
+    left in resize_reverting for a restart to find.
+    """
     source, target = _cells(context, instance, migration)
     sctxt, tctxt = _targeted(context, source), _targeted(context, target)
+    try:
+        _revert_once(context, sctxt, tctxt, source, instance, migration)
+    except Exception as exc:
+        LOG.warning('Reverting the cross-cell resize of %s failed (%s); '
+                    'trying once more', instance.uuid, exc)
+        try:
+            _revert_once(context, sctxt, tctxt, source, instance,
+                         migration)
+        except Exception as exc:
+            LOG.error('Reverting the cross-cell resize of %s failed '
+                      'again: %s', instance.uuid, exc)
+            _revert_failed(context, sctxt, tctxt, source, instance,
+                           migration, exc)
+            raise
+
+
+def _revert_once(context, sctxt, tctxt, source, instance, migration):
     base.step_boundary('revert_sync_to_source')
     cross_cell.sync_actions(tctxt, sctxt, instance.uuid)
     with instance_events.EventReporter(
             sctxt, 'conductor_revert_snapshot_based_resize', CONF.host,
             instance.uuid):
         _revert(context, sctxt, tctxt, source, instance, migration)
+
+
+def _quietly(what, uuid, fn, *args):
+    try:
+        return fn(*args)
+    except Exception:
+        LOG.exception('After the failed revert of %s: could not %s', uuid,
+                      what)
+
+
+def _revert_failed(context, sctxt, tctxt, source, instance, migration,
+                   exc):
+    """A revert that failed twice ends in a final state (no task state,
+    nothing a restart would take up again), with a fault:
+
+    - before the mapping swap (the target copy still shown): rolled
+      back to VERIFY_RESIZE -- both copies without a task state, the
+      migration finished again in both cells -- so that the revert (or
+      a confirm) can be asked for again;
+    - past it (the source copy shown): the source copy in ERROR, the
+      migration in error in both cells.
+
+    Past the mapping swap, what the revert had
+    left at the destination is finished as far as it goes: the
+    destination asked to drop its guest, the target copy hard-deleted
+    (a guest left behind is then an orphan its compute reaps), the
+    migration's source allocation given back to the instance -- so the
+    server in ERROR holds its own claim alone, and a delete frees
+    everything. Each part is tried on its own: one failing does not
+    keep the others from being done."""
+    uuid, muuid = instance.uuid, migration.uuid
+    try:
+        mapped = objects.InstanceMapping.get_by_instance_uuid(
+            context, uuid).cell_mapping
+    except Exception:
+        LOG.exception('Could not read the cell of %s', uuid)
+        mapped = None
+    swapped = mapped is not None and mapped.uuid == source.uuid
+    shown = sctxt if swapped else tctxt
+    if swapped and cross_cell.exists(tctxt, uuid):
+        def drop_at_dest():
+            compute_rpcapi.ComputeAPI().revert_snapshot_based_resize_at_dest(
+                tctxt, migration.dest_compute,
+                objects.Instance.get_by_uuid(tctxt, uuid),
+                objects.Migration.get_by_uuid(tctxt, muuid))
+
+        _quietly('drop the guest at the destination', uuid, drop_at_dest)
+        _quietly('delete the target copy', uuid, cross_cell.hard_delete,
+                 tctxt, uuid)
+    if swapped:
+        _quietly('give the source allocation back', uuid,
+                 compute_inventory.placement_for(context).move_allocations,
+                 context, muuid, uuid)
+    for cctxt in (sctxt, tctxt):
+        try:
+            if not cross_cell.exists(cctxt, uuid):
+                continue
+            inst = objects.Instance.get_by_uuid(cctxt, uuid)
+            if cctxt.cell_uuid == shown.cell_uuid:
+                inst.add_fault(500, ('Reverting the resize failed: %s'
+                                     % exc)[:255])
+                if swapped:
+                    inst.vm_state = instance_obj.ERROR
+            inst.task_state = None
+            inst.save()
+        except Exception:
+            LOG.exception('Could not end the failed revert of %s', uuid)
+        try:
+            mig = objects.Migration.get_by_uuid(cctxt, migration.uuid)
+            mig.status = (migration_obj.ERROR if swapped
+                          else migration_obj.FINISHED)
+            mig.save()
+        except exception.MigrationNotFound:
+            pass
+        except Exception:
+            LOG.exception('Could not mark migration %s in error',
+                          migration.uuid)
 
 
 def _revert(context, sctxt, tctxt, source, instance, migration):

@@ -23,6 +23,7 @@ from tests.functional.api.resize_helpers import migration_of
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_volumes import _image_to_volume
 from tests.functional.conftest import wait_for
+from tests.functional import db_faults
 
 SMALL = {'VCPU': 1, 'MEMORY_MB': 512, 'DISK_GB': 1}
 MEDIUM = {'VCPU': 2, 'MEMORY_MB': 1024, 'DISK_GB': 2}
@@ -269,3 +270,94 @@ def test_a_delete_in_the_middle_of_a_move_wins(
                  'available', timeout=30, message='volume available')
         assert volumes.get(xp.ctxt, volume_id)['attachments'] == []
         volumes.delete(xp.ctxt, volume_id)
+
+
+# --- a revert that fails ----------------------------------------------------
+
+def _reverting(xp, uuid):
+    """uuid resized from cell1 into cell2 (VERIFY_RESIZE): (source host,
+    destination host, migration uuid)."""
+    source = xp.host(uuid)
+    server = xp.resize_into(uuid, 'cell2')
+    return source, server[HOST], migration_of(uuid)['uuid']
+
+
+def test_a_database_error_in_a_revert_is_retried_to_the_end(
+        xplane):  # noqa: F811
+    """A database error once at the revert's mapping swap (the super
+    conductor's write of the instance mapping): the revert is tried
+    again and completes, ACTIVE in the source cell with its own
+    allocation alone -- not left in resize_reverting."""
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    source, dest, muuid = _reverting(xp, uuid)
+    with db_faults.fail_once(r'^\s*UPDATE instance_mappings\b') as trap:
+        xp.act(uuid, {'revertResize': None})
+        server = xp.wait_status(uuid, 'ACTIVE')
+    assert trap.fired
+    assert server[HOST] == source
+    assert xp.copies(uuid) == {'cell1': False}
+    assert xp.mapped_cell(uuid) == 'cell1'
+    wait_for(lambda: migration_of(uuid)['status'] == 'reverted',
+             timeout=30, message='migration reverted')
+    assert held(uuid) == {source: SMALL}
+    assert held(muuid) == {}
+    assert guests(xp.plane, dest) == []
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+def test_a_revert_failing_before_the_mapping_swap_rolls_back(
+        xplane):  # noqa: F811
+    """The revert's step before the mapping swap fails every time: the
+    server is back in VERIFY_RESIZE (no task state, the migration
+    finished again, the failure in the action's events), and the
+    revert asked for again completes."""
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    source, dest, muuid = _reverting(xp, uuid)
+    with step_hooks.observing(step_hooks.fail_at('revert_mapping_swap')):
+        xp.act(uuid, {'revertResize': None})
+        wait_for(lambda: migration_of(uuid)['status'] == 'finished',
+                 timeout=30, message='migration finished again')
+        server = xp.wait_status(uuid, 'VERIFY_RESIZE')
+    assert server[HOST] == dest
+    assert xp.mapped_cell(uuid) == 'cell2'
+    assert held(uuid) == {dest: MEDIUM} and held(muuid) == {source: SMALL}
+    xp.act(uuid, {'revertResize': None})
+    server = xp.wait_status(uuid, 'ACTIVE')
+    assert server[HOST] == source
+    assert held(uuid) == {source: SMALL} and held(muuid) == {}
+    xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    xp.gone(uuid)
+
+
+@pytest.mark.parametrize('step', ['revert_at_dest',
+                                  'revert_finish_at_source'])
+def test_a_revert_failing_after_the_mapping_swap_ends_in_error(
+        xplane, step):  # noqa: F811
+    """A step of the revert after the mapping swap fails every time: the
+    server ends in ERROR with a fault and no task state in the source
+    cell, holding its own claim alone (the migration in error holds
+    nothing), no copy or guest left in the target cell -- no restart of
+    the super conductor needed; deleting it then frees everything."""
+    xp = xplane
+    uuid = xp.boot(cell='cell1', networks='auto')
+    source, dest, muuid = _reverting(xp, uuid)
+    with step_hooks.observing(step_hooks.fail_at(step)):
+        xp.act(uuid, {'revertResize': None})
+        server = xp.wait_status(uuid, 'ERROR')
+    assert 'Reverting the resize failed' in server['fault']['message']
+    assert step in server['fault']['message']
+    assert server[HOST] == source
+    wait_for(lambda: migration_of(uuid)['status'] == 'error',
+             timeout=30, message='migration in error')
+    assert xp.copies(uuid) == {'cell1': False}
+    assert xp.mapped_cell(uuid) == 'cell1'
+    assert held(uuid) == {source: SMALL} and held(muuid) == {}
+    assert guests(xp.plane, dest) == []
+    assert xp.api('DELETE', '/servers/%s' % uuid,
+                  token=ADMIN).status_code == 204
+    xp.gone(uuid)
+    wait_for(lambda: held(uuid) == {} and not guests(xp.plane, source),
+             timeout=60, message='nothing held by %s' % uuid)

@@ -216,6 +216,8 @@ def test_build_on_a_compute_that_dies_ends_in_error(tmp_path, conf, user):
         inst = _wait_state(p, uuid, 'error')
         wait_for(lambda: allocations.get_allocations(admin, uuid) == {}
                  and _ports(uuid) == [], message='claim and port freed')
+        # No host holds it any more (placement check_allocations agrees).
+        assert (inst.host, inst.node) == (None, None)
     finally:
         stop_plane(p)
 

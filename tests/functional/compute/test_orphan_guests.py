@@ -228,3 +228,29 @@ def test_compute_finishes_its_stuck_deletes(tmp_path, conf, started):
     assert server['id'] not in _driver(plane, host).list_guests()
     ctxt = nova_context.get_admin_context()
     assert allocations.get_allocations(ctxt, server['id']) == {}
+
+
+def test_a_build_its_failure_could_not_undo_goes_to_error(tmp_path, conf,
+                                                         started):
+    """A build left in spawning with no build running for it (it failed
+    while the database was down, and so did its undoing): the compute's
+    periodic task ends it in ERROR with a fault, no host, its guest and
+    claim freed -- not left in BUILD until the compute restarts."""
+    plane = _start(tmp_path, conf, periodic_interval=1)
+    started.append(plane)
+    server = _boot(plane, 'abandoned')
+    host = server['OS-EXT-SRV-ATTR:host']
+    _write_instance(server['id'], vm_state='building',
+                    task_state='spawning')
+
+    def ended():
+        found = call(plane, 'GET', '/servers/%s' % server['id'])[1][
+            'server']
+        return found if found['status'] == 'ERROR' and \
+            found['OS-EXT-STS:task_state'] is None else None
+    found = wait_for(ended, timeout=20, message='build ended in ERROR')
+    assert 'could not be undone' in found['fault']['message']
+    assert found['OS-EXT-SRV-ATTR:host'] is None
+    assert server['id'] not in _driver(plane, host).list_guests()
+    ctxt = nova_context.get_admin_context()
+    assert allocations.get_allocations(ctxt, server['id']) == {}
