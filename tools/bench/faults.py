@@ -107,6 +107,8 @@ CONFIG = {
                 'delete_retry_interval': '10',
                 'rpc_response_timeout': '20'},
     'oslo_messaging_rabbit': {'amqp_durable_queues': 'true'},
+    # The clients' servers (one project) are not bound by quotas.
+    'quota': {'instances': '-1', 'cores': '-1', 'ram': '-1'},
 }
 
 
