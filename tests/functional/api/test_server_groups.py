@@ -310,7 +310,10 @@ def test_cold_migrate_and_resize_keep_anti_affinity(api):
     mover, other = _members(api, group['id'])
     source = _settled(api, mover)[HOST]
     blocked = _settled(api, other)[HOST]
-    free = [h for h in _computes(api) if h not in (source, blocked)]
+    # A cold migration stays in the server's cell: its free hosts first.
+    cell = source.split('-')[0]
+    free = sorted((h for h in _computes(api) if h not in (source, blocked)),
+                  key=lambda h: h.split('-')[0] != cell)
     # One free host left: the migration must take it.
     _set_enabled(api, free[1:], False)
     try:
