@@ -28,7 +28,8 @@ stop one process gracefully (SIGTERM) and start it again with the same
 command, for rolling restarts.
 
 With --keystone, OpenStack Keystone itself (tools/keystone.py: its own
-venv, SQLite in DIR/keystone, its own process) runs beside the others,
+venv, a database of its own on the deployment's MariaDB, its own
+process) runs beside the others,
 the API validates its tokens ([api] auth_strategy = keystone,
 [keystone_authtoken] as the ``nova`` service user), its catalog points
 at the API, and `start` prints the OS_* settings of the openstack client
@@ -87,6 +88,7 @@ def _in_venv(venv):
 # else these variables, else the local defaults.
 DB_ROOT = os.environ.get('NOVA_LITE_MYSQL', 'mysql+pymysql://root@127.0.0.1')
 LOCAL_SERVICES = 'local_services'
+KEYSTONE_DB = 'keystone'
 RABBIT = os.environ.get('NOVA_LITE_RABBIT',
                         'rabbit://guest:guest@127.0.0.1:5672')
 # How vhosts are made on that broker: its management HTTP API
@@ -311,9 +313,12 @@ class Deployment(object):
         self.state_file = os.path.join(self.workdir, 'deployment.json')
         self.keystone = None
         if keystone:
+            # Keystone on the deployment's MariaDB (a database of its
+            # own, made by _start_keystone and dropped with the others).
             self.keystone = keystone_tool().Keystone(
                 os.path.join(self.workdir, 'keystone'),
-                compute_url=self.endpoint)
+                compute_url=self.endpoint,
+                database_url=self.db_url(KEYSTONE_DB))
 
     # --- names --------------------------------------------------------
 
@@ -455,7 +460,8 @@ class Deployment(object):
         self.broker.add_vhosts(vhosts)
 
     def drop_backends(self):
-        for name in self.database_names():
+        for name in self.database_names() + (
+                [KEYSTONE_DB] if self.keystone else []):
             try:
                 _mysql(self.database_url,
                        'DROP DATABASE IF EXISTS `%s`' % self.db(name))
@@ -618,6 +624,9 @@ class Deployment(object):
 
     def _start_keystone(self, failures):
         try:
+            _mysql(self.database_url,
+                   'CREATE DATABASE `%s` CHARACTER SET utf8mb4'
+                   % self.db(KEYSTONE_DB))
             os.makedirs(self.keystone.workdir, exist_ok=True)
             self.keystone.setup()
             self.keystone.serve()

@@ -130,10 +130,16 @@ def _http(method, url, body=None, token=None, expect=(200, 201, 204),
 class Keystone(object):
     """One Keystone in workdir (database, config, keys, logs, state)."""
 
-    def __init__(self, workdir, port=None, compute_url=None):
+    def __init__(self, workdir, port=None, compute_url=None,
+                 database_url=None):
         self.workdir = os.path.abspath(workdir)
         self.port = port or free_port()
         self.compute_url = compute_url
+        # SQLAlchemy URL of Keystone's database (an empty MariaDB
+        # database that the caller made, e.g. the deployment's); SQLite
+        # in workdir when None -- fine for one client, but it answers
+        # 500 "database is locked" under parallel writers (tempest).
+        self.database_url = database_url
         self.procs = {}     # name -> pid of a serving process
         self.ports = {}     # name -> its port
         self.state_file = os.path.join(self.workdir, 'keystone.json')
@@ -152,8 +158,9 @@ class Keystone(object):
     # --- setup --------------------------------------------------------
 
     def write_conf(self, name='keystone', expiration=3600):
-        """A keystone.conf: SQLite database, fernet tokens living
-        expiration seconds, key repositories in workdir."""
+        """A keystone.conf: its database (database_url, or SQLite in
+        workdir), fernet tokens living expiration seconds, key
+        repositories in workdir."""
         conf = self.path('%s.conf' % name)
         with open(conf, 'w') as f:
             f.write('[DEFAULT]\n'
@@ -163,7 +170,7 @@ class Keystone(object):
                     # authenticate in milliseconds, not a second each.
                     'password_hash_rounds = 4\n'
                     '\n[database]\n'
-                    'connection = sqlite:///%s\n'
+                    'connection = %s\n'
                     '\n[token]\n'
                     'provider = fernet\n'
                     'expiration = %d\n'
@@ -173,7 +180,9 @@ class Keystone(object):
                     'key_repository = %s\n'
                     '\n[credential]\n'
                     'key_repository = %s\n'
-                    % (self.path('keystone.sqlite'), expiration,
+                    % (self.database_url or
+                       'sqlite:///%s' % self.path('keystone.sqlite'),
+                       expiration,
                        self.path('fernet-keys'), self.path('fernet-keys'),
                        self.path('credential-keys')))
         return conf
@@ -269,13 +278,15 @@ class Keystone(object):
     def save(self):
         with open(self.state_file, 'w') as f:
             json.dump({'port': self.port, 'compute_url': self.compute_url,
+                       'database_url': self.database_url,
                        'procs': self.procs, 'ports': self.ports}, f)
 
     @classmethod
     def load(cls, workdir):
         with open(os.path.join(workdir, 'keystone.json')) as f:
             state = json.load(f)
-        ks = cls(workdir, state['port'], state['compute_url'])
+        ks = cls(workdir, state['port'], state['compute_url'],
+                 state.get('database_url'))
         ks.procs, ks.ports = state['procs'], state['ports']
         return ks
 

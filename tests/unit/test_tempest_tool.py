@@ -1,0 +1,50 @@
+"""tools/tempest.py: what it tells Tempest about nova_lite."""
+import importlib.util
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location(
+        'nova_lite_tempest_tool', os.path.join(ROOT, 'tools', 'tempest.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_interop_list_is_the_guidelines_81_compute_tests():
+    tests = _tool().interop_tests()
+    assert len(tests) == len(set(tests)) == 81
+    assert all(t.startswith('tempest.api.compute.') for t in tests)
+
+
+def test_features_follow_the_route_table():
+    from nova_lite.api.openstack.compute import routes
+    actions = {a.name for r in routes.ROUTES for a in r.actions}
+    features = _tool().features()
+    assert set(features.values()) <= {'true', 'false', 'all'}
+    assert features['resize'] == 'true'
+    assert features['pause'] == 'true'
+    # Each feature said to be there is served.
+    for feature, action in (('shelve', 'shelve'), ('rescue', 'rescue'),
+                            ('live_migration', 'os-migrateLive'),
+                            ('console_output', 'os-getConsoleOutput'),
+                            ('change_password', 'changePassword')):
+        assert (features[feature] == 'true') == (action in actions)
+
+
+def test_results_reader_and_report(capsys):
+    tool = _tool()
+    results = [{'id': 'a.b[id-1]', 'status': 'success', 'reason': None},
+               {'id': 'a.c[id-2]', 'status': 'fail', 'reason': None},
+               {'id': 'a.d[id-3]', 'status': 'skip', 'reason': 'No X'},
+               {'id': 'a.e[id-4]', 'status': 'skip', 'reason': 'No X'}]
+    assert tool.report(results) == 1
+    out = capsys.readouterr().out
+    assert 'FAIL a.c[id-2]' in out
+    assert 'SKIP x2: No X' in out
+    assert out.strip().endswith('passed 1, failed 1, skipped 2')
+    assert re.search(r'import subunit', tool._RESULTS)
