@@ -87,12 +87,14 @@ def test_service_far_behind_its_peers_refuses_to_start(cells_env):
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
         newest = service_version.SERVICE_VERSION
-        _record(c1, 'peer', 'nova-conductor', version=newest + 2)
+        skew = service_version.SERVICE_VERSION_SKEW
+        _record(c1, 'peer', 'nova-conductor', version=newest + skew + 1)
         with pytest.raises(exception.ServiceTooOld) as err:
             service_obj.check_can_start(c1, 'nova-conductor', 'me',
                                         newest)
         assert 'v%d' % newest in str(err.value)
-        # One version behind the newest is a supported rolling upgrade.
+        # The skew behind the newest (the previous release's services
+        # beside this one's) is a supported rolling upgrade.
         service_obj.check_can_start(c1, 'nova-conductor', 'me',
                                     newest + 1)
 

@@ -29,7 +29,8 @@ def _run_conductor(conf_file):
 
 def test_conductor_far_behind_its_peers_exits_with_clear_error(
         tmp_path, cells_env):
-    newer = service_version.SERVICE_VERSION + 2
+    newer = (service_version.SERVICE_VERSION +
+             service_version.SERVICE_VERSION_SKEW + 1)
     with nova_context.target_cell(cells_env.ctxt,
                                   cells_env.cells['cell1']) as c1:
         objects.Service(c1, host='peer', binary='nova-conductor',
