@@ -246,8 +246,10 @@ def test_a_build_its_failure_could_not_undo_goes_to_error(tmp_path, conf,
     def ended():
         found = call(plane, 'GET', '/servers/%s' % server['id'])[1][
             'server']
+        # (The fault is recorded beside the state: wait for both.)
         return found if found['status'] == 'ERROR' and \
-            found['OS-EXT-STS:task_state'] is None else None
+            found['OS-EXT-STS:task_state'] is None and \
+            'fault' in found else None
     found = wait_for(ended, timeout=20, message='build ended in ERROR')
     assert 'could not be undone' in found['fault']['message']
     assert found['OS-EXT-SRV-ATTR:host'] is None
