@@ -20,6 +20,7 @@ import oslo_messaging as messaging
 from oslo_policy import opts as policy_opts
 from oslo_service import service as oslo_service
 
+from nova_lite.compute.api import external_events
 from nova_lite.compute.service import manager as compute_manager
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -32,6 +33,7 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db import migration
 from nova_lite.image import api as image_api
 from nova_lite.network import api as network_api
+from nova_lite.network import nova_events
 from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import host_mapping
@@ -394,6 +396,9 @@ class Plane(oslo_service.ServiceBase):
         warm_up_engines(ctxt, self.cells.values())
         if self.api is not None:
             self.api.start()
+            # This process hosts the compute API: the network service's
+            # network-vif-plugged events go to it.
+            nova_events.register_sender(external_events.from_network_service)
         LOG.info('nova_lite all-in-one: API on http://%s:%d/v2.1',
                  self.host, self.port)
         if self.on_started is not None:
@@ -401,6 +406,7 @@ class Plane(oslo_service.ServiceBase):
 
     def stop(self, graceful=True):
         if self.api is not None:
+            nova_events.register_sender(None)
             self.api.stop()
         for svc in reversed(self.services):
             try:

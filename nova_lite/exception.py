@@ -68,6 +68,14 @@ class ServiceExists(Conflict):
     msg_fmt = 'Service with host %(host)s binary %(binary)s exists.'
 
 
+class TaskAlreadyRunning(NovaLiteException):
+    msg_fmt = 'Task %(task_name)s is already running on host %(host)s'
+
+
+class TaskNotRunning(NovaLiteException):
+    msg_fmt = 'Task %(task_name)s is not running on host %(host)s'
+
+
 class ComputeHostNotFound(NotFound):
     msg_fmt = 'Compute host %(host)s could not be found.'
 
@@ -275,9 +283,20 @@ class ServiceOutage(NovaLiteException):
     msg_fmt = 'A service this request needs is unavailable; try again later.'
 
 
+class KeystoneConnectionFailed(ServiceOutage):
+    msg_fmt = ('Connection to keystone host failed: %(reason)s (the quota '
+               'limits could not be read); nothing was changed.')
+
+
 class DatabaseUnavailable(ServiceOutage):
     msg_fmt = ('A database this request needs is unreachable; nothing was '
                'changed. Try again later.')
+
+
+class BuildRequestNotPickedUp(NovaLiteException):
+    msg_fmt = ('Build of instance %(uuid)s was not picked up by a '
+               'conductor within %(seconds)d seconds (its request to the '
+               'conductor was lost); the server was not built.')
 
 
 class MessagingUnavailable(ServiceOutage):
@@ -346,6 +365,35 @@ class FixedIpInvalid(Invalid):
 
 class NoMoreFixedIps(NovaLiteException):
     msg_fmt = 'No fixed IP addresses available for network: %(net)s'
+
+
+class FixedIpNotFoundForInstance(Invalid):
+    msg_fmt = "Instance %(instance_uuid)s does not have fixed IP '%(ip)s'."
+
+
+class FloatingIpNotFound(NotFound):
+    msg_fmt = 'Floating IP not found for ID %(id)s'
+
+
+class FloatingIpNotFoundForAddress(NotFound):
+    msg_fmt = 'floating IP not found'
+
+
+class FloatingIpPoolNotFound(NotFound):
+    msg_fmt = 'Floating IP pool not found.'
+
+
+class NoMoreFloatingIps(NotFound):
+    msg_fmt = 'No more floating IPs available.'
+
+
+class FloatingIpAssociateFailed(Invalid):
+    msg_fmt = 'Floating IP %(address)s association has failed.'
+
+
+class FloatingIpNotAssociated(Conflict):
+    msg_fmt = ('Floating IP %(address)s is not associated with instance '
+               '%(id)s.')
 
 
 class NetworkAmbiguous(Conflict):
@@ -436,6 +484,10 @@ class InsufficientResources(Conflict):
 
 class InstanceNotFound(NotFound):
     msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
+class PinnedZoneConflict(Conflict):
+    msg_fmt = '%(reason)s'
 
 
 class InstanceInvalidState(Conflict):
@@ -577,10 +629,38 @@ class ComputeServiceDown(Conflict):
     msg_fmt = 'Service is unavailable at this time.'
 
 
+# --- evacuate --------------------------------------------------------------
+
+class EvacuateSourceInUse(Invalid):
+    """An evacuate of a server whose compute is still up: 400, as Nova
+    words it."""
+    msg_fmt = 'Compute service of %(host)s is still in use.'
+
+
+class EvacuateHostNotFound(NotFound):
+    msg_fmt = 'Compute host %(host)s not found.'
+
+
+class EvacuateToSameHost(Invalid):
+    msg_fmt = "The target host can't be the same one."
+
+
+class EvacuateForceWithoutHost(Invalid):
+    msg_fmt = "Can't force to a non-provided destination"
+
+
+class EvacuatePasswordOnSharedStorage(Invalid):
+    msg_fmt = "admin password can't be changed on existing disk"
+
+
 # --- volumes ---------------------------------------------------------------
 
 class VolumeNotFound(NotFound):
     msg_fmt = 'Volume %(volume_id)s could not be found.'
+
+
+class SnapshotNotFound(NotFound):
+    msg_fmt = 'Snapshot %(snapshot_id)s could not be found.'
 
 
 class VolumeAttachmentNotFound(NotFound):
@@ -595,8 +675,36 @@ class VolumeNotAttached(NotFound):
     msg_fmt = 'volume_id not found: %(volume_id)s'
 
 
+# --- shares ----------------------------------------------------------------
+
+class ShareNotFound(NotFound):
+    msg_fmt = 'Share %(share_id)s could not be found.'
+
+
+class InvalidShare(Invalid):
+    msg_fmt = 'Invalid share: %(reason)s'
+
+
+class ShareStatusIncorrect(Conflict):
+    msg_fmt = ('Share %(share_id)s is in \'%(status)s\' instead of '
+               '\'available\' status.')
+
+
+class ShareProtocolNotSupported(Conflict):
+    msg_fmt = 'Share protocol %(share_proto)s is not supported.'
+
+
+class ShareMappingAlreadyExists(Conflict):
+    msg_fmt = ('Share \'%(share_id)s\' or tag \'%(tag)s\' already '
+               'associated to this server.')
+
+
 class InvalidBDM(Invalid):
     msg_fmt = 'Block Device Mapping is Invalid: %(reason)s'
+
+
+class InvalidBDMVolumeNotBootable(InvalidBDM):
+    msg_fmt = 'Block Device %(id)s is not bootable.'
 
 
 class VolumeSwapNotSupported(Conflict):
@@ -701,6 +809,10 @@ class ServerGroupQuotaExceeded(Forbidden):
     msg_fmt = 'Quota exceeded, too many %(resource)s.'
 
 
+class ServerGroupMembersQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many servers in group'
+
+
 class ConsoleNotAvailable(NotFound):
     msg_fmt = 'Guest does not have a console available.'
 
@@ -723,9 +835,14 @@ class ComputeUnreachable(Conflict):
 
 
 class UnshelveInstanceInvalidState(Conflict):
-    msg_fmt = ('Specifying an availability zone when unshelving server '
-               '%(instance_uuid)s with status %(state)s is not supported. '
-               'The server status must be SHELVED_OFFLOADED.')
+    msg_fmt = ('Specifying an availability zone or a host when unshelving '
+               'server %(instance_uuid)s with status %(state)s is not '
+               'supported. The server status must be SHELVED_OFFLOADED.')
+
+
+class UnshelveHostNotInAZ(Conflict):
+    msg_fmt = ('Host "%(host)s" is not in the availability zone '
+               '"%(availability_zone)s".')
 
 
 class InstanceNotRescuable(Invalid):
@@ -784,3 +901,47 @@ class InterfaceTargetNotFound(NotFound):
 
 class InterfaceAddressInUse(Conflict):
     msg_fmt = '%(reason)s'
+
+
+# --- live migration --------------------------------------------------------
+
+class MigrationPreCheckError(Invalid):
+    msg_fmt = 'Migration pre-check error: %(reason)s'
+
+
+class MigrationError(NovaLiteException):
+    msg_fmt = 'Migration error: %(reason)s'
+
+
+class UnableToMigrateToSelf(Invalid):
+    msg_fmt = ('Unable to migrate instance (%(instance_id)s) to current '
+               'host (%(host)s).')
+
+
+class InvalidMigrationState(Invalid):
+    msg_fmt = ('Migration %(migration_id)s state of instance '
+               '%(instance_uuid)s is %(state)s. Cannot %(method)s while the '
+               'migration is in this state.')
+
+
+class NoValidHostForLiveMigration(Invalid):
+    """NoValidHost as os-migrateLive answers it below 2.34 (400)."""
+    msg_fmt = '%(reason)s'
+
+
+class VirtualInterfaceCreateException(NovaLiteException):
+    """The VIFs of a server were not plugged in time (or their plug
+    failed): network-vif-plugged did not come (vif_plugging_is_fatal)."""
+    msg_fmt = 'Virtual Interface creation failed'
+
+
+class VirtualInterfacePlugTimeout(VirtualInterfaceCreateException):
+    """network-vif-plugged of some VIFs did not come within
+    [DEFAULT] vif_plugging_timeout (vif_plugging_is_fatal): the host
+    may be at fault, so a build tries the next host (the message is
+    the parent's, as Nova's)."""
+
+
+class BuildAbortException(NovaLiteException):
+    """A build that fails here and is not rescheduled (ERROR)."""
+    msg_fmt = 'Build of instance %(instance_uuid)s aborted: %(reason)s'

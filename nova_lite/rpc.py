@@ -170,8 +170,19 @@ _send_retries = [None]
 # What sending raises once those retries are spent: oslo.messaging's
 # MessageDeliveryFailure, or (a connection that could not be opened in
 # the first place, with the rabbit driver) kombu's OperationalError.
+# A cast sent with the mandatory flag (AT_LEAST_ONCE) that no queue took
+# raises MessageUndeliverable: not sent either.
 SEND_FAILURES = (messaging.MessageDeliveryFailure,
-                 kombu.exceptions.OperationalError)
+                 kombu.exceptions.OperationalError,
+                 messaging.MessageUndeliverable)
+
+# Transport options of a cast that must reach a queue or fail: RabbitMQ
+# publishes it with the mandatory flag and, as oslo.messaging's rabbit
+# driver waits for the publisher confirm, returns an unroutable message
+# before the send returns (MessageUndeliverable) -- e.g. sent after a
+# broker restart, before the consumer declared its transient queue
+# again. Other drivers ignore it.
+AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
 
 def bound_send_retries(retries):

@@ -38,6 +38,7 @@ from nova_lite.objects import service as service_obj
 from nova_lite.objects import service_version
 from nova_lite import rpc
 from nova_lite import utils
+from nova_lite import version
 
 LOG = logging.getLogger(__name__)
 
@@ -148,7 +149,10 @@ class Service(oslo_service.Service):
             reset_hook()
 
     def start(self):
-        LOG.info('Starting %s on %s', self.binary, self.host)
+        # As Nova's "Starting compute node (version ...)": which release
+        # each process runs, for a rolling upgrade's operator.
+        LOG.info('Starting %s on %s (version %s)', self.binary, self.host,
+                 version.release_string())
         prepare_process()
         check_down_time()
         self.service_ref = self._register()

@@ -1,4 +1,5 @@
 """Small helpers shared by services and tools."""
+import datetime
 import re
 import threading
 import types
@@ -6,6 +7,48 @@ import types
 
 # user:password@ in each (possibly comma-separated) host of a URL's netloc.
 _PASSWORD_IN_NETLOC = re.compile(r'(^|,)([^:@,/]*):([^@,/]*)@')
+
+
+def last_completed_audit_period(unit='month', before=None):
+    """(beginning, ending) naive UTC datetimes of the last audit period
+    that ended at or before ``before`` (default: now). unit: hour, day,
+    month or year, optionally '@N': the minute, hour, day (1-28) or
+    month (1-12) at which a period starts."""
+    unit, _, offset = unit.partition('@')
+    offset = int(offset) if offset else None
+    now = (before or datetime.datetime.utcnow()).replace(tzinfo=None)
+    if unit == 'hour':
+        end = now.replace(minute=offset or 0, second=0, microsecond=0)
+        if end > now:
+            end -= datetime.timedelta(hours=1)
+        return end - datetime.timedelta(hours=1), end
+    if unit == 'day':
+        end = now.replace(hour=offset or 0, minute=0, second=0,
+                          microsecond=0)
+        if end > now:
+            end -= datetime.timedelta(days=1)
+        return end - datetime.timedelta(days=1), end
+    if unit == 'month':
+        day = min(offset or 1, 28)
+        end = now.replace(day=day, hour=0, minute=0, second=0,
+                          microsecond=0)
+        if end > now:
+            end = _months_before(end, 1)
+        return _months_before(end, 1), end
+    if unit == 'year':
+        month = min(max(offset or 1, 1), 12)
+        end = now.replace(month=month, day=1, hour=0, minute=0, second=0,
+                          microsecond=0)
+        if end > now:
+            end = end.replace(year=end.year - 1)
+        return end.replace(year=end.year - 1), end
+    raise ValueError('unknown audit period %r' % unit)
+
+
+def _months_before(moment, months):
+    month = moment.month - months
+    year = moment.year + (month - 1) // 12
+    return moment.replace(year=year, month=(month - 1) % 12 + 1)
 
 
 def mask_password(url):
@@ -106,10 +149,9 @@ def memoized_argspec(read_argspec):
 def noauth_client_environment(endpoint, token='admin:admin'):
     """{OS_* variable: value} that point the openstack client and
     openstacksdk at a noauth2 API on endpoint (http://host:port): the
-    compute API, and the embedded identity, image, network and volume
-    services each at its own path (without the image, network and volume
-    overrides the client would send those requests to the compute
-    endpoint)."""
+    compute API, and the embedded identity, image, network, volume and
+    shares services each at its own path (without the overrides the
+    client would send those requests to the compute endpoint)."""
     return {
         'OS_AUTH_TYPE': 'admin_token',
         'OS_TOKEN': token,
@@ -120,6 +162,7 @@ def noauth_client_environment(endpoint, token='admin:admin'):
         'OS_NETWORK_ENDPOINT_OVERRIDE': endpoint + '/networking',
         'OS_BLOCK_STORAGE_ENDPOINT_OVERRIDE': endpoint + '/volume/v3',
         'OS_VOLUME_API_VERSION': '3',
+        'OS_SHARED_FILE_SYSTEM_ENDPOINT_OVERRIDE': endpoint + '/share/v2',
     }
 
 

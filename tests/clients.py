@@ -1,10 +1,14 @@
 """The unmodified OpenStack clients, configured as README.rst says."""
+import atexit
 import contextlib
 import json
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -78,11 +82,91 @@ def openstack_env(endpoint):
     return env
 
 
-def openstack(env, *args, check=True):
-    """CompletedProcess of `openstack args`; asserts success if check."""
-    result = subprocess.run([os.path.join(BINDIR, 'openstack')] + list(args),
-                            env=env, capture_output=True, text=True,
-                            timeout=120)
+# CPU seconds the fork server's commands used (tests/cpu_table.py adds
+# them to the running test's file: they are not this process's children).
+CLI_CPU = [0.0]
+_zygote = {}
+
+
+def _cli_server():
+    """The running tests/cli_zygote.py (started on first use, ended
+    with this process): (socket path, process)."""
+    proc = _zygote.get('proc')
+    if proc is not None and proc.poll() is None:
+        return _zygote['path'], proc
+    workdir = tempfile.mkdtemp(prefix='nl-cli-')
+    path = os.path.join(workdir, 'cli.sock')
+    proc = subprocess.Popen(
+        [sys.executable, os.path.join(os.path.dirname(__file__),
+                                      'cli_zygote.py'), path],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env=dict(os.environ, PYTHONWARNINGS='ignore'))
+    line = proc.stdout.readline()
+    assert line == b'ready\n', ('openstack fork server did not start',
+                                 line)
+    _zygote.update(path=path, proc=proc, workdir=workdir)
+    if not _zygote.get('atexit'):
+        atexit.register(_stop_cli_server)
+        _zygote['atexit'] = True
+    return path, proc
+
+
+def _stop_cli_server():
+    proc = _zygote.pop('proc', None)
+    if proc is None:
+        return
+    proc.stdin.close()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    shutil.rmtree(_zygote.pop('workdir'), ignore_errors=True)
+
+
+def _forked_openstack(env, args, timeout):
+    path, _proc = _cli_server()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    pid = None
+    try:
+        sock.connect(path)
+        sock.sendall(json.dumps({'argv': list(args),
+                                 'env': dict(env)}).encode() + b'\n')
+        reader = sock.makefile('rb')
+        pid = int(reader.readline())
+        reply = json.loads(reader.readline())
+    except (socket.timeout, OSError, ValueError):
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        raise
+    finally:
+        sock.close()
+    CLI_CPU[0] += reply['cpu']
+    return subprocess.CompletedProcess(['openstack'] + list(args),
+                                       reply['rc'], reply['stdout'],
+                                       reply['stderr'])
+
+
+def openstack(env, *args, check=True, fork=True):
+    """CompletedProcess of `openstack args`; asserts success if check.
+
+    The command runs python-openstackclient's console-script entry point
+    with these arguments and environment, in a child forked from a
+    process that has imported it already (tests/cli_zygote.py: a new
+    `openstack` process spends 1-2 s of CPU on imports alone); fork=False
+    (or NOVA_LITE_TEST_CLI_EXEC=1 for every call) runs the installed
+    `openstack` executable itself.
+    """
+    if fork and os.environ.get('NOVA_LITE_TEST_CLI_EXEC') != '1':
+        result = _forked_openstack(env, args, timeout=120)
+    else:
+        result = subprocess.run(
+            [os.path.join(BINDIR, 'openstack')] + list(args), env=env,
+            capture_output=True, text=True, timeout=120)
     if check:
         assert result.returncode == 0, (args, result.stdout,
                                         result.stderr[-3000:])

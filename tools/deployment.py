@@ -16,7 +16,14 @@ no [api_database] at all; computes have no cell or API database, only
 their cell's vhost and the local-services database (the embedded image
 and network services, which stand in for Glance and Neutron; the API has
 it too). Databases and vhosts get a unique prefix per deployment and are
-dropped by `stop` (unless --keep-data). State (pids, URLs, each
+dropped by `stop` (unless --keep-data). The scheduler runs nova_lite's
+default host filters and, as devstack configures Nova, SameHostFilter
+and DifferentHostFilter (``--set filter_scheduler.enabled_filters=...``
+changes them). Every service's [external_events]
+names the API (as an administrator: noauth2's admin token, or
+Keystone's admin user), so the network service of the computes sends
+network-vif-plugged there over HTTP, as Neutron does, and their builds
+wait for it. State (pids, URLs, each
 process's command) is kept in DIR/deployment.json so `stop` can undo
 exactly what `start` did.
 
@@ -100,11 +107,17 @@ RABBIT_NODE = os.environ.get('NOVA_LITE_RABBIT_NODE')
 CROSS_CELL_RULE = ('"compute:servers:resize:cross_cell": '
                    '"rule:project_member_or_admin"\n')
 PREFER_OTHER_CELLS = -1000000.0
+# The scheduler's host filters: nova_lite's defaults and, as devstack
+# configures Nova, the same_host/different_host hints' filters.
+ENABLED_FILTERS = ('ComputeFilter,AvailabilityZoneFilter,'
+                   'ServerGroupAntiAffinityFilter,ServerGroupAffinityFilter,'
+                   'SameHostFilter,DifferentHostFilter')
 
 
-def _bin(name):
-    here = os.path.dirname(sys.executable)
-    path = os.path.join(here, name)
+def _bin(name, bindir=None):
+    """The command ``name`` of ``bindir`` (default: this interpreter's
+    venv), else from PATH."""
+    path = os.path.join(bindir or os.path.dirname(sys.executable), name)
     return path if os.path.exists(path) else shutil.which(name)
 
 
@@ -220,11 +233,11 @@ class BrokerAdmin(object):
                        % urllib.parse.quote(vhost, safe=''))
 
 
-def _run_all(commands, describe_failure):
+def _run_all(commands, describe_failure, env=None):
     """Run the commands (argv tuples) at once; raise RuntimeError with
     describe_failure(argv, output) of each that failed."""
     procs = [subprocess.Popen(argv, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+                              stderr=subprocess.PIPE, text=True, env=env)
              for argv in commands]
     failed = []
     for argv, proc in zip(commands, procs):
@@ -285,8 +298,12 @@ class Deployment(object):
                  prefix=None, keystone=False, apis=1, api_ports=None,
                  database_url=None, transport_url=None, rabbit_node=None,
                  rabbit_management_url=None, allow_cross_cell_resize=False,
-                 extra_config=None):
+                 extra_config=None, bindir=None):
         self.workdir = os.path.abspath(workdir)
+        # Where the nova-lite-* commands it starts come from (default:
+        # this interpreter's venv); a rolling upgrade changes it between
+        # two respawns (tools/bench/upgrade.py).
+        self.bindir = bindir
         # {section: {option: value}} written into every service's config
         # (--set SECTION.OPTION=VALUE), over what the layout sets.
         self.extra_config = extra_config or {}
@@ -392,6 +409,22 @@ class Deployment(object):
                 # SIGTERM: seconds to finish in-flight work before exiting
                 'graceful_shutdown_timeout': 60}
 
+    def _external_events(self):
+        """[external_events] of every service: the embedded network and
+        volume services of computes (and conductors) send their
+        network-vif-plugged and volume-reimaged to the API over HTTP,
+        as Neutron and Cinder do, as an administrator (noauth2's
+        ``admin`` token, else Keystone's admin user)."""
+        section = {'endpoint': self.endpoint}
+        if self.keystone:
+            tool = keystone_tool()
+            section.update({
+                'auth_type': 'password', 'auth_url': self.keystone.auth_url,
+                'username': 'admin', 'password': tool.PASSWORD,
+                'project_name': 'admin', 'user_domain_name': 'Default',
+                'project_domain_name': 'Default'})
+        return section
+
     def write_configs(self):
         os.makedirs(self.workdir, exist_ok=True)
         confs = {}
@@ -402,12 +435,15 @@ class Deployment(object):
             'api_database': {'connection': self.db_url('api')},
             'database': {'connection': self.db_url('cell1')},
             'local_services': {'connection': self.db_url(LOCAL_SERVICES)},
+            'external_events': self._external_events(),
+            'filter_scheduler': {'enabled_filters': ENABLED_FILTERS},
         }
         if self.keystone:
             top['api']['auth_strategy'] = 'keystone'
             top['keystone_authtoken'] = self.keystone.authtoken_options()
         if self.allow_cross_cell_resize:
-            top.update(self._cross_cell_resize())
+            for section, values in self._cross_cell_resize().items():
+                top.setdefault(section, {}).update(values)
         confs['top'] = self._write_conf('top', top)
         for name, port in zip(self.api_names()[1:], self.api_ports[1:]):
             confs[name] = self._write_conf(name, {'api': {'port': port}})
@@ -420,6 +456,7 @@ class Deployment(object):
                     # Ports of builds it fails (it stands in for Neutron).
                     'local_services': {
                         'connection': self.db_url(LOCAL_SERVICES)},
+                    'external_events': self._external_events(),
                 })
             for i in range(1, self.computes_per_cell + 1):
                 host = '%s-compute%d' % (cell, i)
@@ -427,6 +464,7 @@ class Deployment(object):
                     'DEFAULT': self._common(host, self.mq_url(cell)),
                     'local_services': {
                         'connection': self.db_url(LOCAL_SERVICES)},
+                    'external_events': self._external_events(),
                 })
         return confs
 
@@ -473,18 +511,33 @@ class Deployment(object):
         except RuntimeError as exc:
             print('drop vhosts: %s' % exc, file=sys.stderr)
 
+    def environ(self, env=None, bindir=None):
+        """The environment of a command of ``bindir`` (default: this
+        deployment's): ours and ``env``, without PYTHONPATH when the
+        command is another release's (its own code, not a tree
+        PYTHONPATH puts first)."""
+        environ = dict(os.environ, **(env or {}))
+        bindir = bindir or self.bindir
+        if bindir and not os.path.samefile(
+                bindir, os.path.dirname(sys.executable)):
+            environ.pop('PYTHONPATH', None)
+        return environ
+
     def manage(self, *args):
-        return _run(_bin('nova-lite-manage'), '--config-file',
-                    os.path.join(self.workdir, 'top.conf'), *args)
+        return _run(_bin('nova-lite-manage', self.bindir), '--config-file',
+                    os.path.join(self.workdir, 'top.conf'), *args,
+                    env=self.environ())
 
     def manage_all(self, *calls):
         """Run several nova-lite-manage commands at once (each spends
         seconds importing); raise if any failed."""
         conf = os.path.join(self.workdir, 'top.conf')
-        _run_all([(_bin('nova-lite-manage'), '--config-file', conf) + args
+        _run_all([(_bin('nova-lite-manage', self.bindir), '--config-file',
+                   conf) + args
                   for args in calls],
                  lambda argv, output: 'nova-lite-manage %s: %s' % (
-                     ' '.join(argv[3:5]), output[-2000:]))
+                     ' '.join(argv[3:5]), output[-2000:]),
+                 env=self.environ())
 
     def map_cells(self, before_cells=None):
         """Three rounds, each waiting for the one before: the schemas of
@@ -510,14 +563,14 @@ class Deployment(object):
         log = open(os.path.join(self.workdir, '%s.out' % name), 'ab')
         # One log per process (API, super conductor and scheduler share
         # top.conf); .out catches what happens before logging is set up.
-        argv = [_bin(binary)]
+        argv = [_bin(binary, self.bindir)]
         for path in (conf,) + more_confs:
             argv += ['--config-file', path]
+        environ = self.environ(env)
         proc = subprocess.Popen(argv + ['--log-file', os.path.join(
                                     self.workdir, '%s.log' % name)],
                                 stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True,
-                                env=dict(os.environ, **env) if env else None)
+                                start_new_session=True, env=environ)
         log.close()
         # Held so that subprocess never reaps it behind our back (a
         # dropped Popen is waited for by the next Popen made): its exit
@@ -602,7 +655,8 @@ class Deployment(object):
                        'transport_url': self.transport_url,
                        'rabbit_node': self.rabbit_node,
                        'rabbit_management_url': self.rabbit_management_url,
-                       'procs': self.procs, 'commands': self.commands}, f)
+                       'procs': self.procs, 'commands': self.commands,
+                       'bindir': self.bindir}, f)
 
     @classmethod
     def load(cls, workdir):
@@ -616,6 +670,7 @@ class Deployment(object):
                   rabbit_node=state.get('rabbit_node'),
                   rabbit_management_url=state.get('rabbit_management_url'))
         dep.procs = state['procs']
+        dep.bindir = state.get('bindir')
         dep.commands = state.get('commands', {})
         if state.get('keystone'):
             dep.keystone = keystone_tool().Keystone.load(

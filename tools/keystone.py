@@ -18,7 +18,8 @@ RegionOne, the identity endpoint), serves Keystone's WSGI app
 of its own, and fills the catalog and the users nova_lite needs:
 
 * services compute (URL/v2.1), image (URL/image), network
-  (URL/networking) and volumev3 (URL/volume/v3) with public
+  (URL/networking), volumev3 (URL/volume/v3) and shared-file-system
+  (URL/share/v2) with public
   endpoints at the nova_lite API URL;
 * user ``nova`` with the ``service`` role in project ``service``: the
   service user keystonemiddleware's auth_token validates tokens as;
@@ -62,7 +63,8 @@ USERS = [('nova', 'service', 'service'),
 SERVICES = [('compute', 'nova', '/v2.1'),
             ('image', 'glance', '/image'),
             ('network', 'neutron', '/networking'),
-            ('volumev3', 'cinderv3', '/volume/v3')]
+            ('volumev3', 'cinderv3', '/volume/v3'),
+            ('shared-file-system', 'manilav2', '/share/v2')]
 
 
 def free_port():

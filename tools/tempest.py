@@ -4,6 +4,7 @@
     tools/tempest.py venv
     tools/tempest.py run --workdir DIR [--interop | --full | --regex RE]
                          [--concurrency 2]
+    tools/tempest.py schemas --workdir DIR
 
 DIR is a deployment started with ``tools/deployment.py start --workdir DIR
 --keystone``. ``run`` installs Tempest (tools/tempest-requirements.txt)
@@ -16,6 +17,12 @@ guideline requires for compute (tools/tempest/interop-2020.06-compute.json);
 ``--full``: tempest.api.compute -- and prints how many passed, failed and
 were skipped, each failure's name and each skip's reason. Exit status 0
 when nothing failed.
+
+``schemas`` validates the deployment's response bodies with Tempest's
+own compute response schemas at every microversion where one of them
+changes, up to the deployment's maximum (tools/tempest/response_schemas.py,
+run in .tempest-venv); it prints each body that does not match and exits
+1 if any did not.
 """
 import argparse
 import collections
@@ -34,6 +41,7 @@ VENV = os.path.join(ROOT, '.tempest-venv')
 REQUIREMENTS = os.path.join(ROOT, 'tools', 'tempest-requirements.txt')
 INTEROP = os.path.join(ROOT, 'tools', 'tempest',
                        'interop-2020.06-compute.json')
+SCHEMAS = os.path.join(ROOT, 'tools', 'tempest', 'response_schemas.py')
 STAMP = '.nova-lite-tempest-stamp'
 
 # Reads the subunit stream of the last run (stdin) in Tempest's venv:
@@ -159,15 +167,16 @@ def features():
     """[compute-feature-enabled] from the routes and actions nova_lite
     serves (its route table), so that a test of a feature nova_lite does
     not have is skipped by Tempest for that reason."""
+    from nova_lite.api.openstack import api_version
     from nova_lite.api.openstack.compute import routes
     actions = {a.name for r in routes.ROUTES for a in r.actions}
-    paths = {r.path for r in routes.ROUTES}
 
     def has(*names):
         return str(all(n in actions for n in names)).lower()
 
-    def serves(fragment):
-        return str(any(fragment in p for p in paths)).lower()
+    def serves(fragment, method=None):
+        return str(any(fragment in r.path and method in (None, r.method)
+                       for r in routes.ROUTES)).lower()
 
     return {
         'resize': has('resize', 'confirmResize', 'revertResize'),
@@ -191,17 +200,51 @@ def features():
         'serial_console': 'false',
         'rdp_console': 'false',
         'attach_encrypted_volume': 'false',
-        'block_migration_for_live_migration': 'false',
+        # The simulated hypervisor copies a guest's local disk with it
+        # (block migration) and moves volume-backed guests too.
+        'block_migration_for_live_migration': has('os-migrateLive'),
         'volume_multiattach': 'false',
         'disk_config': 'true',
-        'scheduler_enabled_filters': 'all',
         'hostname_fqdn_sanitization': 'false',
-        'stable_rescue': 'false',
-        'swap_volume': 'false',
-        'volume_backed_live_migration': 'false',
+        # Rescue of volume-backed servers, with the image's
+        # hw_rescue_device/bus (2.87).
+        'stable_rescue': str(has('rescue', 'unrescue') == 'true' and hasattr(
+            api_version, 'RESCUE_VOLUME_BACKED')).lower(),
+        # PUT /servers/{id}/os-volume_attachments/{volume_id} with
+        # another volume (the service role's).
+        'swap_volume': serves('/os-volume_attachments/{volume_id}', 'PUT'),
+        'volume_backed_live_migration': has('os-migrateLive'),
         'can_lock_and_unlock': 'true',
         'cold_migrate_rpc': 'true',
     }
+
+
+def scheduler_filters(conf_path):
+    """Tempest's scheduler_enabled_filters: the host filters the
+    deployment's scheduler runs (its [filter_scheduler] enabled_filters,
+    else nova_lite's default), those nova_lite has (it ignores the
+    others), so that Tempest runs the tests of a filter that is on
+    (same_host, different_host...) and skips the others'."""
+    from nova_lite.conf import scheduler
+    from nova_lite.scheduler import filters
+    parser = configparser.RawConfigParser(strict=False)
+    parser.read(conf_path)
+    names = [o.default for o in scheduler.filter_opts
+             if o.name == 'enabled_filters'][0]
+    if parser.has_option('filter_scheduler', 'enabled_filters'):
+        names = parser.get('filter_scheduler', 'enabled_filters').split(',')
+    names = [n.strip() for n in names]
+    return ','.join(n for n in names if n in filters.FILTER_MODULES)
+
+
+def min_compute_nodes(dep):
+    """Tempest's [compute] min_compute_nodes: the computes of a one-cell
+    deployment (its migration and multi-node tests run when there are
+    two); 1 with several cells, because Tempest's migration tests pick
+    "another host" among every cell's computes and a server moves only
+    within its cell (as in Nova: live migration and a cold migration to
+    a named host stay in the cell)."""
+    return dep.computes_per_cell if dep.cells == 1 else 1
 
 
 def write_config(cloud, workspace, concurrency):
@@ -232,17 +275,29 @@ def write_config(cloud, workspace, concurrency):
                     'max_microversion': max_version,
                     'region': _keystone_region(),
                     'build_timeout': '120', 'build_interval': '1',
-                    'fixed_network_name': 'private'},
-        'compute-feature-enabled': features(),
+                    'fixed_network_name': 'private',
+                    'min_compute_nodes': str(min_compute_nodes(cloud.dep))},
+        'compute-feature-enabled': dict(
+            features(), scheduler_enabled_filters=scheduler_filters(
+                os.path.join(cloud.dep.workdir, 'top.conf'))),
         'image': {'region': _keystone_region(), 'build_timeout': '60',
                   'build_interval': '1'},
         'network': {'region': _keystone_region(),
-                    'shared_physical_network': 'false'},
+                    'shared_physical_network': 'false',
+                    # The embedded network service's external network
+                    # (the floating IP pool; [local_services]
+                    # public_network_*).
+                    'public_network_id': _public_network_id(),
+                    'floating_network_name': 'public'},
         'volume': {'region': _keystone_region(), 'catalog_type': 'volumev3',
-                   'build_timeout': '60', 'build_interval': '1'},
+                   'build_timeout': '60', 'build_interval': '1',
+                   # The embedded volume service's microversions (a
+                   # volume-backed rebuild, 2.93, needs Cinder's 3.68).
+                   'min_microversion': '3.0',
+                   'max_microversion': _volume_max_microversion()},
         'validation': {'run_validation': 'false'},
         'service_available': {'nova': 'true', 'glance': 'true',
-                              'neutron': 'true', 'cinder': 'false',
+                              'neutron': 'true', 'cinder': 'true',
                               'swift': 'false', 'heat': 'false',
                               'placement': 'false'},
         'oslo_concurrency': {'lock_path': os.path.join(workspace, 'locks')},
@@ -257,6 +312,16 @@ def write_config(cloud, workspace, concurrency):
             os.path.join(_tempest_dir(), 'test_discover'),
             os.path.dirname(_tempest_dir())))
     return path
+
+
+def _public_network_id():
+    from nova_lite.network import api as network_api
+    return network_api.PUBLIC_NETWORK_ID
+
+
+def _volume_max_microversion():
+    from nova_lite.api import volume_service
+    return volume_service.MAX_MICROVERSION
 
 
 def _keystone_tool():
@@ -317,6 +382,44 @@ def run(workdir, selection, concurrency=2, regex=None):
     return [json.loads(line) for line in lines.splitlines() if line]
 
 
+def check_schemas(workdir, out=sys.stdout):
+    """Run tools/tempest/response_schemas.py against the deployment;
+    (exit status, [failure dicts], summary dict)."""
+    python = ensure_venv()
+    cloud = Cloud(workdir)
+    images = cloud.images()
+    flavor = cloud.flavors(images)[0]
+    cloud_info = {
+        'auth_url': cloud.keystone.auth_url, 'username': 'admin',
+        'password': _keystone_password(), 'project': 'admin',
+        'region': _keystone_region(), 'image': images[0]['id'],
+        'flavor': flavor, 'network': 'private',
+        'max_version': cloud.versions()[1]}
+    proc = subprocess.run([python, SCHEMAS], input=json.dumps(cloud_info),
+                          capture_output=True, text=True)
+    failures, summary = [], {}
+    for line in proc.stdout.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if 'versions' in item:
+            summary = item
+        else:
+            failures.append(item)
+    for item in failures:
+        print('SCHEMA FAIL %s %s: %s' % (item['version'], item['call'],
+                                         item['error']), file=out)
+    if proc.returncode and not failures:
+        print(proc.stderr[-3000:], file=out)
+    print('checked %s calls at %d microversions (%s), %d failed, %s '
+          'accepted where Tempest\'s schemas lag Nova 34' % (
+              summary.get('calls'), len(summary.get('versions', [])),
+              ' '.join(summary.get('versions', [])), len(failures),
+              summary.get('tempest_gaps')), file=out)
+    return proc.returncode, failures, summary
+
+
 def report(results, out=sys.stdout):
     counts = collections.Counter(r['status'] for r in results)
     for r in results:
@@ -334,7 +437,7 @@ def report(results, out=sys.stdout):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('action', choices=['venv', 'run'])
+    parser.add_argument('action', choices=['venv', 'run', 'schemas'])
     parser.add_argument('--workdir')
     group = parser.add_mutually_exclusive_group()
     group.add_argument('--interop', action='store_true')
@@ -348,6 +451,8 @@ def main(argv=None):
     if not args.workdir:
         parser.error('run needs --workdir (a deployment started with '
                      '--keystone)')
+    if args.action == 'schemas':
+        return check_schemas(args.workdir)[0]
     selection = ('full' if args.full else 'regex' if args.regex
                  else 'interop')
     return report(run(args.workdir, selection, args.concurrency,

@@ -71,14 +71,30 @@ def _v20_document(base):
     return versions.v20_document(base)
 
 
-# /v2 and /v2/: the legacy v2.0 version document (Nova's legacy
-# endpoint); nothing else is served below /v2.
+# /v2 and /v2/: the legacy v2.0 version document.
 _legacy_v2_app = _version_app(_v20_document)
 
 
-def legacy_v2_app_factory(global_conf, **local_conf):
-    """The v2.0 version document at /v2 (paste app factory)."""
-    return _legacy_v2_app
+class LegacyV2(object):
+    """/v2: Nova's "v2 compatible" endpoint. Below its root (the v2.0
+    version document), the Compute API of /v2.1 at microversion 2.1
+    whatever a request asks: no version is negotiated or echoed, and a
+    body's properties that its schema does not know are dropped instead
+    of refused (validation.validate), as the v2.0 API ignored them."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        if environ.get('PATH_INFO', '') in ('', '/'):
+            return _legacy_v2_app(environ, start_response)
+        environ[wsgi.LEGACY_V2_KEY] = True
+        return self.application(environ, start_response)
+
+
+def legacy_v2_filter_factory(global_conf, **local_conf):
+    """The /v2 filter (paste filter factory)."""
+    return LegacyV2
 
 
 class URLMap(object):

@@ -1,5 +1,5 @@
 """The embedded network service as Neutron's v2.0 API shows it: read only
-but for security groups.
+but for networks, subnets and security groups.
 
 Mounted at /networking so that clients configured with
 ``OS_NETWORK_ENDPOINT_OVERRIDE=<endpoint>/networking`` (README.rst) find
@@ -11,6 +11,14 @@ the bodies, e.g. ``name``, ``id``, ``network_id``, ``device_id``; and one
 by id). A caller sees shared networks and its project's own (an
 administrator every one) and its project's ports.
 
+Networks and IPv4 subnets are created (``POST``, 201: a network without
+subnets, then its subnets; ``shared`` by administrators only; a subnet
+overlapping another of its network is a 400, an IPv6 one too) and
+deleted (``DELETE``, 204; 409 while a port has an address from them) by
+their project or an administrator, as ``openstack network create`` and
+``openstack subnet create --network N --subnet-range CIDR`` do; an
+unbound port is deleted (``DELETE``, 204; 409 while a server has it).
+
 Security groups (``openstack security group create|list|show|delete``,
 ``openstack security group rule create|list|show|delete``):
 ``/v2.0/security-groups`` and ``/v2.0/security-group-rules``, listed
@@ -20,7 +28,6 @@ group is made the first time the project lists or uses groups. Anything
 else is a 404; errors are in the Compute API's fault format.
 """
 import ipaddress
-import json
 import re
 
 import jsonschema
@@ -39,7 +46,9 @@ _SINGULAR = {'networks': 'network', 'subnets': 'subnet', 'ports': 'port',
              'security-group-rules': 'security_group_rule'}
 _COLLECTION_KEY = {'security-groups': 'security_groups',
                    'security-group-rules': 'security_group_rules'}
-_WRITABLE = ('security-groups', 'security-group-rules')
+_CREATABLE = ('networks', 'subnets', 'security-groups',
+              'security-group-rules')
+_DELETABLE = _CREATABLE + ('ports',)
 _NULLABLE_STRING = {'type': ['string', 'null'], 'maxLength': 255}
 _PORT = {'type': ['integer', 'string', 'null'],
          'pattern': '^-?[0-9]+$'}
@@ -89,16 +98,58 @@ CREATE_RULE = {
     'required': ['security_group_rule'],
     'additionalProperties': False,
 }
+_PROJECT = {'type': 'string', 'maxLength': 255}
+CREATE_NETWORK = {
+    'type': 'object',
+    'properties': {
+        'network': {
+            'type': 'object',
+            'properties': {
+                'name': {'type': 'string', 'maxLength': 255},
+                'description': _NULLABLE_STRING,
+                'shared': {'type': 'boolean'},
+                'admin_state_up': {'type': 'boolean', 'enum': [True]},
+                'port_security_enabled': {'type': 'boolean',
+                                          'enum': [True]},
+                'project_id': _PROJECT, 'tenant_id': _PROJECT,
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['network'],
+    'additionalProperties': False,
+}
+CREATE_SUBNET = {
+    'type': 'object',
+    'properties': {
+        'subnet': {
+            'type': 'object',
+            'properties': {
+                'network_id': {'type': 'string', 'maxLength': 36},
+                'cidr': {'type': 'string', 'maxLength': 64},
+                # IPv4 only: the embedded service has no IPv6.
+                'ip_version': {'type': ['integer', 'string'],
+                               'enum': [4, '4']},
+                'name': {'type': 'string', 'maxLength': 255},
+                'description': _NULLABLE_STRING,
+                'gateway_ip': {'type': ['string', 'null'],
+                               'maxLength': 64},
+                'enable_dhcp': {'type': 'boolean'},
+                'project_id': _PROJECT, 'tenant_id': _PROJECT,
+            },
+            'required': ['network_id', 'cidr', 'ip_version'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['subnet'],
+    'additionalProperties': False,
+}
 # Query parameters that are not filters.
 _NOT_FILTERS = ('fields', 'limit', 'marker', 'sort_key', 'sort_dir',
                 'page_reverse')
 
-
-def _json(body, status=200):
-    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8',
-                              status=status)
-    response.text = json.dumps(body)
-    return response
+# As the Compute API answers (nova_lite.api.openstack.wsgi).
+_json = wsgi.json_response
 
 
 def _common(project_id):
@@ -147,7 +198,8 @@ def network_body(network):
     body.update({
         'id': network['id'], 'name': network['name'],
         'shared': network['shared'], 'status': 'ACTIVE',
-        'admin_state_up': True, 'router:external': False, 'mtu': 1500,
+        'admin_state_up': True,
+        'router:external': bool(network.get('external')), 'mtu': 1500,
         'subnets': [s['id'] for s in network['subnets']],
         'availability_zones': [], 'availability_zone_hints': [],
         'port_security_enabled': True, 'is_default': False,
@@ -248,8 +300,42 @@ def _owner(ctxt, spec):
     return project or ctxt.project_id
 
 
+def _create_network(req, ctxt):
+    spec = _validated(req, CREATE_NETWORK, 'network')
+    shared = bool(spec.get('shared'))
+    if shared and not ctxt.is_admin:
+        raise exception.Forbidden()
+    network = network_api.API().add_network(
+        ctxt, spec.get('name') or '', project_id=_owner(ctxt, spec),
+        shared=shared)
+    return _json({'network': network_body(network)}, 201)
+
+
+def _create_subnet(req, ctxt):
+    spec = _validated(req, CREATE_SUBNET, 'subnet')
+    _owner(ctxt, spec)
+    try:
+        cidr = ipaddress.ip_network(spec['cidr'])
+        gateway = spec.get('gateway_ip')
+        if gateway is not None and ipaddress.ip_address(
+                gateway) not in cidr:
+            raise ValueError('gateway_ip %s is not in %s' % (gateway, cidr))
+    except ValueError as exc:
+        raise exception.ValidationError(field='subnet', detail=str(exc))
+    if cidr.version != 4:
+        raise exception.ValidationError(
+            field='cidr', detail='Only IPv4 subnets are served.')
+    network, subnet = network_api.API().add_subnet(
+        ctxt, spec['network_id'], str(cidr), gateway_ip=gateway)
+    return _json({'subnet': subnet_body(network, subnet)}, 201)
+
+
 def _create(req, ctxt, collection):
     api = network_api.API()
+    if collection == 'networks':
+        return _create_network(req, ctxt)
+    if collection == 'subnets':
+        return _create_subnet(req, ctxt)
     if collection == 'security-groups':
         spec = _validated(req, CREATE_GROUP, 'security_group')
         group = api.create_security_group(
@@ -266,10 +352,12 @@ def _create(req, ctxt, collection):
 
 def _delete(ctxt, collection, item_id):
     api = network_api.API()
-    if collection == 'security-groups':
-        api.delete_security_group(ctxt, item_id)
-    else:
-        api.delete_security_group_rule(ctxt, item_id)
+    delete = {'networks': api.delete_network,
+              'subnets': api.delete_subnet,
+              'ports': api.delete_port,
+              'security-groups': api.delete_security_group,
+              'security-group-rules': api.delete_security_group_rule}
+    delete[collection](ctxt, item_id)
     return webob.Response(status=204)
 
 
@@ -291,10 +379,10 @@ def _network_app(req):
         raise exception.ResourceNotFound()
     collection, item_id = match.groups()
     if req.method == 'POST' and item_id is None and (
-            collection in _WRITABLE):
+            collection in _CREATABLE):
         return _create(req, ctxt, collection)
     if req.method == 'DELETE' and item_id is not None and (
-            collection in _WRITABLE):
+            collection in _DELETABLE):
         return _delete(ctxt, collection, item_id)
     if req.method not in ('GET', 'HEAD'):
         raise exception.MethodNotAllowed()

@@ -9,19 +9,22 @@ create --volume``). Serves the version document, ``GET
 /v3[/{project_id}]/volumes[/detail]`` (filters name, status),
 ``GET .../volumes/{id}``, ``POST .../volumes`` (size, name,
 description, imageRef, availability_zone; 202), ``DELETE
-.../volumes/{id}`` (202; 400 while attached) and ``GET .../limits``
-(no limits; the caller's volumes counted: ``openstack limits show``
-asks for them). The project id in the
-path is optional, as from Cinder's microversion 3.67; the caller's
+.../volumes/{id}`` (202; 400 while attached), ``POST
+.../volumes/{id}/action`` with ``os-set_bootable`` (200; any other
+action 400) and ``GET .../limits`` (no limits; the caller's volumes
+counted: ``openstack limits show`` asks for them). The project id in
+the path is optional, as from Cinder's microversion 3.67; the caller's
 token decides what is visible. Anything else is a 404. Errors are in
 the Compute API's fault format.
 """
-import json
 import re
 
 import jsonschema
 import webob
 import webob.dec
+import webob.exc
+
+from oslo_utils import strutils
 
 from nova_lite.api import auth
 from nova_lite.api.openstack import validation
@@ -35,6 +38,7 @@ MAX_MICROVERSION = '3.70'
 _PATH = re.compile(r'^/v3(?:/(?P<project>[^/]+))?/volumes'
                    r'(?:/(?P<volume>[^/]+))?$')
 _LIMITS_PATH = re.compile(r'^/v3(?:/[^/]+)?/limits$')
+_ACTION_PATH = re.compile(r'^/v3(?:/[^/]+)?/volumes/(?P<volume>[^/]+)/action$')
 
 CREATE = {
     'type': 'object',
@@ -64,11 +68,8 @@ CREATE = {
 
 
 def _json(body, status=200):
-    response = webob.Response(content_type=wsgi.JSON, charset='UTF-8',
-                              status=status)
-    response.headers['OpenStack-API-Version'] = 'volume 3.0'
-    response.text = json.dumps(body)
-    return response
+    return wsgi.json_response(body, status,
+                              {'OpenStack-API-Version': 'volume 3.0'})
 
 
 def _date(value):
@@ -147,6 +148,45 @@ def _image(ctxt, image_ref):
             reason='Image %s could not be found.' % image_ref)
 
 
+def _boolean(value, field):
+    """Cinder's boolean parameter: a JSON boolean or one of oslo.utils'
+    true and false strings."""
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except (TypeError, ValueError):
+        raise exception.ValidationError(
+            field=field, detail='%r is not a valid boolean' % (value,))
+
+
+def _action(req, ctxt, volume_id):
+    """POST .../volumes/{id}/action: ``os-set_bootable`` (200, no
+    body), as Cinder; any other action is a 400."""
+    if req.method != 'POST':
+        raise exception.MethodNotAllowed()
+    try:
+        body = req.json_body if req.body else None
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or len(body) != 1:
+        raise exception.InvalidInput(
+            reason='The request body must name exactly one action.')
+    (name, args), = body.items()
+    api = volume_api.API()
+    if name != 'os-set_bootable':
+        # (The volume is looked up first: 404 for a missing one.)
+        api.get(ctxt, volume_id)
+        raise exception.InvalidInput(
+            reason='There is no such action: %s' % name)
+    if (not isinstance(args, dict) or 'bootable' not in args
+            or set(args) - {'bootable'}):
+        raise exception.ValidationError(
+            field='os-set_bootable',
+            detail="'bootable' is a required property and the only one")
+    api.set_bootable(ctxt, volume_id,
+                     _boolean(args['bootable'], 'os-set_bootable.bootable'))
+    return webob.Response(status=200)
+
+
 def _list(req, ctxt, base, detail):
     volumes = volume_api.API().get_all(ctxt, {
         'name': validation.last(req.GET.dict_of_lists(), 'name'),
@@ -186,6 +226,9 @@ def _volume_app(req):
         if req.method not in ('GET', 'HEAD'):
             raise exception.MethodNotAllowed()
         return _limits(ctxt)
+    action = _ACTION_PATH.match(path)
+    if action is not None:
+        return _action(req, ctxt, action.group('volume'))
     match = _PATH.match(path)
     if match is None:
         raise exception.ResourceNotFound()
@@ -206,6 +249,42 @@ def _volume_app(req):
     raise exception.MethodNotAllowed()
 
 
+def _requested_version(req):
+    """The microversion the request asked for, as Cinder negotiates it:
+    none is 3.0, ``latest`` the maximum; 406 outside 3.0-MAX."""
+    header = req.headers.get('OpenStack-API-Version', '')
+    parts = header.split()
+    if len(parts) != 2 or parts[0].lower() != 'volume':
+        return '3.0'
+    if parts[1] == 'latest':
+        return MAX_MICROVERSION
+
+    def key(version):
+        major, minor = version.split('.')
+        return int(major), int(minor)
+    try:
+        wanted = key(parts[1])
+    except ValueError:
+        raise exception.InvalidInput(
+            reason='Invalid API version %s' % parts[1])
+    if not key('3.0') <= wanted <= key(MAX_MICROVERSION):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='Version %s is not supported by the API. Minimum '
+                        'is 3.0 and maximum is %s.' % (parts[1],
+                                                      MAX_MICROVERSION))
+    return '%d.%d' % wanted
+
+
+@webob.dec.wsgify
+def _negotiated(req):
+    """_volume_app, its answer naming the microversion it was given (as
+    Cinder's, which clients such as Tempest's check)."""
+    version = _requested_version(req)
+    response = req.get_response(_volume_app)
+    response.headers['OpenStack-API-Version'] = 'volume %s' % version
+    return response
+
+
 def volume_app_factory(global_conf, **local_conf):
     """The volume service at /volume (paste app factory)."""
-    return _volume_app
+    return _negotiated

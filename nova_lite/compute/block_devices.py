@@ -13,14 +13,20 @@ and release() undoes it.
 
 Supported mappings: image -> local (the root disk, boot index 0),
 image -> volume and blank -> volume (a new volume of volume_size GiB
-the compute creates), volume -> volume (an existing volume). Snapshots
-(there is no snapshot service) and local blank disks (ephemeral, swap)
-are refused with 400.
+the compute creates), snapshot -> volume (a new volume the compute
+creates from a volume snapshot, of its size unless volume_size says),
+volume -> volume (an existing volume). Local blank disks (ephemeral,
+swap) are refused with 400.
+
+An image made by createImage of a volume-backed server names snapshots
+in its block_device_mapping property (with bdm_v2): booting from it
+boots from those mappings (image_mappings), as Nova does.
 """
 import copy
 import string
 
 from oslo_log import log as logging
+from oslo_serialization import jsonutils
 
 from nova_lite import exception
 from nova_lite.objects import block_device as bdm_obj
@@ -31,6 +37,7 @@ LOG = logging.getLogger(__name__)
 SOURCE_IMAGE = bdm_obj.SOURCE_IMAGE
 SOURCE_VOLUME = bdm_obj.SOURCE_VOLUME
 SOURCE_BLANK = bdm_obj.SOURCE_BLANK
+SOURCE_SNAPSHOT = 'snapshot'
 DEST_LOCAL = bdm_obj.DEST_LOCAL
 DEST_VOLUME = bdm_obj.DEST_VOLUME
 ROOT_DEVICE = '/dev/vda'
@@ -73,10 +80,16 @@ def _one(api_bdm):
         raise exception.InvalidBDM(
             reason='Volume type %s could not be found.'
                    % api_bdm['volume_type'])
-    if source == 'snapshot':
-        raise exception.InvalidBDM(
-            reason='Volume snapshots are not supported.')
-    if source == SOURCE_IMAGE:
+    if source == SOURCE_SNAPSHOT:
+        bdm['snapshot_id'] = uuid or api_bdm.get('snapshot_id')
+        if not bdm['snapshot_id']:
+            raise exception.InvalidBDM(
+                reason="A snapshot mapping needs the snapshot's uuid.")
+        if dest != DEST_VOLUME:
+            raise exception.InvalidBDM(
+                reason="Snapshots can only be mapped with "
+                       "destination_type 'volume'.")
+    elif source == SOURCE_IMAGE:
         bdm['image_id'] = uuid or api_bdm.get('image_id')
         if not bdm['image_id']:
             raise exception.InvalidBDM(reason='An image mapping needs the '
@@ -109,6 +122,44 @@ def _one(api_bdm):
     return bdm
 
 
+def image_mappings(image, api_bdms):
+    """(image id or None, mappings in the API's form) for a boot from
+    image whose properties hold a volume-backed server's mappings
+    (block_device_mapping with bdm_v2): they are booted from, with the
+    request's own mappings (which replace the image's of the same
+    device, and its root when they have one) -- None, api_bdms
+    otherwise left as they are, image's id kept."""
+    props = (image or {}).get('properties') or {}
+    mapped = props.get('block_device_mapping')
+    if not mapped or not _true(props.get('bdm_v2')):
+        return (image or {}).get('id'), api_bdms
+    if isinstance(mapped, str):
+        mapped = jsonutils.loads(mapped)
+    requested = list(api_bdms or ())
+    devices = {b.get('device_name') for b in requested
+               if b.get('device_name')}
+    user_root = any(_int_or_none(b.get('boot_index')) == 0
+                    for b in requested)
+    merged = []
+    for mapping in mapped:
+        if mapping.get('device_name') in devices:
+            continue
+        if user_root and _int_or_none(mapping.get('boot_index')) == 0:
+            continue
+        entry = {k: v for k, v in mapping.items() if v is not None
+                 and k not in ('snapshot_id', 'volume_id', 'image_id',
+                               'no_device', 'volume_type')}
+        entry['uuid'] = (mapping.get('snapshot_id')
+                         or mapping.get('volume_id')
+                         or mapping.get('image_id'))
+        merged.append(entry)
+    return None, merged + requested
+
+
+def _true(value):
+    return value is True or str(value).lower() in ('true', '1', 'yes')
+
+
 def parse(image_ref, api_bdms):
     """(image id or None for a volume-backed server, [bdm dict]) of a
     create request's imageRef and block_device_mapping_v2."""
@@ -125,8 +176,11 @@ def parse(image_ref, api_bdms):
                 'boot_index': 0, 'image_id': image_ref,
                 'delete_on_termination': True}
         bdms.insert(0, root)
-    elif image_ref and not (root['source_type'] == SOURCE_IMAGE
-                            and root['image_id'] == image_ref):
+    elif (image_ref and root['destination_type'] == DEST_LOCAL
+          and root['image_id'] != image_ref):
+        # (A root volume with an imageRef beside it is booted from, as
+        # Nova does: Tempest's stable-rescue tests boot so from a blank
+        # volume. Only a local root from another image conflicts.)
         raise exception.InvalidBDM(reason=_BAD_SEQUENCE)
     root['device_name'] = root.get('device_name') or ROOT_DEVICE
     used = [b['device_name'] for b in bdms if b.get('device_name')]
@@ -173,6 +227,11 @@ def check(context, bdms, max_count, check_image):
                     reason='volume %s is mapped twice.' % volume_id)
             seen.add(volume_id)
             volume = _volume(context, api, volume_id)
+            # As Nova (before it looks at the status): a volume whose
+            # bootable flag is off (blank, or os-set_bootable false) is
+            # no root disk.
+            if bdm['boot_index'] == 0 and not volume.get('bootable', True):
+                raise exception.InvalidBDMVolumeNotBootable(id=volume_id)
             if volume['status'] != volume_api.AVAILABLE:
                 raise exception.InvalidVolume(
                     reason="volume '%s' status must be 'available'. "
@@ -191,6 +250,17 @@ def check(context, bdms, max_count, check_image):
                            'specified in image metadata.')
             if bdm['boot_index'] == 0:
                 boot_meta = image
+        elif bdm['source_type'] == SOURCE_SNAPSHOT:
+            try:
+                snapshot = api.get_snapshot(context, bdm['snapshot_id'])
+            except exception.SnapshotNotFound:
+                raise exception.InvalidBDM(
+                    reason='failed to get snapshot %s.'
+                           % bdm['snapshot_id'])
+            if bdm['boot_index'] == 0:
+                image_id = snapshot.get('image_id')
+                boot_meta = ({'id': image_id, 'min_disk': 0, 'min_ram': 0,
+                              'name': None} if image_id else {})
         elif bdm['source_type'] == SOURCE_BLANK and bdm['boot_index'] == 0:
             boot_meta = {}
     return boot_meta

@@ -52,6 +52,32 @@ API version history:
           (cast).
     1.13 - external_instance_event(instance, events) (cast): events
           [{'name', 'tag', 'status'}] of /os-server-external-events.
+    1.14 - evacuate_instance(instance, migration, admin_password,
+          stopped) (cast, from the super conductor to the destination
+          it claimed): rebuild a server whose compute is down.
+    1.15 - live migration: check_can_live_migrate_destination(instance,
+          migration, block_migration, disk_over_commit) (call, to the
+          destination), check_can_live_migrate_source(instance,
+          migrate_data) (call, to the source), live_migration(instance,
+          migration, migrate_data) (cast, to the source),
+          pre_live_migration(instance, migration, migrate_data) (call, to
+          the destination), post_live_migration_at_destination(instance,
+          migration) and rollback_live_migration_at_destination(instance,
+          migration) (casts, to the destination),
+          live_migration_abort(instance, migration_id) and
+          live_migration_force_complete(instance, migration_id) (casts, to
+          the source).
+    1.16 - rebuild_instance(..., reimage_boot_volume=True): a
+          volume-backed server's root volume reimaged (microversion 2.93);
+          swap_volume(instance, old_volume_id, new_volume_id,
+          new_attachment_id) (cast).
+    1.17 - evacuate_instance(..., request_spec) and
+          check_can_live_migrate_destination(..., request_spec): the
+          destination checks the server group's policy late (as a build
+          and prep_resize do).
+    1.18 - volume_snapshot_create(instance, volume_id, create_info) and
+          volume_snapshot_delete(instance, volume_id, snapshot_id,
+          delete_info) (casts): os-assisted-volume-snapshots.
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -89,10 +115,24 @@ SHELVE_RESCUE_VERSION = '1.11'
 INTERFACE_ATTACH_VERSION = '1.12'
 # The version that takes server external events.
 EXTERNAL_EVENTS_VERSION = '1.13'
+# The version that has evacuate_instance.
+EVACUATE_VERSION = '1.14'
+# The version that has live migration.
+LIVE_MIGRATION_VERSION = '1.15'
+# The version whose rebuild_instance reimages a volume-backed server's
+# root volume, and that has swap_volume.
+REIMAGE_BOOT_VOLUME_VERSION = '1.16'
+SWAP_VOLUME_VERSION = '1.16'
+# The version whose evacuate_instance and
+# check_can_live_migrate_destination take the request spec (the late
+# check of the server group's policy).
+GROUP_CHECK_VERSION = '1.17'
+# The version that has volume_snapshot_create and volume_snapshot_delete.
+VOLUME_SNAPSHOT_VERSION = '1.18'
 
 
 class ComputeAPI(object):
-    VERSION = '1.13'
+    VERSION = '1.18'
 
     def __init__(self):
         self._clients = {}
@@ -222,13 +262,25 @@ class ComputeAPI(object):
         cctxt.cast(context, method, instance=instance, **kwargs)
 
     def rebuild_instance(self, context, instance, image_ref,
-                         admin_password, preserve_ephemeral=False):
+                         admin_password, preserve_ephemeral=False,
+                         reimage_boot_volume=False):
         """Cast: re-spawn instance's guest from image_ref on its host
-        (task_state rebuilding on entry, None on exit).
-        Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first."""
-        self._cast_1_5(context, instance, 'rebuild_instance',
-                       image_ref=image_ref, admin_password=admin_password,
-                       preserve_ephemeral=preserve_ephemeral)
+        (task_state rebuilding on entry, None on exit); with
+        reimage_boot_volume its root volume is reimaged first.
+        Callers check can_send(..., REBUILD_SNAPSHOT_VERSION) first, and
+        REIMAGE_BOOT_VOLUME_VERSION for reimage_boot_volume."""
+        if not reimage_boot_volume:
+            self._cast_1_5(context, instance, 'rebuild_instance',
+                           image_ref=image_ref,
+                           admin_password=admin_password,
+                           preserve_ephemeral=preserve_ephemeral)
+            return
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=REIMAGE_BOOT_VOLUME_VERSION)
+        cctxt.cast(context, 'rebuild_instance', instance=instance,
+                   image_ref=image_ref, admin_password=admin_password,
+                   preserve_ephemeral=preserve_ephemeral,
+                   reimage_boot_volume=True)
 
     def snapshot_instance(self, context, instance, image_id):
         """Cast: upload a snapshot of instance's guest into image_id
@@ -295,6 +347,36 @@ class ComputeAPI(object):
         self._cast_1_7(context, instance, 'detach_volume',
                        volume_id=volume_id, attachment_id=attachment_id)
 
+    def swap_volume(self, context, instance, old_volume_id, new_volume_id,
+                    new_attachment_id):
+        """Cast: move the mapping of old_volume_id (detaching) to
+        new_volume_id (its attachment new_attachment_id reserved).
+        Callers check can_send(..., SWAP_VOLUME_VERSION) first."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=SWAP_VOLUME_VERSION)
+        cctxt.cast(context, 'swap_volume', instance=instance,
+                   old_volume_id=old_volume_id, new_volume_id=new_volume_id,
+                   new_attachment_id=new_attachment_id)
+
+    def volume_snapshot_create(self, context, instance, volume_id,
+                               create_info):
+        """Cast: snapshot volume_id's file on the instance's hypervisor.
+        Callers check can_send(..., VOLUME_SNAPSHOT_VERSION) first."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=VOLUME_SNAPSHOT_VERSION)
+        cctxt.cast(context, 'volume_snapshot_create', instance=instance,
+                   volume_id=volume_id, create_info=create_info)
+
+    def volume_snapshot_delete(self, context, instance, volume_id,
+                               snapshot_id, delete_info):
+        """Cast: delete snapshot_id of volume_id's file. Callers check
+        can_send(..., VOLUME_SNAPSHOT_VERSION) first."""
+        cctxt = self._client(context, instance.host).prepare(
+            server=instance.host, version=VOLUME_SNAPSHOT_VERSION)
+        cctxt.cast(context, 'volume_snapshot_delete', instance=instance,
+                   volume_id=volume_id, snapshot_id=snapshot_id,
+                   delete_info=delete_info)
+
     # Interface attachments (1.12); callers check can_send(...,
     # INTERFACE_ATTACH_VERSION) first.
 
@@ -315,11 +397,14 @@ class ComputeAPI(object):
         cctxt.cast(context, 'detach_interface', instance=instance,
                    port_id=port_id)
 
-    def external_instance_event(self, context, instance, events):
-        """Cast: events about instance to its host (callers check
-        can_send(..., EXTERNAL_EVENTS_VERSION))."""
-        cctxt = self._client(context, instance.host).prepare(
-            server=instance.host, version=EXTERNAL_EVENTS_VERSION)
+    def external_instance_event(self, context, instance, events,
+                                host=None):
+        """Cast: events about instance to its host (or to host, another
+        host of its move; callers check can_send(...,
+        EXTERNAL_EVENTS_VERSION))."""
+        host = host or instance.host
+        cctxt = self._client(context, host).prepare(
+            server=host, version=EXTERNAL_EVENTS_VERSION)
         cctxt.cast(context, 'external_instance_event', instance=instance,
                    events=events)
 
@@ -484,3 +569,97 @@ class ComputeAPI(object):
     def restore_instance(self, context, instance):
         """Power a soft-deleted guest on again: ACTIVE."""
         self._cast_1_11(context, instance, 'restore_instance')
+
+    def evacuate_instance(self, context, host, instance, migration,
+                          admin_password=None, stopped=False,
+                          request_spec=None):
+        """Cast (1.14): rebuild instance, evacuated from its down
+        compute, on host (claimed there; migration pre-migrating).
+        Callers check can_send(..., EVACUATE_VERSION) first; request_spec
+        goes only to a host at GROUP_CHECK_VERSION (1.17)."""
+        kwargs = {}
+        version = EVACUATE_VERSION
+        if request_spec is not None and self.can_send(
+                context, host, GROUP_CHECK_VERSION):
+            kwargs['request_spec'] = request_spec
+            version = GROUP_CHECK_VERSION
+        cctxt = self._client(context, host).prepare(server=host,
+                                                    version=version)
+        cctxt.cast(context, 'evacuate_instance', instance=instance,
+                   migration=migration, admin_password=admin_password,
+                   stopped=stopped, **kwargs)
+
+    # Live migration (1.15); callers check can_send(...,
+    # LIVE_MIGRATION_VERSION) on both hosts first.
+
+    def _live(self, context, host, timeout=None):
+        # A long call is heartbeated by the compute working on it: one
+        # that dies fails it after rpc_response_timeout.
+        monitor = CONF.rpc_response_timeout if timeout else None
+        return self._client(context, host).prepare(
+            server=host, version=LIVE_MIGRATION_VERSION, timeout=timeout,
+            call_monitor_timeout=monitor)
+
+    def check_can_live_migrate_destination(self, context, host, instance,
+                                           migration, block_migration,
+                                           disk_over_commit,
+                                           request_spec=None):
+        """Destination pre-check (call); returns the migrate data.
+        request_spec goes only to a host at GROUP_CHECK_VERSION."""
+        kwargs = {}
+        cctxt = self._live(context, host)
+        if request_spec is not None and self.can_send(
+                context, host, GROUP_CHECK_VERSION):
+            kwargs['request_spec'] = request_spec
+            cctxt = self._client(context, host).prepare(
+                server=host, version=GROUP_CHECK_VERSION)
+        return cctxt.call(
+            context, 'check_can_live_migrate_destination',
+            instance=instance, migration=migration,
+            block_migration=block_migration,
+            disk_over_commit=disk_over_commit, **kwargs)
+
+    def check_can_live_migrate_source(self, context, host, instance,
+                                      migrate_data):
+        """Source pre-check (call); returns the migrate data."""
+        return self._live(context, host).call(
+            context, 'check_can_live_migrate_source', instance=instance,
+            migrate_data=migrate_data)
+
+    def live_migration(self, context, host, instance, migration,
+                       migrate_data):
+        """Start the live migration on its source (cast)."""
+        self._live(context, host).cast(
+            context, 'live_migration', instance=instance,
+            migration=migration, migrate_data=migrate_data)
+
+    def pre_live_migration(self, context, host, instance, migration,
+                           migrate_data):
+        """Prepare the destination (call, [DEFAULT]
+        long_rpc_timeout, heartbeated); returns the migrate data."""
+        return self._live(context, host, CONF.long_rpc_timeout).call(
+            context, 'pre_live_migration', instance=instance,
+            migration=migration, migrate_data=migrate_data)
+
+    def post_live_migration_at_destination(self, context, host, instance,
+                                           migration):
+        self._live(context, host).cast(
+            context, 'post_live_migration_at_destination',
+            instance=instance, migration=migration)
+
+    def rollback_live_migration_at_destination(self, context, host,
+                                               instance, migration):
+        self._live(context, host).cast(
+            context, 'rollback_live_migration_at_destination',
+            instance=instance, migration=migration)
+
+    def live_migration_abort(self, context, instance, migration_id):
+        self._live(context, instance.host).cast(
+            context, 'live_migration_abort', instance=instance,
+            migration_id=migration_id)
+
+    def live_migration_force_complete(self, context, instance,
+                                      migration_id):
+        self._live(context, instance.host).cast(
+            context, 'live_migration_force_complete', instance=instance,
+            migration_id=migration_id)

@@ -9,7 +9,14 @@ the compute. No host, or no answer from the scheduler within
 fault (and nothing stays claimed for it).
 A build request already gone means the user deleted the server while it
 was scheduled: the instance just created is destroyed again and its
-claim freed, so nothing is left behind.
+claim freed, so nothing is left behind. The conductor first takes the
+build requests it was sent (objects.build_request.take): one another
+conductor or the periodic task took already is not built. A build
+request no conductor took within [conductor] build_request_timeout (its
+message lost: the API died before it sent it, or a broker restart
+dropped it) is buried in cell0 by the super conductors' periodic task
+(bury_unpicked_builds), so no server waits in BUILD/scheduling for
+ever.
 
 Cell conductor (its cell DB only, no API DB): a compute whose spawn
 failed hands the instance back with the alternates the scheduler
@@ -19,8 +26,11 @@ build whose compute went down mid-way is failed (ERROR, fault, claim
 and ports freed) by the cell conductor's periodic task, so no server
 stays in BUILD because a compute died.
 """
+import datetime
+
 from oslo_log import log as logging
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import group_info
@@ -31,15 +41,28 @@ from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite import objects
 from nova_lite.objects import aggregate as aggregate_obj
+from nova_lite.objects import build_request as build_request_obj
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.objects import instance_mapping
 from nova_lite.objects import service as service_obj
+from nova_lite.objects import service_version
 from nova_lite.scheduler import rpcapi as scheduler_rpcapi
+from nova_lite import utils
 
 LOG = logging.getLogger(__name__)
 FAULT_CODE = 500
+# The service version from which every conductor takes the build
+# requests it builds (bury_unpicked_builds waits for it).
+PICKUP_SERVICE_VERSION = 22
+# Build requests buried per periodic run at most.
+BURY_BATCH = 50
+
+
+def _token():
+    """A unique taker: this conductor's host and a random uuid."""
+    return ('%s:%s' % (uuidutils.generate_uuid(), CONF.host))[:255]
 
 
 def _fresh_instance(context, source, **values):
@@ -85,8 +108,8 @@ class Builder(object):
                                      request_spec, requested_networks,
                                      admin_password=None):
         build_requests = {br.instance_uuid: br for br in
-                          objects.BuildRequestList.get_all(
-                              context, uuids=instance_uuids)}
+                          build_request_obj.take(context, _token(),
+                                                 instance_uuids)}
         uuids = [u for u in instance_uuids if u in build_requests]
         if not uuids:
             return
@@ -97,7 +120,7 @@ class Builder(object):
         except exception.NoValidHost as exc:
             LOG.info('No valid host for %s: %s', uuids, exc)
             for uuid in uuids:
-                self._bury_logging_errors(context, build_requests[uuid],
+                self.bury_logging_errors(context, build_requests[uuid],
                                           exc)
             return
         except Exception as exc:
@@ -111,7 +134,7 @@ class Builder(object):
                     placement.remove_allocations(context, uuid)
                 except Exception:
                     LOG.exception('Could not free the claims of %s', uuid)
-                self._bury_logging_errors(context, build_requests[uuid],
+                self.bury_logging_errors(context, build_requests[uuid],
                                           exc)
             return
         cells = {c.uuid: c for c in objects.CellMappingList.get_all(context)}
@@ -177,10 +200,11 @@ class Builder(object):
                 if inst is None:
                     self._bury_in_cell0(context, build_request, exc)
                     return
+                # The fault first: a reader never sees ERROR without it.
+                inst.add_fault(FAULT_CODE, _message(exc), details=None)
                 inst.vm_state = instance_obj.ERROR
                 inst.task_state = None
                 inst.save()
-                inst.add_fault(FAULT_CODE, _message(exc), details=None)
                 instance_mapping.set_cell(context, [uuid], cell.uuid)
                 try:
                     build_request.destroy()
@@ -196,7 +220,7 @@ class Builder(object):
             LOG.exception('Could not put %s in ERROR after its build '
                           'failed', uuid)
 
-    def _bury_logging_errors(self, context, build_request, exc):
+    def bury_logging_errors(self, context, build_request, exc):
         """_bury_in_cell0; a failure is logged, so that the other
         servers of the request are still buried."""
         try:
@@ -272,10 +296,58 @@ class Builder(object):
             details=failure.get('details'), host=failure.get('host'))
 
 
+def bury_unpicked_builds(context, builder):
+    """Bury (ERROR in cell0 with a fault, create action failed, build
+    request removed, any claim freed) the build requests no conductor
+    took within [conductor] build_request_timeout: their message to a
+    super conductor was lost. Each is taken first, so of two super
+    conductors running this at once one buries it, and a conductor
+    that receives its message later finds it taken and does nothing.
+    Does nothing while a conductor older than PICKUP_SERVICE_VERSION
+    (which builds without taking) may run. Returns the uuids buried."""
+    timeout = CONF.conductor.build_request_timeout
+    if timeout <= 0:
+        return []
+    older_than = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
+    if not build_request_obj.any_unpicked(context, older_than):
+        return []
+    try:
+        minimum = service_version.get_minimum_version_all_cells(
+            context, [constants.CONDUCTOR_BINARY], use_cache=False).get(
+            constants.CONDUCTOR_BINARY, service_version.SERVICE_VERSION)
+    except exception.CellsNotResponding as exc:
+        LOG.warning('Not burying build requests older than %d s: %s',
+                    timeout, exc.format_message())
+        return []
+    if minimum < PICKUP_SERVICE_VERSION:
+        LOG.info('Not burying build requests older than %d s: a '
+                 'nova-conductor at version %d may still be building them',
+                 timeout, minimum)
+        return []
+    placement = compute_inventory.placement_for(context)
+    buried = []
+    for build_request in build_request_obj.take_unpicked(
+            context, _token(), older_than, BURY_BATCH):
+        uuid = build_request.instance_uuid
+        exc = exception.BuildRequestNotPickedUp(uuid=uuid, seconds=timeout)
+        LOG.warning('Burying %s in cell0: %s', uuid, exc.format_message())
+        try:
+            # Nothing should be claimed (only a conductor that took it
+            # schedules it); freed all the same, as a failed scheduling.
+            placement.remove_allocations(context, uuid)
+        except Exception:
+            LOG.exception('Could not free the claims of %s', uuid)
+        builder.bury_logging_errors(context, build_request, exc)
+        buried.append(uuid)
+    return buried
+
+
 def fail_stranded_builds(context):
     """ERROR (with a fault) for builds in this cell whose compute has
-    been down for longer than the service down time; their claims and
-    ports are freed. Returns the uuids failed."""
+    been down for longer than the service down time -- forced down, or
+    its heartbeat that late and no answer to a ping (_confirm_down) --
+    and that have not moved for as long; their claims and ports are
+    freed. Returns the uuids failed."""
     building = objects.InstanceList.get_by_filters(
         context, {'vm_state': [instance_obj.BUILDING],
                   'task_state': [instance_obj.NETWORKING,
@@ -285,17 +357,26 @@ def fail_stranded_builds(context):
     down_time = service_obj.service_down_time()
     hosts = {i.host for i in building if i.host}
     # One query for every compute of the cell, not one per host.
-    down = {s.host for s in objects.ServiceList.get_by_binary(
+    late = {s.host: s for s in objects.ServiceList.get_by_binary(
         context, constants.COMPUTE_BINARY)
         if s.host in hosts and not s.is_up()}
     now = timeutils.utcnow()
+
+    def stranded(inst):
+        last = inst.updated_at or inst.created_at
+        return inst.host in late and (
+            last is None or timeutils.delta_seconds(
+                timeutils.normalize_time(last),
+                timeutils.normalize_time(now)) >= down_time)
+
+    building = [inst for inst in building if stranded(inst)]
+    if not building:
+        return []
+    down = _confirm_down(context, [late[h] for h in
+                                   {i.host for i in building}])
     failed = []
     for inst in building:
-        last = inst.updated_at or inst.created_at
-        if inst.host not in down or (
-                last is not None and timeutils.delta_seconds(
-                    timeutils.normalize_time(last),
-                    timeutils.normalize_time(now)) < down_time):
+        if inst.host not in down:
             continue
         task = inst.task_state
         host = inst.host
@@ -323,3 +404,37 @@ def fail_stranded_builds(context):
                     inst.uuid, host)
         failed.append(inst.uuid)
     return failed
+
+
+def _confirm_down(context, services):
+    """The hosts of services (computes whose heartbeat is late) that are
+    down: forced down by an operator, or not answering a ping within
+    rpc_response_timeout (the pings at once). A late heartbeat alone is
+    no proof: a compute's heartbeat goes through its cell conductor, so
+    a conductor (or a whole all-in-one process) that fell behind --
+    starved of CPU, or paused -- sees every compute's heartbeat late
+    while the computes are building; their builds are left alone
+    then."""
+    down = {s.host for s in services if s.forced_down}
+    answered = set()
+    compute = compute_rpcapi.ComputeAPI()
+
+    def ping(host):
+        def call():
+            try:
+                compute.ping(context, host)
+            except Exception as exc:
+                LOG.info('Compute %s, its heartbeat late, did not answer a '
+                         'ping: %s', host, type(exc).__name__)
+            else:
+                answered.add(host)
+        return call
+
+    asked = [s.host for s in services if not s.forced_down]
+    if asked:
+        utils.run_together(*[ping(host) for host in asked])
+    for host in sorted(answered):
+        LOG.warning('Compute %s answers although its heartbeat is late '
+                    '(this conductor or its process fell behind): its '
+                    'builds are left alone', host)
+    return down | (set(asked) - answered)

@@ -20,6 +20,8 @@ from nova_lite.conductor import resize_confirm
 from nova_lite.conductor import rpcapi
 from nova_lite.conductor.tasks import cross_cell_finish
 from nova_lite.conductor.tasks import cross_cell_recovery
+from nova_lite.conductor.tasks import evacuate
+from nova_lite.conductor.tasks import live_migrate
 from nova_lite.conductor.tasks import migrate
 from nova_lite.conductor.tasks import move_recovery
 from nova_lite.conductor import unshelve
@@ -151,7 +153,7 @@ class ConductorManager(object):
 class ComputeTaskManager(object):
     """The compute_task endpoint of a super conductor."""
     target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
-                              version='1.4')
+                              version='1.7')
 
     def __init__(self):
         self.builder = build.Builder()
@@ -170,7 +172,17 @@ class ComputeTaskManager(object):
         except Exception:
             LOG.exception('Recovering moves interrupted before their '
                           'hand-off failed')
+        try:
+            live_migrate.recover(context)
+        except Exception:
+            LOG.exception('Recovering live migrations interrupted before '
+                          'their hand-off failed')
         self._recover_unshelves(context)
+        try:
+            evacuate.recover(context)
+        except Exception:
+            LOG.exception('Recovering evacuations interrupted before their '
+                          'hand-off failed')
 
     def _recover_unshelves(self, context):
         """conductor.unshelve.recover in every cell but cell0."""
@@ -194,7 +206,15 @@ class ComputeTaskManager(object):
 
     def periodic_tasks(self, context, raise_on_error=False):
         """Auto-confirm of cross-cell resizes (a cell conductor cannot
-        reach their source cell): resize_confirm."""
+        reach their source cell): resize_confirm; burial of the boots
+        no conductor picked up in time: build.bury_unpicked_builds."""
+        try:
+            build.bury_unpicked_builds(context, self.builder)
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Burying build requests no conductor picked '
+                          'up failed')
         try:
             resize_confirm.confirm_old_cross_cell_resizes(
                 context, self.confirm_snapshot_based_resize)
@@ -203,7 +223,10 @@ class ComputeTaskManager(object):
                 raise
             LOG.exception('Confirming cross-cell resizes older than the '
                           'window failed')
-        return CONF.periodic_interval
+        timeout = CONF.conductor.build_request_timeout
+        # A lost boot waits at most twice its timeout for its burial.
+        return min(CONF.periodic_interval, timeout) if timeout > 0 \
+            else CONF.periodic_interval
 
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
@@ -243,10 +266,36 @@ class ComputeTaskManager(object):
                             exc_info=not isinstance(
                                 exc, exception.NovaLiteException))
 
-    def unshelve_instance(self, context, instance):
+    def live_migrate_instance(self, context, instance, host=None,
+                              block_migration=None, disk_over_commit=None,
+                              force=False, wait=False):
+        """1.7: live-migrate instance (task_state migrating) within its
+        cell (conductor.tasks.live_migrate), as event
+        conductor_live_migrate_instance of its action. wait (a call):
+        the failure is raised to the caller too."""
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            context, instance.uuid)
+        cell = mapping.cell_mapping
+        with nova_context.target_cell(context, cell) as cctxt:
+            instance.context = cctxt
+            try:
+                with instance_events.EventReporter(
+                        cctxt, 'conductor_live_migrate_instance', CONF.host,
+                        instance.uuid):
+                    live_migrate.live_migrate_instance(
+                        cctxt, instance, cell.uuid, host, block_migration,
+                        disk_over_commit, force)
+            except Exception as exc:
+                LOG.warning('Live migration of %s did not start',
+                            instance.uuid, exc_info=not isinstance(
+                                exc, exception.NovaLiteException))
+                if wait and isinstance(exc, exception.NovaLiteException):
+                    raise messaging.ExpectedException() from exc
+
+    def unshelve_instance(self, context, instance, host=None):
         """1.4: unshelve instance (task unshelving) within its cell
         (conductor.unshelve), as event conductor_unshelve_instance of
-        its action."""
+        its action; 1.5: an offloaded one onto host."""
         mapping = objects.InstanceMapping.get_by_instance_uuid(
             context, instance.uuid)
         cell = mapping.cell_mapping
@@ -256,9 +305,34 @@ class ComputeTaskManager(object):
                 with instance_events.EventReporter(
                         cctxt, 'conductor_unshelve_instance', CONF.host,
                         instance.uuid):
-                    unshelve.unshelve_instance(cctxt, instance, cell.uuid)
+                    unshelve.unshelve_instance(cctxt, instance, cell.uuid,
+                                               host=host)
             except Exception as exc:
                 LOG.warning('Unshelve of %s did not start', instance.uuid,
+                            exc_info=not isinstance(
+                                exc, exception.NovaLiteException))
+
+    def evacuate_server(self, context, instance, migration, host=None,
+                        force=False, admin_password=None, stopped=False):
+        """1.5: evacuate instance (task rebuilding, its evacuation
+        migration accepted) to host (scheduler-picked when None; force:
+        skip the scheduler) within its cell (conductor.tasks.evacuate),
+        as event conductor_evacuate_server of its action."""
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            context, instance.uuid)
+        cell = mapping.cell_mapping
+        with nova_context.target_cell(context, cell) as cctxt:
+            instance.context = cctxt
+            migration.context = cctxt
+            try:
+                with instance_events.EventReporter(
+                        cctxt, evacuate.EVENT, CONF.host, instance.uuid):
+                    evacuate.evacuate_server(
+                        cctxt, instance, migration, cell.uuid, host=host,
+                        force=force, admin_password=admin_password,
+                        stopped=stopped)
+            except Exception as exc:
+                LOG.warning('Evacuation of %s did not start', instance.uuid,
                             exc_info=not isinstance(
                                 exc, exception.NovaLiteException))
 

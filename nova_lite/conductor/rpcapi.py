@@ -30,6 +30,14 @@ only (those holding the API database):
           confirm and revert of a cross-cell move.
     1.4 - unshelve_instance(instance) (cast): a shelved server back on
           its host, an offloaded one scheduled anew within its cell.
+    1.5 - evacuate_server(instance, migration, host, force,
+          admin_password, stopped) (cast): rebuild a server of a down
+          compute on another host of its cell.
+    1.6 - unshelve_instance(instance, host) (sent as 1.6 only with a
+          host): an offloaded server scheduled onto that host (2.91).
+    1.7 - live_migrate_instance(instance, host, block_migration,
+          disk_over_commit, force, wait) (a call when wait, else a
+          cast): live migration within the instance's cell.
 
 Caps: [upgrade_levels] conductor and compute_task, re-derived on each
 call from the minimum service versions, which SIGHUP makes the process
@@ -51,6 +59,12 @@ OBJECT_ACTION_VERSIONS = {'save_and_finish_event':
 COMPUTE_TASK_NAMESPACE = 'compute_task'
 # The compute_task version that has unshelve_instance.
 UNSHELVE_VERSION = '1.4'
+# The compute_task version that has evacuate_server.
+EVACUATE_VERSION = '1.5'
+# The compute_task version whose unshelve_instance takes a host.
+UNSHELVE_HOST_VERSION = '1.6'
+# compute_task version of live_migrate_instance.
+LIVE_MIGRATE_VERSION = '1.7'
 
 
 def _version(objmethod, kwargs):
@@ -123,7 +137,7 @@ class ConductorAPI(object):
 
 class ComputeTaskAPI(object):
     """Calls a super conductor's compute_task endpoint (API transport)."""
-    VERSION = '1.4'
+    VERSION = '1.7'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -141,7 +155,10 @@ class ComputeTaskAPI(object):
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
                                      admin_password=None):
-        cctxt = self.client.prepare(version='1.1')
+        # A boot whose cast no queue takes is refused (the API undoes
+        # it, 503) instead of waiting in BUILD for a conductor.
+        cctxt = self.client.prepare(version='1.1',
+                                    transport_options=rpc.AT_LEAST_ONCE)
         cctxt.cast(context, 'schedule_and_build_instances',
                    instance_uuids=instance_uuids, request_spec=request_spec,
                    requested_networks=requested_networks,
@@ -178,8 +195,38 @@ class ComputeTaskAPI(object):
         cctxt.cast(context, 'revert_snapshot_based_resize',
                    instance=instance, migration=migration)
 
-    def unshelve_instance(self, context, instance):
-        """1.4: unshelve instance (task_state unshelving); callers check
-        can_send(UNSHELVE_VERSION) first."""
+    def unshelve_instance(self, context, instance, host=None):
+        """1.4: unshelve instance (task_state unshelving); 1.6 with a
+        host (an offloaded server onto that host). Callers check
+        can_send(UNSHELVE_VERSION), and UNSHELVE_HOST_VERSION for a
+        host, first."""
+        if host:
+            cctxt = self.client.prepare(version=UNSHELVE_HOST_VERSION)
+            cctxt.cast(context, 'unshelve_instance', instance=instance,
+                       host=host)
+            return
         cctxt = self.client.prepare(version=UNSHELVE_VERSION)
         cctxt.cast(context, 'unshelve_instance', instance=instance)
+
+    def evacuate_server(self, context, instance, migration, host=None,
+                        force=False, admin_password=None, stopped=False):
+        """1.5: evacuate instance (task rebuilding, migration accepted);
+        callers check can_send(EVACUATE_VERSION) first."""
+        cctxt = self.client.prepare(version=EVACUATE_VERSION)
+        cctxt.cast(context, 'evacuate_server', instance=instance,
+                   migration=migration, host=host, force=force,
+                   admin_password=admin_password, stopped=stopped)
+
+    def live_migrate_instance(self, context, instance, host=None,
+                              block_migration=None, disk_over_commit=None,
+                              force=False, wait=False):
+        """1.7: live-migrate instance (task_state migrating) within its
+        cell; wait: a call that raises the pre-checks' error (as Nova's
+        API before 2.34), else a cast. Callers check
+        can_send(LIVE_MIGRATE_VERSION) first."""
+        cctxt = self.client.prepare(version=LIVE_MIGRATE_VERSION)
+        send = cctxt.call if wait else cctxt.cast
+        return send(context, 'live_migrate_instance', instance=instance,
+                    host=host, block_migration=block_migration,
+                    disk_over_commit=disk_over_commit, force=force,
+                    wait=wait)

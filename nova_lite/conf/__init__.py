@@ -8,6 +8,7 @@ from nova_lite.conf import conductor
 from nova_lite.conf import console
 from nova_lite.conf import database
 from nova_lite.conf import default
+from nova_lite.conf import external_events
 from nova_lite.conf import fake_driver
 from nova_lite.conf import local_services
 from nova_lite.conf import notifications
@@ -20,7 +21,7 @@ CONF = cfg.CONF
 
 MODULES = (default, api, compute, conductor, database, fake_driver,
            local_services, notifications, scheduler, upgrade_levels,
-           workarounds, quota, console)
+           workarounds, quota, console, external_events)
 
 
 def register_all(conf=CONF):

@@ -67,6 +67,16 @@ opts = [
                     'resources on its host before its compute offloads it '
                     '(SHELVED_OFFLOADED): 0 offloads at once, as part of '
                     'the shelve; -1 never (only shelveOffload does).'),
+    cfg.BoolOpt('instance_usage_audit', default=False,
+                help='Each compute audits the usage of its servers once '
+                     'per completed audit period: instance.exists for '
+                     'each server, and a task log that GET '
+                     '/os-instance_usage_audit_log reports.'),
+    cfg.StrOpt('instance_usage_audit_period', default='month',
+               regex=r'^(hour|day|month|year)(@\d+)?$',
+               help='The audit period: hour, day, month or year, '
+                    'optionally @N (the minute, hour, day or month at '
+                    'which a period starts), as Nova\'s.'),
     cfg.IntOpt('reclaim_instance_interval', default=0,
                help='Above 0: a DELETE of a server that has run only soft '
                     'deletes it (SOFT_DELETED: guest powered off, its '
@@ -81,9 +91,24 @@ opts = [
 ]
 
 
+# Nova's [compute] section.
+GROUP = 'compute'
+compute_group_opts = [
+    cfg.BoolOpt('live_migration_wait_for_vif_plug', default=True,
+                help='Whether the source of a live migration waits for '
+                     'network-vif-plugged of the server\'s ports, plugged '
+                     'on the destination while it prepares, before the '
+                     'copy starts (with [DEFAULT] vif_plugging_timeout; '
+                     'a missing event fails the migration when '
+                     'vif_plugging_is_fatal, which rolls it back), as '
+                     'Nova\'s option of that name.'),
+]
+
+
 def register_opts(conf):
     conf.register_opts(opts)
+    conf.register_opts(compute_group_opts, group=GROUP)
 
 
 def list_opts():
-    return {'DEFAULT': opts}
+    return {'DEFAULT': opts, GROUP: compute_group_opts}

@@ -18,6 +18,15 @@ GROUPS = {
         cfg.URIOpt('html5proxy_base_url',
                    default='http://127.0.0.1:6082/spice_auto.html',
                    help='Base URL of SPICE HTML5 console access URLs.'),
+        cfg.URIOpt('spice_direct_proxy_base_url',
+                   default='http://127.0.0.1:13002/nova',
+                   help='Base URL of spice-direct console access URLs '
+                        '(2.99): a SPICE protocol proxy that looks the '
+                        'token up in os-console-auth-tokens.'),
+        cfg.BoolOpt('require_secure', default=False,
+                    help='Whether SPICE consoles listen on a TLS port too '
+                         '(os-console-auth-tokens shows it as tls_port '
+                         'from 2.99).'),
     ],
     'serial_console': [
         cfg.BoolOpt('enabled', default=False,

@@ -35,6 +35,23 @@ opts = [
                     '(select_destinations claims one host per instance '
                     'of the request). rpc_response_timeout still bounds '
                     'every other call.'),
+    cfg.IntOpt('vif_plugging_timeout', default=300, min=0,
+               help='Seconds a compute waits for network-vif-plugged of '
+                    'the ports it plugs when spawning a server (0: no '
+                    'wait), as Nova\'s option of that name.'),
+    cfg.BoolOpt('vif_plugging_is_fatal', default=True,
+                help='Whether the work that waits for network-vif-plugged '
+                     '(a build, an unshelve, a live migration, a resize '
+                     'revert) fails when the events did not come within '
+                     'vif_plugging_timeout (or came failed); else it goes '
+                     'on. A build that timed out is rescheduled to an '
+                     'alternate host (ERROR once none is left); one whose '
+                     'event came failed goes to ERROR, not rescheduled, '
+                     'as Nova.'),
+    cfg.IntOpt('reimage_timeout_per_gb', default=20, min=1,
+               help='Seconds per GiB of its root volume a compute waits '
+                    'for volume-reimaged when it rebuilds a volume-backed '
+                    'server, as Nova\'s option of that name.'),
     cfg.BoolOpt('allow_resize_to_same_host', default=False,
                 help='Allow a resize to pick the host the server is on '
                      '(a cold migration never does).'),
@@ -42,6 +59,14 @@ opts = [
                help='Seconds after which a resize or cold migration '
                     'waiting in VERIFY_RESIZE is confirmed by its cell '
                     'conductor\'s periodic task; 0: never.'),
+    cfg.IntOpt('max_concurrent_live_migrations', default=1, min=0,
+               help='Live migrations a compute runs out of at once; more '
+                    'wait in status queued. 0: no limit.'),
+    cfg.IntOpt('migrate_max_retries', default=-1, min=-1,
+               help='Other hosts a live migration with no host named '
+                    'tries after its destination failed the pre-checks, '
+                    'as Nova\'s option of that name: -1 no limit (until '
+                    'the scheduler finds none), 0 no retry.'),
     cfg.IntOpt('rpc_response_timeout_seconds', min=1,
                deprecated_for_removal=True,
                deprecated_reason='Use oslo.messaging\'s [DEFAULT] '

@@ -37,6 +37,11 @@ opts = [
                      'finish_migration:30,migrate_disk_and_power_off'
                      '@compute1:5. The sleep comes before any failure '
                      'fail_methods injects.'),
+    cfg.FloatOpt('live_migration_seconds', default=0.0, min=0.0,
+                 help='Seconds a simulated live migration takes to copy '
+                      'the guest\'s memory (and, for a block migration, '
+                      'its disk) to the destination; progress is '
+                      'reported along the way. 0: at once.'),
     cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}',
                help='CPU description (JSON) reported by the host.'),
 ]

@@ -15,11 +15,35 @@ local_services_group = cfg.OptGroup(
 # The same knobs as [api_database], as own copies.
 local_services_opts = [copy.deepcopy(opt) for opt in database.api_db_opts]
 
+network_service_opts = [
+    cfg.FloatOpt('vif_plugged_event_delay', default=0.0, min=0.0,
+                 help='Seconds between a compute reporting a port plugged '
+                      'and the embedded network service sending '
+                      'network-vif-plugged for it to the compute API '
+                      '(the simulated agent and notifier lag of Neutron).'),
+    cfg.FloatOpt('volume_reimage_delay', default=0.0, min=0.0,
+                 help='Seconds the embedded volume service takes to '
+                      'reimage a volume (a rebuild of a volume-backed '
+                      'server) before it sends volume-reimaged to the '
+                      'compute API.'),
+    cfg.StrOpt('public_network_cidr', default='172.24.4.0/24',
+               help='The IPv4 range of the external network the embedded '
+                    'network service creates with its defaults (the '
+                    'floating IP pool of os-floating-ips, Neutron\'s '
+                    'router:external network); empty: no external '
+                    'network, so no floating IPs.'),
+    cfg.StrOpt('public_network_name', default='public',
+               help='The name of that external network (the floating IP '
+                    'pool\'s name).'),
+]
+
 
 def register_opts(conf):
     conf.register_group(local_services_group)
     conf.register_opts(local_services_opts, group=local_services_group)
+    conf.register_opts(network_service_opts, group=local_services_group)
 
 
 def list_opts():
-    return {local_services_group.name: local_services_opts}
+    return {local_services_group.name: local_services_opts
+            + network_service_opts}

@@ -32,13 +32,33 @@ opts = [cfg.IntOpt(name, default=default, min=-1, help=text)
     cfg.BoolOpt('count_usage_from_placement', default=False,
                 help='Count cores and ram from placement allocations and '
                      'instances from the API database\'s instance mappings '
-                     '(instead of from every cell database).'),
+                     '(instead of from every cell database). Ignored (always '
+                     'True) with the UnifiedLimitsDriver.'),
+    cfg.StrOpt('unified_limits_resource_strategy', default='require',
+               choices=[('require', 'the resources in '
+                         'unified_limits_resource_list must have a '
+                         'registered limit (none: limited to 0); the others '
+                         'without one are unlimited'),
+                        ('ignore', 'the resources in '
+                         'unified_limits_resource_list without a '
+                         'registered limit are unlimited; the others '
+                         'without one are limited to 0')],
+               help='With the UnifiedLimitsDriver: what a requested '
+                    'resource with no registered limit in Keystone means '
+                    '(oslo.limit takes it as 0).'),
+    cfg.ListOpt('unified_limits_resource_list', default=['servers'],
+                help='With the UnifiedLimitsDriver: the resources '
+                     'unified_limits_resource_strategy names (Keystone '
+                     'names: servers, class:VCPU, class:MEMORY_MB, '
+                     'class:DISK_GB, server_key_pairs, ...).'),
     cfg.BoolOpt('recheck_quota', default=True,
                 help='Nova rechecks quota after creating what it counted '
-                     'to catch races; here the check itself runs under a '
-                     'per-project lock in the transaction that writes the '
-                     'build requests, so the recheck finds nothing new '
-                     '(kept for configuration compatibility).'),
+                     'to catch races. Server groups and their members are '
+                     'rechecked so (what a request wrote past the limit is '
+                     'undone, 403); a boot\'s instances, cores and ram are '
+                     'checked under a per-project lock in the transaction '
+                     'that writes the build requests, so no recheck is '
+                     'needed there.'),
 ]
 
 RESOURCES = tuple(name for name, _, _ in _LIMITS)

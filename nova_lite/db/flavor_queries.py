@@ -127,11 +127,14 @@ def id_of(session, gen, flavorid):
 # --- list: filters, order and keyset pagination over one generation ----
 
 def criteria(gen, context, filters):
-    """WHERE conditions for filters (min_memory_mb, min_root_gb, disabled,
-    is_public; is_public=True also admits the context project's private
-    flavors)."""
+    """WHERE conditions for filters (name, a regular expression
+    searched in the name, as Nova's 2.102 filter; min_memory_mb,
+    min_root_gb, disabled, is_public; is_public=True also admits the
+    context project's private flavors)."""
     t = gen.flavors
     crit = []
+    if filters.get('name') is not None:
+        crit.append(t.c.name.regexp_match(filters['name']))
     if filters.get('min_memory_mb') is not None:
         crit.append(t.c.memory_mb >= filters['min_memory_mb'])
     if filters.get('min_root_gb') is not None:

@@ -53,8 +53,11 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 
+from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.network import bindings
+from nova_lite.network import floating_ips
+from nova_lite.network import nova_events
 from nova_lite.network import security_groups
 from nova_lite.network import store
 
@@ -92,6 +95,10 @@ DEFAULT_NETWORK = {
     'cidr': '10.0.0.0/24',
     'gateway_ip': '10.0.0.1',
 }
+# The external network made beside it ([local_services]
+# public_network_cidr and public_network_name): the floating IP pool.
+PUBLIC_NETWORK_ID = 'd5ab7d93-5b4f-4d1e-8c37-1e5a0c2d9f10'
+PUBLIC_SUBNET_ID = '0c9b55ad-7a2b-4a8e-9f3d-2b6c1e4f8a20'
 
 
 class NetworkAPI(object):
@@ -166,6 +173,38 @@ class NetworkAPI(object):
         """Free the instance's ports (idempotent)."""
         raise NotImplementedError()
 
+    def ports_plugged(self, context, instance_uuid, port_ids, host):
+        """What the host's agent says once it plugged the VIFs of
+        port_ids: those bound to the instance on host and still DOWN
+        become ACTIVE, and network-vif-plugged is sent for each of them
+        to the compute API (nova_lite.network.nova_events). Returns
+        their ids."""
+        raise NotImplementedError()
+
+    def plugs_announced(self):
+        """Whether network-vif-plugged comes once a port is plugged (the
+        embedded service: when it can reach the compute API,
+        nova_lite.network.nova_events; a Neutron: always)."""
+        raise NotImplementedError()
+
+    def bindings_plugged(self, context, instance_uuid, host):
+        """What host's agent says once it plugged the VIFs of the
+        instance's ports for their binding to host that is not (yet)
+        the active one (a live migration's destination preparing):
+        network-vif-plugged is sent for each port bound there, as
+        ports_plugged sends it; the ports' status does not change.
+        Returns their ids ([] where plugs are not announced)."""
+        raise NotImplementedError()
+
+    def ports_unplugged(self, context, instance_uuid, port_ids, host):
+        """What the host's agent says once the VIFs of port_ids are
+        unplugged (a hard reboot): those bound to the instance on host
+        and ACTIVE go DOWN, where plugs are announced (nova_events), to
+        come ACTIVE with their network-vif-plugged at the next
+        ports_plugged. Returns their ids ([] where plugs are not
+        announced)."""
+        raise NotImplementedError()
+
     def get_instance_nw_info(self, context, instance_uuid):
         """The network info of the ports bound to the instance."""
         raise NotImplementedError()
@@ -177,7 +216,10 @@ class NetworkAPI(object):
 
     def bind_ports_to_host(self, context, instance_uuid, host):
         """Bind the instance's ports to host alone (their one, ACTIVE,
-        binding). Idempotent."""
+        binding). Idempotent. Returns the ids of the ports DOWN until
+        plugged on this host (those that moved from another host, or
+        were not plugged yet) where plugs are announced (nova_events),
+        else []."""
         raise NotImplementedError()
 
     # --- port bindings (Neutron: /v2.0/ports/{id}/bindings) ---------------
@@ -291,15 +333,24 @@ class API(NetworkAPI):
             try:
                 return store.allocate(context, instance_uuid, project_id,
                                       requested_networks, host,
-                                      security_group_ids)
+                                      security_group_ids, _bound_status())
             except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock) as exc:
                 LOG.debug('Port allocation for %s lost a race (%s); '
                           'attempt %d', instance_uuid, exc, attempt)
+                _back_off(attempt)
+            except db_exc.DBConnectionError:
+                # A database that refused a connection at once (a burst
+                # of them on a loaded server): the allocation is
+                # idempotent (an instance's ports are answered as they
+                # are), so it is tried again.
+                if attempt == ALLOCATE_ATTEMPTS:
+                    raise
                 _back_off(attempt)
         raise exception.NoMoreFixedIps(net=requested_networks)
 
     def deallocate_for_instance(self, context, instance_uuid):
         store.deallocate(context, instance_uuid)
+        nova_events.drop_pending(instance_uuid)
 
     def allocate_port_for_instance(self, context, instance_uuid,
                                    project_id, host, port_id=None,
@@ -312,7 +363,8 @@ class API(NetworkAPI):
             try:
                 return store.allocate_port(
                     context, instance_uuid, project_id, host, port_id,
-                    network_id, fixed_ip, security_group_ids)
+                    network_id, fixed_ip, security_group_ids,
+                    _bound_status())
             except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
                 _back_off(attempt)
         raise exception.NoMoreFixedIps(net=network_id)
@@ -321,6 +373,29 @@ class API(NetworkAPI):
                                      port_id):
         if not store.deallocate_port(context, instance_uuid, port_id):
             raise exception.PortNotFound(port_id=port_id)
+        nova_events.drop_pending(instance_uuid, [port_id])
+
+    def ports_plugged(self, context, instance_uuid, port_ids, host):
+        plugged = store.set_active(context, instance_uuid, port_ids, host)
+        nova_events.vif_plugged_later(instance_uuid, plugged)
+        return plugged
+
+    def plugs_announced(self):
+        return nova_events.sends_events()
+
+    def bindings_plugged(self, context, instance_uuid, host):
+        if not nova_events.sends_events():
+            return []
+        bound = [port_id for port_id, per_port in bindings.instance_bindings(
+            context, instance_uuid).items()
+            if any(b['host'] == host for b in per_port)]
+        nova_events.vif_plugged_later(instance_uuid, bound)
+        return bound
+
+    def ports_unplugged(self, context, instance_uuid, port_ids, host):
+        if not nova_events.sends_events():
+            return []
+        return store.set_down(context, instance_uuid, port_ids, host)
 
     def get_instance_nw_info(self, context, instance_uuid):
         return store.nw_info(context, instance_uuid)
@@ -331,7 +406,8 @@ class API(NetworkAPI):
                                project_id)
 
     def bind_ports_to_host(self, context, instance_uuid, host):
-        store.bind_to_host(context, instance_uuid, host)
+        return store.bind_to_host(context, instance_uuid, host,
+                                  down=nova_events.sends_events())
 
     # --- security groups ---------------------------------------------------
 
@@ -371,6 +447,11 @@ class API(NetworkAPI):
     def delete_security_group(self, context, group_id):
         security_groups.delete_group(context, group_id)
 
+    def update_security_group(self, context, group_id, name=None,
+                              description=None):
+        return security_groups.update_group(context, group_id, name,
+                                            description)
+
     def list_security_group_rules(self, context, ids=None):
         return security_groups.list_rules(context, ids)
 
@@ -382,6 +463,58 @@ class API(NetworkAPI):
 
     def delete_security_group_rule(self, context, rule_id):
         security_groups.delete_rule(context, rule_id)
+
+    # --- floating IPs (Neutron: /v2.0/floatingips) ------------------------
+
+    def get_floating_ip_pools(self, context):
+        """The external networks ({'id', 'name'})."""
+        return floating_ips.pools(context)
+
+    def allocate_floating_ip(self, context, pool=None):
+        """A floating IP of context's project from pool (a name or id;
+        None: the default one); FloatingIpPoolNotFound (404),
+        NoMoreFloatingIps (404)."""
+        for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
+            try:
+                return floating_ips.allocate(
+                    context, pool, CONF.local_services.public_network_name)
+            except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
+                _back_off(attempt)
+            except db_exc.DBConnectionError:
+                # As oslo.db's retry_on_disconnect: nearly always a
+                # connection refused before any work (a loaded server's
+                # burst); at worst a commit whose answer was lost leaves
+                # the project one more address, which it can release.
+                if attempt == ALLOCATE_ATTEMPTS:
+                    raise
+                _back_off(attempt)
+        raise exception.NoMoreFloatingIps()
+
+    def get_floating_ip(self, context, floating_ip_id):
+        return floating_ips.get(context, floating_ip_id)
+
+    def get_floating_ip_by_address(self, context, address):
+        return floating_ips.get_by_address(context, address)
+
+    def get_floating_ips_by_project(self, context):
+        return floating_ips.list_for_project(context, context.project_id)
+
+    def release_floating_ip(self, context, floating_ip_id):
+        """Delete it, associated or not; returns it as it was."""
+        return floating_ips.release(context, floating_ip_id)
+
+    def associate_floating_ip(self, context, address, instance_uuid,
+                              fixed_address):
+        """Returns the floating IP as it was (instance_id: the server it
+        left, if any)."""
+        try:
+            return floating_ips.associate(context, address, instance_uuid,
+                                          fixed_address)
+        except db_exc.DBDuplicateEntry:
+            raise exception.FloatingIpAssociateFailed(address=address)
+
+    def disassociate_floating_ip(self, context, address):
+        return floating_ips.disassociate(context, address)
 
     # --- port bindings -----------------------------------------------------
 
@@ -408,8 +541,8 @@ class API(NetworkAPI):
                                                  host, profile)
 
     def activate_instance_bindings(self, context, instance_uuid, host):
-        return bindings.activate_instance_bindings(context, instance_uuid,
-                                                   host)
+        return bindings.activate_instance_bindings(
+            context, instance_uuid, host, down=nova_events.sends_events())
 
     def delete_instance_bindings(self, context, instance_uuid, host):
         return bindings.delete_instance_bindings(context, instance_uuid, host)
@@ -451,22 +584,67 @@ class API(NetworkAPI):
                 _back_off(attempt)
         raise exception.NoMoreFixedIps(net=network_id)
 
+    def add_network(self, context, name, project_id=None, shared=False):
+        """A network without subnets (Neutron's network create)."""
+        return store.add_network(context, uuidutils.generate_uuid(), name,
+                                 project_id or context.project_id, shared)
+
+    def add_subnet(self, context, network_id, cidr, gateway_ip=None):
+        """(network, subnet): an IPv4 subnet added to the caller's
+        network; gateway_ip defaults to the first address."""
+        net = ipaddress.ip_network(cidr)
+        if gateway_ip is None:
+            gateway_ip = str(next(net.hosts()))
+        return store.add_subnet(context, network_id,
+                                uuidutils.generate_uuid(), str(net),
+                                gateway_ip)
+
+    def delete_subnet(self, context, subnet_id):
+        store.delete_subnet(context, subnet_id)
+
+    def delete_network(self, context, network_id):
+        store.delete_network(context, network_id)
+
+    def delete_port(self, context, port_id):
+        """Delete an unbound port (409 while a server has it)."""
+        store.delete_port(context, port_id)
+
     def ensure_default_network(self, context):
-        """Create DEFAULT_NETWORK (shared) unless it exists."""
-        spec = DEFAULT_NETWORK
-        if store.get_networks(context, [spec['id']], visible_only=False):
-            return
-        try:
-            store.create_network(context, dict(spec, project_id=None,
-                                               shared=True))
-        except db_exc.DBDuplicateEntry:
-            pass   # created concurrently
+        """Create DEFAULT_NETWORK (shared) and the external network of
+        [local_services] public_network_cidr (when set) unless they
+        exist."""
+        specs = [dict(DEFAULT_NETWORK, project_id=None, shared=True)]
+        cidr = CONF.local_services.public_network_cidr
+        if cidr:
+            net = ipaddress.ip_network(cidr)
+            specs.append({
+                'id': PUBLIC_NETWORK_ID, 'subnet_id': PUBLIC_SUBNET_ID,
+                'name': CONF.local_services.public_network_name,
+                'cidr': str(net), 'gateway_ip': str(next(net.hosts())),
+                'project_id': None, 'shared': False, 'external': True})
+        for spec in specs:
+            if store.get_networks(context, [spec['id']],
+                                  visible_only=False):
+                continue
+            try:
+                store.create_network(context, spec)
+            except db_exc.DBDuplicateEntry:
+                pass   # created concurrently
+
+
+def _bound_status():
+    """A port bound to a host starts DOWN where its plug is announced
+    (network-vif-plugged, once the compute reports it plugged), else
+    ACTIVE."""
+    return 'DOWN' if nova_events.sends_events() else 'ACTIVE'
 
 
 def _back_off(attempt):
-    """A short random pause (yielding to other green threads) so racers
-    that collided on an address do not collide again at once."""
-    time.sleep(random.uniform(0, min(0.001 * attempt, 0.02)))
+    """A random pause (yielding to other green threads) so racers that
+    collided on an address do not collide again at once: its ceiling
+    doubles with each attempt, from 2 ms to a quarter of a second (on a
+    loaded database one racer's transaction may take that long)."""
+    time.sleep(random.uniform(0, min(0.002 * 2 ** min(attempt, 7), 0.25)))
 
 
 def _is_none(requested_networks):

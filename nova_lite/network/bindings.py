@@ -34,10 +34,12 @@ def _binding_row(port_id, host, status, now, vnic_type=VNIC_TYPE,
             'created_at': now}
 
 
-def bind_alone(session, port_ids, host, now):
-    """port_ids' one binding: ACTIVE to host (their others dropped)."""
-    session.execute(BINDINGS.delete().where(
-        BINDINGS.c.port_id.in_(port_ids)))
+def bind_alone(session, port_ids, host, now, new=False):
+    """port_ids' one binding: ACTIVE to host (their others dropped; new:
+    the ports were made in this transaction, they have none)."""
+    if not new:
+        session.execute(BINDINGS.delete().where(
+            BINDINGS.c.port_id.in_(port_ids)))
     session.execute(BINDINGS.insert(), [
         _binding_row(port_id, host, ACTIVE, now) for port_id in port_ids])
 
@@ -220,9 +222,10 @@ def create_instance_bindings(context, instance_uuid, host, profile=None):
 
 
 @ls_db.writer
-def activate_instance_bindings(context, instance_uuid, host):
+def activate_instance_bindings(context, instance_uuid, host, down=False):
     """Each port of the instance ACTIVE on host (its binding there made
-    if missing), its other bindings INACTIVE; how many ports changed."""
+    if missing), its other bindings INACTIVE; how many ports changed.
+    down: the ports that changed go DOWN until plugged on host."""
     session = context.session
     ports = ports_of(session, PORTS.c.device_id == instance_uuid)
     bindings = _bindings_of(session, ports)
@@ -237,6 +240,9 @@ def activate_instance_bindings(context, instance_uuid, host):
     if missing:
         session.execute(BINDINGS.insert(), missing)
     _activate(session, changing, host, now)
+    if down:
+        session.execute(PORTS.update().where(
+            PORTS.c.id.in_(changing)).values(status='DOWN'))
     return len(changing)
 
 

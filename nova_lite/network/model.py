@@ -21,13 +21,16 @@ the instance's info cache and sent over RPC as it is.
 """
 
 
-def vif(port, network_name, cidr, gateway_ip):
+def vif(port, network_name, cidr, gateway_ip, floating_ips=()):
     """The VIF of one port (a row with id, mac_address, network_id,
-    fixed_ip, preserve_on_delete, status)."""
+    fixed_ip, preserve_on_delete, status); floating_ips: the addresses
+    of the floating IPs associated with its fixed IP."""
     ips = []
     if port['fixed_ip']:
         ips.append({'address': port['fixed_ip'], 'type': 'fixed',
-                    'version': 4, 'floating_ips': []})
+                    'version': 4, 'floating_ips': [
+                        {'address': address, 'type': 'floating',
+                         'version': 4} for address in floating_ips]})
     subnets = []
     if cidr is not None:
         subnets.append({

@@ -229,6 +229,27 @@ def create_group(context, project_id, name, description=None):
 
 
 @ls_db.writer
+def update_group(context, group_id, name=None, description=None):
+    """Rename or redescribe a visible group (the default group keeps
+    its name); SecurityGroupNotFound, InvalidInput."""
+    session = context.session
+    row = session.execute(sa.select(GROUPS).where(
+        GROUPS.c.id == group_id, _visible_clause(context))).first()
+    if row is None:
+        raise exception.SecurityGroupNotFound(security_group_id=group_id)
+    values = {'updated_at': timeutils.utcnow()}
+    if name is not None:
+        if row.default_of is not None and name != row.name:
+            raise _bad('The default security group cannot be renamed.')
+        values['name'] = name
+    if description is not None:
+        values['description'] = description
+    session.execute(GROUPS.update().where(GROUPS.c.id == group_id)
+                    .values(**values))
+    return _groups(session, [GROUPS.c.id == group_id])[0]
+
+
+@ls_db.writer
 def delete_group(context, group_id):
     session = context.session
     row = session.execute(sa.select(GROUPS).where(
@@ -411,13 +432,15 @@ def delete_rule(context, rule_id):
 
 # --- ports -----------------------------------------------------------------
 
-def apply(session, port_ids, group_ids, now):
-    """Apply the groups to the ports (no-op where applied already)."""
+def apply(session, port_ids, group_ids, now, new=False):
+    """Apply the groups to the ports (no-op where applied already);
+    new: the ports were made in this transaction (none applied yet)."""
     if not port_ids or not group_ids:
         return
-    have = {(r.port_id, r.security_group_id) for r in session.execute(
-        sa.select(PORT_GROUPS).where(
-            PORT_GROUPS.c.port_id.in_(list(port_ids))))}
+    have = set() if new else {
+        (r.port_id, r.security_group_id) for r in session.execute(
+            sa.select(PORT_GROUPS).where(
+                PORT_GROUPS.c.port_id.in_(list(port_ids))))}
     rows = [{'port_id': p, 'security_group_id': g, 'created_at': now}
             for p in port_ids for g in group_ids if (p, g) not in have]
     if rows:

@@ -15,6 +15,7 @@ from nova_lite.db.local_services import api as ls_db
 from nova_lite.db.local_services import models
 from nova_lite import exception
 from nova_lite.network import bindings
+from nova_lite.network import floating_ips
 from nova_lite.network import model
 from nova_lite.network import security_groups as sg_store
 
@@ -41,7 +42,8 @@ def _network_rows(session, where):
     """{network id: network dict with its subnets}, in name order."""
     query = sa.select(
         NETWORKS.c.id, NETWORKS.c.name, NETWORKS.c.project_id,
-        NETWORKS.c.shared, SUBNETS.c.id.label('subnet_id'), SUBNETS.c.cidr,
+        NETWORKS.c.shared, NETWORKS.c.external,
+        SUBNETS.c.id.label('subnet_id'), SUBNETS.c.cidr,
         SUBNETS.c.gateway_ip, SUBNETS.c.ip_version,
     ).select_from(NETWORKS.outerjoin(
         SUBNETS, SUBNETS.c.network_id == NETWORKS.c.id)).order_by(
@@ -52,7 +54,8 @@ def _network_rows(session, where):
     for row in session.execute(query):
         net = networks.setdefault(row.id, {
             'id': row.id, 'name': row.name, 'project_id': row.project_id,
-            'shared': bool(row.shared), 'subnets': []})
+            'shared': bool(row.shared), 'external': bool(row.external),
+            'subnets': []})
         if row.subnet_id is not None:
             net['subnets'].append({'id': row.subnet_id, 'cidr': row.cidr,
                                    'gateway_ip': row.gateway_ip,
@@ -233,16 +236,17 @@ def _new_port(session, network, fixed_ip, project_id, binding):
 
 @ls_db.writer
 def allocate(context, instance_uuid, project_id, requested_networks, host,
-             group_ids=()):
+             group_ids=(), status='ACTIVE'):
     """group_ids: the security groups applied to the ports made here
-    (a port the user brought keeps its own)."""
+    (a port the user brought keeps its own); status: the ports' status
+    once bound (DOWN until their plug is reported, see nova_events)."""
     session = context.session
     if session.execute(sa.select(PORTS.c.id).where(
             PORTS.c.device_id == instance_uuid).limit(1)).first():
         return _nw_info_in(session, instance_uuid)
     now = timeutils.utcnow()
     binding = {'device_id': instance_uuid, 'device_owner': DEVICE_OWNER,
-               'binding_host': host, 'status': 'ACTIVE'}
+               'binding_host': host, 'status': status}
     info, made = [], []
     for request in _resolve_in(session, project_id, context.is_admin,
                                requested_networks):
@@ -265,10 +269,11 @@ def allocate(context, instance_uuid, project_id, requested_networks, host,
         info.append(model.vif(row, network['name'],
                               subnet and subnet['cidr'],
                               subnet and subnet['gateway_ip']))
-    sg_store.apply(session, made, list(group_ids or ()), now)
+    sg_store.apply(session, made, list(group_ids or ()), now, new=True)
     if host and info:
         # A user's port may keep rows of an earlier life: it starts anew.
-        bindings.bind_alone(session, [vif['id'] for vif in info], host, now)
+        bindings.bind_alone(session, [vif['id'] for vif in info], host, now,
+                            new=len(made) == len(info))
     return info
 
 
@@ -281,7 +286,7 @@ def _subnet_of(network, subnet_id):
 
 @ls_db.writer
 def allocate_port(context, instance_uuid, project_id, host, port_id,
-                  network_id, fixed_ip, group_ids=()):
+                  network_id, fixed_ip, group_ids=(), status='ACTIVE'):
     """One more port for the instance, bound to host: the user's port
     (PortNotFound, PortInUse) or a new one on network_id (fixed_ip if
     given; the groups applied). Returns its VIF."""
@@ -294,7 +299,7 @@ def allocate_port(context, instance_uuid, project_id, host, port_id,
     network, port = resolved['network'], resolved['port']
     now = timeutils.utcnow()
     binding = {'device_id': instance_uuid, 'device_owner': DEVICE_OWNER,
-               'binding_host': host, 'status': 'ACTIVE'}
+               'binding_host': host, 'status': status}
     if port is not None:
         bound = session.execute(PORTS.update().where(
             PORTS.c.id == port.id,
@@ -307,9 +312,11 @@ def allocate_port(context, instance_uuid, project_id, host, port_id,
     else:
         row = dict(_new_port(session, network, resolved['fixed_ip'],
                              project_id, binding), preserve_on_delete=False)
-        sg_store.apply(session, [row['id']], list(group_ids or ()), now)
+        sg_store.apply(session, [row['id']], list(group_ids or ()), now,
+                       new=True)
     if host:
-        bindings.bind_alone(session, [row['id']], host, now)
+        bindings.bind_alone(session, [row['id']], host, now,
+                            new=port is None)
     subnet = _subnet_of(network, row['subnet_id'])
     return model.vif(row, network['name'], subnet and subnet['cidr'],
                      subnet and subnet['gateway_ip'])
@@ -327,6 +334,7 @@ def deallocate_port(context, instance_uuid, port_id):
         return False
     session.execute(BINDINGS.delete().where(BINDINGS.c.port_id == port_id))
     if not row.preserve_on_delete:
+        floating_ips.unassociate_ports(session, [port_id])
         sg_store.unapply_all(session, [port_id])
         session.execute(PORTS.delete().where(PORTS.c.id == port_id))
     else:
@@ -354,7 +362,7 @@ def create_port(context, network_id, fixed_ip, project_id, group_ids=()):
                      'binding_host': None, 'status': 'DOWN',
                      'preserve_on_delete': True})
     sg_store.apply(session, [row['id']], list(group_ids or ()),
-                   row['created_at'])
+                   row['created_at'], new=True)
     return _port_dict(row, list(group_ids or ()))
 
 
@@ -364,10 +372,11 @@ def deallocate(context, instance_uuid):
     session.execute(BINDINGS.delete().where(BINDINGS.c.port_id.in_(
         sa.select(PORTS.c.id).where(PORTS.c.device_id == instance_uuid)
         .scalar_subquery())))
-    sg_store.unapply_all(session, [r.id for r in session.execute(
-        sa.select(PORTS.c.id).where(
-            PORTS.c.device_id == instance_uuid,
-            PORTS.c.preserve_on_delete == sa.false()))])
+    made = [r.id for r in session.execute(sa.select(PORTS.c.id).where(
+        PORTS.c.device_id == instance_uuid,
+        PORTS.c.preserve_on_delete == sa.false()))]
+    floating_ips.unassociate_ports(session, made)
+    sg_store.unapply_all(session, made)
     session.execute(PORTS.delete().where(
         PORTS.c.device_id == instance_uuid,
         PORTS.c.preserve_on_delete == sa.false()))
@@ -375,6 +384,34 @@ def deallocate(context, instance_uuid):
         PORTS.c.device_id == instance_uuid).values(
         device_id=None, device_owner=None, binding_host=None,
         status='DOWN', updated_at=timeutils.utcnow()))
+
+
+@ls_db.writer
+def set_active(context, instance_uuid, port_ids, host):
+    """The ports of port_ids bound to instance_uuid on host become
+    ACTIVE; the ids of those that were DOWN."""
+    session = context.session
+    down = [r.id for r in session.execute(sa.select(PORTS.c.id).where(
+        PORTS.c.id.in_(port_ids), PORTS.c.device_id == instance_uuid,
+        PORTS.c.binding_host == host, PORTS.c.status != 'ACTIVE'))]
+    if down:
+        session.execute(PORTS.update().where(PORTS.c.id.in_(down)).values(
+            status='ACTIVE', updated_at=timeutils.utcnow()))
+    return down
+
+
+@ls_db.writer
+def set_down(context, instance_uuid, port_ids, host):
+    """The ports of port_ids bound to instance_uuid on host go DOWN; the
+    ids of those that were ACTIVE."""
+    session = context.session
+    up = [r.id for r in session.execute(sa.select(PORTS.c.id).where(
+        PORTS.c.id.in_(port_ids), PORTS.c.device_id == instance_uuid,
+        PORTS.c.binding_host == host, PORTS.c.status == 'ACTIVE'))]
+    if up:
+        session.execute(PORTS.update().where(PORTS.c.id.in_(up)).values(
+            status='DOWN', updated_at=timeutils.utcnow()))
+    return up
 
 
 # --- reading ports -----------------------------------------------------------
@@ -388,9 +425,12 @@ def _nw_info_in(session, instance_uuid):
         SUBNETS, SUBNETS.c.id == PORTS.c.subnet_id)).where(
         PORTS.c.device_id == instance_uuid).order_by(
         PORTS.c.created_at, PORTS.c.id)
+    rows = session.execute(query).fetchall()
+    floating = floating_ips.of_ports(session, [r.id for r in rows])
     return [model.vif(row._mapping, row.network_name, row.cidr,
-                      row.gateway_ip)
-            for row in session.execute(query)]
+                      row.gateway_ip,
+                      floating.get((row.id, row.fixed_ip), ()))
+            for row in rows]
 
 
 @ls_db.reader
@@ -439,7 +479,8 @@ def create_network(context, spec):
     now = timeutils.utcnow()
     session.execute(NETWORKS.insert().values(
         id=spec['id'], name=spec['name'], project_id=spec['project_id'],
-        shared=bool(spec['shared']), created_at=now))
+        shared=bool(spec['shared']),
+        external=bool(spec.get('external')), created_at=now))
     session.execute(SUBNETS.insert().values(
         id=spec['subnet_id'], network_id=spec['id'], cidr=spec['cidr'],
         gateway_ip=spec['gateway_ip'], ip_version=4, created_at=now))
@@ -447,13 +488,123 @@ def create_network(context, spec):
 
 
 @ls_db.writer
-def bind_to_host(context, instance_uuid, host):
+def bind_to_host(context, instance_uuid, host, down=False):
     """Bind every port of the instance to host alone (its one, ACTIVE,
-    binding); how many ports."""
+    binding); with down, the ports bound to another host before go
+    DOWN until plugged there. Returns the ids of the ports DOWN (to be
+    plugged here)."""
     session = context.session
     ports = bindings.ports_of(session, PORTS.c.device_id == instance_uuid)
     if not ports:
-        return 0
+        return []
     now = timeutils.utcnow()
     bindings.bind_alone(session, list(ports), host, now)
-    return bindings.set_binding_host(session, list(ports), host, now)
+    bindings.set_binding_host(session, list(ports), host, now)
+    if not down:
+        return []
+    moved = [p for p, bound in ports.items() if bound != host]
+    if moved:
+        session.execute(PORTS.update().where(PORTS.c.id.in_(moved)).values(
+            status='DOWN'))
+    # Those moved, and those still DOWN from an earlier attempt.
+    return [r.id for r in session.execute(sa.select(PORTS.c.id).where(
+        PORTS.c.id.in_(list(ports)), PORTS.c.status != 'ACTIVE'))]
+
+
+# --- networks and subnets created and deleted through the Neutron API ----
+
+def _owned_network(session, context, network_id):
+    """The network a caller may change (an administrator any, a project
+    its own); ResourceNotFound (404) otherwise, as Neutron answers."""
+    network = _network_rows(session, [NETWORKS.c.id == network_id]).get(
+        network_id)
+    if network is None or not (
+            context.is_admin or (network['project_id'] is not None
+                                 and network['project_id']
+                                 == context.project_id)):
+        raise exception.ResourceNotFound(
+            message='Network %s could not be found.' % network_id)
+    return network
+
+
+def _in_use(session, where, what):
+    if session.execute(sa.select(PORTS.c.id).where(where).limit(1)
+                       ).first() is not None:
+        raise exception.Conflict(
+            reason='Unable to complete operation on %s: one or more '
+                   'ports have an IP allocation from it.' % what)
+
+
+@ls_db.writer
+def add_network(context, network_id, name, project_id, shared):
+    """A network without subnets (Neutron's POST /v2.0/networks)."""
+    session = context.session
+    session.execute(NETWORKS.insert().values(
+        id=network_id, name=name, project_id=project_id,
+        shared=bool(shared), created_at=timeutils.utcnow()))
+    return _network_rows(session, [NETWORKS.c.id == network_id])[network_id]
+
+
+@ls_db.writer
+def add_subnet(context, network_id, subnet_id, cidr, gateway_ip):
+    """An IPv4 subnet of the caller's network; 400 when it overlaps one
+    of the network's subnets."""
+    session = context.session
+    network = _owned_network(session, context, network_id)
+    new = ipaddress.ip_network(cidr)
+    for subnet in network['subnets']:
+        if new.overlaps(ipaddress.ip_network(subnet['cidr'])):
+            raise exception.Invalid(
+                reason='Requested subnet with cidr: %s for network: %s '
+                       'overlaps with another subnet' % (cidr, network_id))
+    session.execute(SUBNETS.insert().values(
+        id=subnet_id, network_id=network_id, cidr=str(new),
+        gateway_ip=gateway_ip, ip_version=4, created_at=timeutils.utcnow()))
+    network = _network_rows(session, [NETWORKS.c.id == network_id])[
+        network_id]
+    return network, _subnet_of(network, subnet_id)
+
+
+@ls_db.writer
+def delete_subnet(context, subnet_id):
+    """Delete a subnet of the caller's network (409 while a port has an
+    address from it)."""
+    session = context.session
+    row = session.execute(sa.select(SUBNETS.c.network_id).where(
+        SUBNETS.c.id == subnet_id)).first()
+    if row is None:
+        raise exception.ResourceNotFound(
+            message='Subnet %s could not be found.' % subnet_id)
+    _owned_network(session, context, row.network_id)
+    _in_use(session, PORTS.c.subnet_id == subnet_id, 'subnet %s' % subnet_id)
+    session.execute(SUBNETS.delete().where(SUBNETS.c.id == subnet_id))
+
+
+@ls_db.writer
+def delete_network(context, network_id):
+    """Delete the caller's network and its subnets (409 while it has
+    ports)."""
+    session = context.session
+    _owned_network(session, context, network_id)
+    _in_use(session, PORTS.c.network_id == network_id,
+            'network %s' % network_id)
+    session.execute(SUBNETS.delete().where(SUBNETS.c.network_id == network_id))
+    session.execute(NETWORKS.delete().where(NETWORKS.c.id == network_id))
+
+
+@ls_db.writer
+def delete_port(context, port_id):
+    """Delete an unbound port of the caller's project (an administrator
+    any); 404 for none, 409 while a server has it."""
+    session = context.session
+    row = session.execute(sa.select(PORTS.c.device_id, PORTS.c.project_id)
+                          .where(PORTS.c.id == port_id)).first()
+    if row is None or not (context.is_admin
+                           or row.project_id == context.project_id):
+        raise exception.ResourceNotFound(
+            message='Port %s could not be found.' % port_id)
+    if row.device_id:
+        raise exception.PortInUse(port_id=port_id)
+    sg_store.unapply_all(session, [port_id])
+    session.execute(BINDINGS.delete().where(BINDINGS.c.port_id == port_id))
+    session.execute(PORTS.delete().where(PORTS.c.id == port_id))

@@ -21,6 +21,7 @@ the sender's cell (nova_lite.rpc.notification_url).
 def register_all():
     __import__('nova_lite.notifications.objects.instance')
     __import__('nova_lite.notifications.objects.instance_move')
+    __import__('nova_lite.notifications.objects.instance_image')
     __import__('nova_lite.notifications.objects.aggregate')
 
     __import__('nova_lite.notifications.objects.server_group')

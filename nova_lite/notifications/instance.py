@@ -36,6 +36,7 @@ from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite.notifications import base
 from nova_lite.notifications.objects import instance as payloads
+from nova_lite.notifications.objects import instance_image
 from nova_lite.notifications.objects import instance_move
 from nova_lite.objects import instance as instance_obj
 
@@ -93,6 +94,46 @@ def action(context, instance, host, name, error_phase=False,
 
 
 @base.if_enabled
+def _notify_with_image(context, instance, host, name, phase, image_id,
+                       exception=None):
+    """instance.rescue.<phase> (rescue image) or instance.snapshot.<phase>
+    (snapshot image)."""
+    try:
+        fault = (None if exception is None else
+                 payloads.ExceptionPayload.from_exception(exception))
+        if name == 'rescue':
+            notification = instance_image.InstanceActionRescueNotification
+            payload = instance_image.InstanceActionRescuePayload(
+                context, instance, image_id, fault=fault)
+        else:
+            notification = instance_image.InstanceActionSnapshotNotification
+            payload = instance_image.InstanceActionSnapshotPayload(
+                context, instance, image_id, fault=fault)
+        _send(context, notification, payload, host, SOURCE_COMPUTE, name,
+              phase)
+    except Exception:
+        LOG.exception('Could not notify instance.%s.%s of %s', name, phase,
+                      getattr(instance, 'uuid', None))
+
+
+@contextlib.contextmanager
+def image_action(context, instance, host, name, image_id,
+                 error_phase=False):
+    """As action(), for 'rescue' (image_id: the rescue image) and
+    'snapshot' (image_id: the image a snapshot or backup goes into),
+    whose payloads name that image as Nova's do."""
+    _notify_with_image(context, instance, host, name, START, image_id)
+    try:
+        yield
+    except Exception as exc:
+        if error_phase:
+            _notify_with_image(context, instance, host, name, ERROR,
+                               image_id, exception=exc)
+        raise
+    _notify_with_image(context, instance, host, name, END, image_id)
+
+
+@base.if_enabled
 def notify_about_instance_create(context, instance, host, phase,
                                  exception=None):
     """Send instance.create.<phase> (start, end or error) from a
@@ -119,6 +160,23 @@ def notify_about_resize_prep(context, instance, host, new_flavor, phase):
               host, SOURCE_COMPUTE, 'resize_prep', phase)
     except Exception:
         LOG.exception('Could not notify instance.resize_prep.%s of %s',
+                      phase, getattr(instance, 'uuid', None))
+
+
+@base.if_enabled
+def notify_about_volume_swap(context, instance, host, phase, old_volume_id,
+                             new_volume_id, exception=None):
+    """Send instance.volume_swap.<phase> (start, end or error)."""
+    try:
+        fault = (None if exception is None else
+                 payloads.ExceptionPayload.from_exception(exception))
+        _send(context, instance_move.InstanceActionVolumeSwapNotification,
+              instance_move.InstanceActionVolumeSwapPayload(
+                  context, instance, old_volume_id, new_volume_id,
+                  fault=fault),
+              host, SOURCE_COMPUTE, 'volume_swap', phase)
+    except Exception:
+        LOG.exception('Could not notify instance.volume_swap.%s of %s',
                       phase, getattr(instance, 'uuid', None))
 
 

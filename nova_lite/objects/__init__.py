@@ -15,6 +15,8 @@ def register_all():
     __import__('nova_lite.objects.instance_action')
     __import__('nova_lite.objects.migration')
     __import__('nova_lite.objects.block_device')
+    __import__('nova_lite.objects.share_mapping')
     __import__('nova_lite.objects.aggregate')
+    __import__('nova_lite.objects.task_log')
 
     __import__('nova_lite.objects.instance_group')

@@ -137,6 +137,50 @@ class NovaLiteObject(FastFieldsMixin, ovoo_base.VersionedObject,
             setattr(obj, name, db_obj[name])
 
 
+def _readable(primitive, namespace):
+    """primitive, with every object in it that a newer release wrote at a
+    newer minor version than this process knows read as the newest one it
+    knows: a minor version only adds fields, so the ones this release does
+    not know are dropped (with their entries in the changes)."""
+    if isinstance(primitive, list):
+        return [_readable(item, namespace) for item in primitive]
+    if not isinstance(primitive, dict):
+        return primitive
+    name = primitive.get(namespace + '.name')
+    if name is None:
+        return {key: _readable(value, namespace)
+                for key, value in primitive.items()}
+    data = {key: _readable(value, namespace)
+            for key, value in primitive.get(namespace + '.data', {}).items()}
+    primitive = dict(primitive)
+    primitive[namespace + '.data'] = data
+    classes = ovoo_base.VersionedObjectRegistry.obj_classes().get(name)
+    if not classes:
+        return primitive
+    ours = classes[0]
+    theirs = primitive.get(namespace + '.version', ours.VERSION)
+    mine = tuple(int(p) for p in ours.VERSION.split('.'))
+    written = tuple(int(p) for p in theirs.split('.'))
+    if written[0] != mine[0] or written <= mine:
+        return primitive    # ours, older (backlevel is ovo's) or unknown
+    primitive[namespace + '.version'] = ours.VERSION
+    primitive[namespace + '.data'] = {
+        key: value for key, value in data.items() if key in ours.fields}
+    if namespace + '.changes' in primitive:
+        primitive[namespace + '.changes'] = [
+            key for key in primitive[namespace + '.changes']
+            if key in ours.fields]
+    return primitive
+
+
+def from_stored(cls, primitive):
+    """cls's object from a primitive stored in a database, which a newer
+    release may have written while this one still runs (a rolling
+    upgrade): see _readable."""
+    return cls.obj_from_primitive(
+        _readable(primitive, cls.OBJ_SERIAL_NAMESPACE))
+
+
 class NovaLitePersistentObject(object):
     """Mixin: the timestamp and soft-delete fields of persistent rows."""
     fields = {

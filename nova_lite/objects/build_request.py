@@ -5,8 +5,14 @@ A build request carries the Instance as the API shows it until the
 super conductor creates it in a cell; destroying it is how the
 conductor learns a user deleted the server meanwhile (destroy() of a
 build request that is already gone raises BuildRequestNotFound).
+
+A build request is taken once, by one super conductor (take(): a
+conditional update of picked_up_by, so two conductors -- or a conductor
+and the periodic task burying build requests no one picked up in time --
+never both act on it).
 """
 from oslo_serialization import jsonutils
+from oslo_utils import timeutils
 from oslo_versionedobjects import fields
 import sqlalchemy as sa
 
@@ -44,8 +50,8 @@ class BuildRequest(base.NovaLiteObject):
         obj.instance_uuid = row.instance_uuid
         obj.project_id = row.project_id
         obj.user_id = row.user_id
-        obj.instance = instance_obj.Instance.obj_from_primitive(
-            jsonutils.loads(row.instance))
+        obj.instance = base.from_stored(instance_obj.Instance,
+                                        jsonutils.loads(row.instance))
         obj.instance.created_at = row.created_at
         obj.block_device_mappings = jsonutils.loads(
             row.block_device_mappings or '[]')
@@ -128,6 +134,59 @@ class BuildRequestList(base.NovaLiteObject, base.ObjectListBase):
         return result
 
 
+@api_db.writer
+def _take_rows(context, token, uuids=None, older_than=None, limit=None):
+    session = context.session
+    free = BR.c.picked_up_by.is_(None)
+    if uuids is not None:
+        where = sa.and_(free, BR.c.instance_uuid.in_(list(uuids)))
+    else:
+        ids = session.execute(
+            sa.select(BR.c.id).where(free, BR.c.created_at < older_than)
+            .order_by(BR.c.created_at, BR.c.id).limit(limit)).scalars().all()
+        if not ids:
+            return []
+        where = sa.and_(free, BR.c.id.in_(ids))
+    # The update takes each row only if no one has: of two conductors
+    # racing, the second's update waits for the first's row lock and
+    # then finds picked_up_by set.
+    if not session.execute(BR.update().where(where).values(
+            picked_up_by=token,
+            picked_up_at=timeutils.utcnow())).rowcount:
+        return []
+    return session.execute(sa.select(BR).where(
+        BR.c.picked_up_by == token).order_by(BR.c.created_at,
+                                             BR.c.id)).fetchall()
+
+
+def take(context, token, uuids):
+    """The build requests of uuids that no one had taken, now taken by
+    token (a unique string per caller and call): a super conductor
+    about to build them. A build request someone took already (a
+    message delivered twice, or the periodic task burying it) is left
+    out."""
+    return [BuildRequest._from_row(context, row)
+            for row in _take_rows(context, token, uuids=uuids)]
+
+
+def take_unpicked(context, token, older_than, limit):
+    """At most limit build requests created before older_than (naive
+    UTC) that no one took, now taken by token: what the periodic task
+    buries. Oldest first."""
+    return [BuildRequest._from_row(context, row)
+            for row in _take_rows(context, token, older_than=older_than,
+                                  limit=limit)]
+
+
+@api_db.reader
+def any_unpicked(context, older_than):
+    """Whether a build request created before older_than is untaken
+    (one read: the periodic task's check when nothing is)."""
+    return context.session.execute(sa.select(BR.c.id).where(
+        BR.c.picked_up_by.is_(None),
+        BR.c.created_at < older_than).limit(1)).first() is not None
+
+
 def _same_cell_destination(dest):
     """A 1.2 requested_destination as an older scheduler must read it:
     a cross-cell one becomes its source cell only, so that scheduler
@@ -141,6 +200,18 @@ def _same_cell_destination(dest):
     return old
 
 
+def _forced_as_requested(primitive):
+    """A 1.4 primitive as an older scheduler must read it: the forced
+    host and node become the requested destination (that scheduler
+    still runs its filters, but places nowhere else)."""
+    hosts = primitive.pop('force_hosts', None) or []
+    nodes = primitive.pop('force_nodes', None) or []
+    if (hosts or nodes) and not primitive.get('requested_destination'):
+        primitive['requested_destination'] = {
+            'host': hosts[0] if hosts else None,
+            'node': nodes[0] if nodes else None}
+
+
 @base.NovaLiteObjectRegistry.register
 class RequestSpec(base.NovaLiteObject):
     """What a server asked the scheduler for; kept for its life (a
@@ -152,7 +223,9 @@ class RequestSpec(base.NovaLiteObject):
     #      one preferred by the CrossCellWeigher)
     # 1.3: instance_group (the server group of the request, with its
     #      members' hosts for the scheduler's filters and weighers)
-    VERSION = '1.3'
+    # 1.4: force_hosts and force_nodes (an administrator's
+    #      availability_zone 'zone:host:node': no filters)
+    VERSION = '1.4'
 
     fields = {
         'instance_uuid': fields.UUIDField(),
@@ -176,6 +249,11 @@ class RequestSpec(base.NovaLiteObject):
         # are filled before each scheduling.
         'instance_group': fields.ObjectField('InstanceGroup',
                                              nullable=True, default=None),
+        # The host and node an administrator forced (1.4): the
+        # scheduler places there without running its filters (the
+        # claim is still made). A move clears them.
+        'force_hosts': fields.ListOfStringsField(default=[]),
+        'force_nodes': fields.ListOfStringsField(default=[]),
     }
 
     # The versions of the objects in fields, per version of this one (an
@@ -188,6 +266,8 @@ class RequestSpec(base.NovaLiteObject):
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(map(int, target_version.split('.')))
+        if target < (1, 4):
+            _forced_as_requested(primitive)
         if target < (1, 3):
             primitive.pop('instance_group', None)
         if target < (1, 2):
@@ -205,7 +285,7 @@ class RequestSpec(base.NovaLiteObject):
 
     @classmethod
     def from_json(cls, context, blob):
-        obj = cls.obj_from_primitive(jsonutils.loads(blob))
+        obj = base.from_stored(cls, jsonutils.loads(blob))
         obj.context = context
         return obj
 

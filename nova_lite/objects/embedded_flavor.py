@@ -66,5 +66,5 @@ def from_json(blob):
     from instance_extra.flavor JSON (None or empty: no flavor at all)."""
     data = jsonutils.loads(blob) if blob else {}
     return {slot: (None if data.get(slot) is None
-                   else EmbeddedFlavor.obj_from_primitive(data[slot]))
+                   else base.from_stored(EmbeddedFlavor, data[slot]))
             for slot in SLOTS}

@@ -47,6 +47,8 @@ RESIZED = 'resized'
 RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED, RESIZE_FINISH = (
     'resize_prep', 'resize_migrating', 'resize_migrated', 'resize_finish')
 RESIZE_REVERTING = 'resize_reverting'
+# A live migration's one task state (the server stays ACTIVE).
+MIGRATING = 'migrating'
 RESIZE_TASK_STATES = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED,
                       RESIZE_FINISH, RESIZE_REVERTING)
 NOSTATE, RUNNING, SHUTDOWN = 0, 1, 4
@@ -150,7 +152,8 @@ _RELATED_FIELDS = {
 
 def _snapshot(primitive):
     return (None if not primitive
-            else embedded_flavor.EmbeddedFlavor.obj_from_primitive(primitive))
+            else base.from_stored(embedded_flavor.EmbeddedFlavor,
+                                    primitive))
 
 
 def _reset_all(instance):

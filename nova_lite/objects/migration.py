@@ -14,6 +14,7 @@ Computes create nothing here: they move the record on through their cell
 conductor (remotable save), each step a compare-and-swap on the status it
 expects.
 """
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from nova_lite.db.main import migrations as db
@@ -27,12 +28,31 @@ CONFIRMING, CONFIRMED, REVERTING, REVERTED, ERROR = (
 IN_PROGRESS = (PRE_MIGRATING, MIGRATING, POST_MIGRATING, FINISHED,
                CONFIRMING, REVERTING)
 RESIZE, MIGRATION = 'resize', 'migration'     # migration_type
+# An evacuation (as Nova's): accepted (the API) -> pre-migrating (the
+# destination claimed by the super conductor) -> migrating (the
+# destination rebuilds) -> done (rebuilt; the source allocation still
+# held by the migration) -> completed (the source compute came back and
+# cleaned up); error at any step.
+EVACUATION = 'evacuation'
+# A live migration (migration_type live-migration), as Nova's statuses:
+# accepted (the super conductor's) -> queued -> preparing -> running ->
+# post-migrating -> completed; error (failed, rolled back) or cancelled
+# (aborted, rolled back) at any step before completed.
+LIVE_MIGRATION = 'live-migration'
+ACCEPTED, QUEUED, PREPARING, RUNNING = (
+    'accepted', 'queued', 'preparing', 'running')
+DONE, COMPLETED, CANCELLED, FAILED = (
+    'done', 'completed', 'cancelled', 'failed')
+LIVE_IN_PROGRESS = (ACCEPTED, QUEUED, PREPARING, RUNNING, POST_MIGRATING)
+PROGRESS_FIELDS = ('memory_total', 'memory_processed', 'memory_remaining',
+                   'disk_total', 'disk_processed', 'disk_remaining')
 
 
 @base.NovaLiteObjectRegistry.register
 class Migration(base.NovaLiteObject, base.NovaLitePersistentObject):
     # 1.0: initial
-    VERSION = '1.0'
+    # 1.1: a live migration's progress (memory_* and disk_*, bytes)
+    VERSION = '1.1'
 
     fields = dict(base.NovaLitePersistentObject.fields, **{
         'id': fields.IntegerField(read_only=True),
@@ -51,7 +71,14 @@ class Migration(base.NovaLiteObject, base.NovaLitePersistentObject):
         'cross_cell_move': fields.BooleanField(default=False),
         'user_id': fields.StringField(nullable=True),
         'project_id': fields.StringField(nullable=True),
-    })
+    }, **{name: fields.IntegerField(nullable=True)
+          for name in PROGRESS_FIELDS})
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+            for name in PROGRESS_FIELDS:
+                primitive.pop(name, None)
 
     @classmethod
     def _from_record(cls, context, obj, rec):
@@ -92,6 +119,10 @@ class Migration(base.NovaLiteObject, base.NovaLitePersistentObject):
         rec = db.update(self.context, self.id, self.obj_get_changes(),
                         expected_status=expected_status)
         self._from_record(self.context, self, rec)
+
+    @property
+    def is_live(self):
+        return self.migration_type == LIVE_MIGRATION
 
     @property
     def is_resize(self):

@@ -280,6 +280,17 @@ class Service(base.NovaLitePersistentObject, base.NovaLiteObject):
             <= down_time
 
 
+def compute_is_up(context, host):
+    """Whether host's nova-compute (in the cell context is targeted at)
+    is recorded, not forced down and heard from lately: what a live
+    migration needs of both its hosts, and what an evacuation needs
+    its source not to be. False for a host with no compute."""
+    try:
+        return Service.get_by_compute_host(context, host).is_up()
+    except exception.HostBinaryNotFound:
+        return False
+
+
 def service_down_time():
     """Seconds without a heartbeat before a service counts as down:
     [DEFAULT] service_down_time, but never under 2.5 report intervals, so

@@ -224,6 +224,77 @@ SERVICE_VERSION_HISTORY = _history(
     {'compute_rpc': '1.13',
      'enables': 'compute RPC 1.13 (external_instance_event: '
                 '/os-server-external-events)'},
+    # 21
+    {'objects': {'TaskLog': '1.0'},
+     'enables': 'TaskLog 1.0: a compute with [DEFAULT] '
+                'instance_usage_audit records its audit of each period '
+                'in its cell\'s task log through its cell conductor '
+                '(GET /os-instance_usage_audit_log reads it); until that '
+                'conductor knows TaskLog the audit fails, is logged and '
+                'is tried again at the next look'},
+    # 22
+    {'enables': 'a super conductor takes each build request it builds '
+                '(build_requests.picked_up_by) and buries those no one '
+                'took within [conductor] build_request_timeout (ERROR '
+                'in cell0 with a fault); it buries only while every '
+                'nova-conductor is at 22 or later (an older one builds '
+                'without taking)'},
+    # 23
+    {'compute_rpc': '1.14', 'compute_task_rpc': '1.5',
+     'enables': 'evacuate: compute RPC 1.14 (evacuate_instance, cast to '
+                'the destination a super conductor claimed), '
+                'compute_task RPC 1.5 (evacuate_server). An API sends '
+                'evacuate only while the super conductors serve 1.5 '
+                '(409 otherwise); a super conductor sends it only to a '
+                'destination at 23 or later (the scheduler\'s pick is '
+                'refused otherwise, the server stays where it was)'},
+    # 24
+    {'compute_task_rpc': '1.6',
+     'enables': 'compute_task RPC 1.6 (unshelve_instance with a host: '
+                'an offloaded server unshelved onto the host an '
+                'administrator names, 2.91). An API sends a host only '
+                'while the super conductors serve 1.6 (409 otherwise)'},
+    # 25
+    {'enables': 'a compute offers spice-direct consoles (2.99) and '
+                'reports their tls_port, and revokes a deleted server\'s '
+                'share grants (2.97); an API asks only computes at 25 or '
+                'later for a spice-direct console and attaches shares '
+                'only to their servers (409 for an older compute)'},
+    # 26
+    {'compute_rpc': '1.15', 'compute_task_rpc': '1.7',
+     'objects': {'Migration': '1.1'},
+     'enables': 'live migration: compute RPC 1.15 (the pre-checks, '
+                'pre_live_migration, live_migration, post and rollback '
+                'steps, abort and force-complete), compute_task RPC 1.7 '
+                '(live_migrate_instance), Migration 1.1 (progress). An '
+                'API sends os-migrateLive only while every compute of the '
+                'server\'s cell runs 26 or later and the super conductors '
+                'serve 1.7 (409 otherwise)'},
+    # 27
+    {'compute_rpc': '1.16',
+     'enables': 'compute RPC 1.16 (rebuild_instance reimages a '
+                'volume-backed server\'s root volume; swap_volume): an '
+                'API rebuilds a volume-backed server at 2.93 and swaps '
+                'volumes only on a compute at 27 or later (409 for an '
+                'older one)'},
+    # 28
+    {'compute_rpc': '1.17',
+     'objects': {'RequestSpec': '1.4'},
+     'enables': 'compute RPC 1.17 (evacuate_instance and '
+                'check_can_live_migrate_destination take the request '
+                'spec: the destination checks the server group\'s policy '
+                'late, as a build and a resize do; an older destination '
+                'is sent none and does not check), RequestSpec 1.4 '
+                '(force_hosts, force_nodes: a forced host of '
+                'availability_zone "zone:host[:node]" skips the '
+                'filters; sent to an older scheduler as a requested '
+                'destination, which still runs them)'},
+    # 29
+    {'compute_rpc': '1.18',
+     'enables': 'compute RPC 1.18 (volume_snapshot_create and '
+                'volume_snapshot_delete): an API asks only a compute at '
+                '29 or later for an assisted volume snapshot (400 for an '
+                'older one, as Nova answers a server not ready)'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -50,13 +50,17 @@ def _bump(session, pids):
 
 
 def add_to_aggregate(ctx, provider_uuids, aggregate_uuid):
-    """Make the providers (those that exist) members of the aggregate."""
+    """Make the providers (those that exist) members of the aggregate:
+    {'added': [uuid], 'missing': [uuid]} (providers that were not
+    members, and those that do not exist)."""
     if not provider_uuids:
-        return
+        return {'added': [], 'missing': []}
     with placement_db.writing(ctx) as session:
         agg_id = _ids(session, PAGG, 'uuid', [aggregate_uuid])[
             aggregate_uuid]
-        pids = _provider_ids(session, provider_uuids)
+        by_id = dict(session.execute(sa.select(RP.c.id, RP.c.uuid).where(
+            RP.c.uuid.in_(list(provider_uuids)))).all())
+        pids = list(by_id)
         have = {pid for (pid,) in session.execute(
             sa.select(RPA.c.resource_provider_id).where(
                 RPA.c.aggregate_id == agg_id,
@@ -67,6 +71,8 @@ def add_to_aggregate(ctx, provider_uuids, aggregate_uuid):
                 {'resource_provider_id': pid, 'aggregate_id': agg_id}
                 for pid in new])
         _bump(session, new)
+    return {'added': sorted(by_id[pid] for pid in new),
+            'missing': sorted(set(provider_uuids) - set(by_id.values()))}
 
 
 def remove_from_aggregate(ctx, provider_uuids, aggregate_uuid):
@@ -94,6 +100,14 @@ def aggregates_of(ctx, provider_uuid):
                 PAGG.join(RPA, RPA.c.aggregate_id == PAGG.c.id)
                 .join(RP, RP.c.id == RPA.c.resource_provider_id))
             .where(RP.c.uuid == provider_uuid)))
+
+
+def provider_uuid_named(ctx, name):
+    """The uuid of the resource provider named name (a compute node's
+    provider is named after its node), or None."""
+    with placement_db.reading(ctx) as session:
+        return session.execute(sa.select(RP.c.uuid).where(
+            RP.c.name == name)).scalar()
 
 
 def set_traits(ctx, provider_uuid, traits):

@@ -57,7 +57,8 @@ def _prefilters(member_of, forbidden_aggregates, required_traits,
     return where
 
 
-def _query(resources, class_ids, limit, exclude, prefilters=()):
+def _query(resources, class_ids, limit, exclude, prefilters=(),
+           named=None):
     joins, where, columns = RP, [], [RP.c.uuid, RP.c.name, RP.c.generation]
     for name, amount in sorted(resources.items()):
         if not amount:
@@ -79,6 +80,8 @@ def _query(resources, class_ids, limit, exclude, prefilters=()):
         columns.append(free.label('free_%s' % name))
     if exclude:
         where.append(RP.c.uuid.not_in(list(exclude)))
+    if named is not None:
+        where.append(RP.c.name.in_(sorted(named)))
     where += list(prefilters)
     return (sa.select(*columns).select_from(joins).where(*where)
             .limit(limit))
@@ -86,10 +89,11 @@ def _query(resources, class_ids, limit, exclude, prefilters=()):
 
 def find(ctx, resources, limit, exclude=(), member_of=None,
          forbidden_aggregates=None, required_traits=None,
-         forbidden_traits=None):
+         forbidden_traits=None, named=None):
     """[{'uuid', 'name', 'generation', 'free': {class: amount}}] of at
     most limit providers with room for resources ({class: amount}),
     in provider creation order; exclude: provider uuids to leave out;
+    named: only the providers of these names (a forced host's nodes);
     the pre-filters as the module says. A member_of group that is empty
     matches no provider."""
     wanted = {k: int(v) for k, v in resources.items() if v}
@@ -105,6 +109,6 @@ def find(ctx, resources, limit, exclude=(), member_of=None,
     with placement_db.reading(ctx) as session:
         rows = session.execute(
             _query(wanted, class_ids, limit, exclude,
-                   prefilters)).fetchall()
+                   prefilters, named)).fetchall()
     return [{'uuid': row[0], 'name': row[1], 'generation': row[2],
              'free': dict(zip(names, row[3:]))} for row in rows]

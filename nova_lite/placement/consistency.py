@@ -18,6 +18,8 @@ What each consumer should hold (resources as the scheduler claims them:
   and its source node may be in another cell than its instance;
 - the **migration** of an instance in VERIFY_RESIZE (status
   ``finished``): the instance's old flavor on the source node;
+- an **evacuation** that is ``done`` (its source compute has not come
+  back to clean up): the instance's flavor on the source node;
 - a migration that is over (confirmed, reverted, error, failed, ...):
   nothing -- otherwise it is a **leaked** migration allocation;
 - a migration still in progress (or finished) while its instance is idle
@@ -124,7 +126,7 @@ def _read_cell(cctxt, consumers):
                MIGRATIONS.c.instance_uuid, MIGRATIONS.c.status,
                MIGRATIONS.c.source_compute, MIGRATIONS.c.source_node,
                MIGRATIONS.c.dest_compute, MIGRATIONS.c.dest_node,
-               MIGRATIONS.c.hidden)
+               MIGRATIONS.c.hidden, MIGRATIONS.c.migration_type)
     migrations = {}
     wheres = [[MIGRATIONS.c.status.not_in(OVER)]] + [
         [MIGRATIONS.c.uuid.in_(part)]
@@ -191,6 +193,10 @@ class _Checker(object):
         for migration in migrations:
             if migration is verifying:
                 self.migration(migration, old_flavor, nodes,
+                               bool(instance['volume_backed']))
+            elif (migration.get('migration_type') == 'evacuation'
+                  and migration['status'] == 'done'):
+                self.migration(migration, flavor, nodes,
                                bool(instance['volume_backed']))
             elif migration['status'] in OVER:
                 self.nothing(LEAKED_MIGRATION, migration,

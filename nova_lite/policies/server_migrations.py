@@ -3,7 +3,9 @@ Nova 34.
 
 A project's managers (and administrators) list the server's in-progress
 live migrations (``index``); the host fields are null without
-``index:host``; showing one is for administrators (``show``).
+``index:host``; showing one is for administrators (``show``). A
+project's managers (and administrators) force one to complete
+(``force_complete``) and abort it (``delete``).
 """
 from oslo_policy import policy
 
@@ -13,6 +15,8 @@ ROOT = 'os_compute_api:servers:migrations:%s'
 INDEX = ROOT % 'index'
 INDEX_HOST = ROOT % 'index:host'
 SHOW = ROOT % 'show'
+FORCE_COMPLETE = ROOT % 'force_complete'
+DELETE = ROOT % 'delete'
 
 _LIST = '/servers/{server_id}/migrations'
 _ONE = _LIST + '/{migration_id}'
@@ -25,10 +29,11 @@ _DEPRECATED_INDEX = policy.DeprecatedRule(
     deprecated_since='32.0.0')
 
 
-def _rule(name, check_str, description, path, deprecated=None):
+def _rule(name, check_str, description, path, deprecated=None,
+          method='GET'):
     return policy.DocumentedRuleDefault(
         name=name, check_str=check_str, description=description,
-        operations=[{'method': 'GET', 'path': path}],
+        operations=[{'method': method, 'path': path}],
         scope_types=['project'], deprecated_rule=deprecated)
 
 
@@ -41,6 +46,12 @@ rules = [
     _rule(INDEX_HOST, base.ADMIN,
           'List the in-progress live migrations of a server with host '
           'information.', _LIST, _DEPRECATED_INDEX),
+    _rule(FORCE_COMPLETE, base.PROJECT_MANAGER_OR_ADMIN,
+          'Force an in-progress live migration of a server to complete.',
+          _ONE + '/action (force_complete)', method='POST'),
+    _rule(DELETE, base.PROJECT_MANAGER_OR_ADMIN,
+          'Abort an in-progress live migration of a server.', _ONE,
+          method='DELETE'),
 ]
 
 

@@ -5,9 +5,8 @@ makes.
   a user's within a project over the project's over the quota class
   ``default`` over the ``[quota]`` options; -1 is unlimited.
 - NoopQuotaDriver: every limit -1, nothing stored.
-- UnifiedLimitsDriver: the seam for limits registered in Keystone
-  (oslo.limit); not implemented yet (configuring it is refused when
-  quotas are first used).
+- UnifiedLimitsDriver: limits registered in Keystone, enforced through
+  oslo.limit (nova_lite.quota.unified), usage counted from placement.
 
 Usage is counted, never tracked: instances, cores and ram from every
 cell (one aggregated query per cell, in parallel; a cell that does not
@@ -17,7 +16,10 @@ allocations; plus the build requests not yet in a cell. A boot's check
 (check_boot) runs inside the API DB transaction that writes its build
 requests, holding the project's quota lock (nova_lite.quota.db.lock),
 so concurrent boots of one project cannot both pass on the same
-headroom.
+headroom. Counting from the cells, the cells are read before that
+transaction (count_for_boot; nova_lite.quota.cell_count) and only the
+API DB's part is read under the lock, so the lock is not held while
+every cell answers.
 """
 import collections
 import time
@@ -34,6 +36,8 @@ from nova_lite.db.main import api as main_db
 from nova_lite.db.main import models as main_models
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.objects import instance_group as group_obj
+from nova_lite.quota import cell_count as cell_count_mod
 from nova_lite.quota import db
 
 LOG = logging.getLogger(__name__)
@@ -130,18 +134,46 @@ class NoopQuotaDriver(DbQuotaDriver):
 
 
 class UnifiedLimitsDriver(DbQuotaDriver):
-    """Limits registered in Keystone through oslo.limit: not implemented
-    yet; every use is refused (400) rather than silently unlimited."""
+    """Limits registered in Keystone, read through oslo.limit
+    (nova_lite.quota.unified). As Nova under this driver: quota sets
+    and quota classes show them (a project's own Keystone limits for
+    instances, cores and ram; the registered limits for the rest and
+    for every class; per-user limits do not exist), and setting or
+    deleting them through the Compute API changes nothing (limits are
+    set in Keystone)."""
 
     settable = False
 
-    def _refuse(self, *args, **kwargs):
-        raise exception.QuotaDriverUnavailable(
-            reason='nova_lite.quota.UnifiedLimitsDriver is not implemented '
-                   'yet')
+    @staticmethod
+    def _limits():
+        from nova_lite.quota import unified
+        return unified.Limits()
 
-    defaults = class_limits = set_class_limits = _refuse
-    project_limits = set_project_limits = delete_project_limits = _refuse
+    def defaults(self, context):
+        values = {name: -1 for name in ALL_RESOURCES}
+        values.update(self._limits().defaults())
+        return values
+
+    def class_limits(self, context, class_name):
+        return self.defaults(context)
+
+    def set_class_limits(self, context, class_name, limits):
+        pass
+
+    def project_limits(self, context, project_id, user_id=None):
+        values = {name: -1 for name in ALL_RESOURCES}
+        values.update(self._limits().project(project_id))
+        return values
+
+    def set_project_limits(self, context, project_id, limits,
+                           user_id=None):
+        pass
+
+    def delete_project_limits(self, context, project_id, user_id=None):
+        pass
+
+    def user_limit_sums(self, context, project_id, exclude_user=None):
+        return {}
 
 
 _DRIVERS = {'nova_lite.quota.DbQuotaDriver': DbQuotaDriver,
@@ -158,6 +190,16 @@ def is_noop():
     return CONF.quota.driver == 'nova_lite.quota.NoopQuotaDriver'
 
 
+def is_unified():
+    return CONF.quota.driver == 'nova_lite.quota.UnifiedLimitsDriver'
+
+
+def from_placement():
+    """Usage counted from placement and the instance mappings: [quota]
+    count_usage_from_placement, or always with unified limits."""
+    return CONF.quota.count_usage_from_placement or is_unified()
+
+
 def _known(values):
     return {k: v for k, v in values.items() if k in ALL_RESOURCES}
 
@@ -172,25 +214,45 @@ def _merge(project, user, klass):
 
 # --- counting ----------------------------------------------------------
 
+_CELL_COUNTS = {}
+
+
+def _cell_counts_statement(exclude):
+    """The aggregated count of one cell, built once (its cache key is
+    memoized, so a /limits does not build and key it per cell): bound
+    parameters project_id, user_id and, with exclude, the expanding
+    list exclude."""
+    statement = _CELL_COUNTS.get(exclude)
+    if statement is None:
+        inst = main_models.Instance.__table__
+        user_id = sa.bindparam('user_id', type_=sa.String)
+
+        def mine(value):
+            return sa.func.coalesce(sa.func.sum(sa.case(
+                (inst.c.user_id == user_id, value), else_=0)), 0)
+
+        statement = sa.select(
+            sa.func.count(), sa.func.coalesce(sa.func.sum(inst.c.vcpus), 0),
+            sa.func.coalesce(sa.func.sum(inst.c.memory_mb), 0),
+            mine(1), mine(inst.c.vcpus), mine(inst.c.memory_mb)).where(
+            *cell_count_mod.counted(inst, sa.bindparam('project_id',
+                                                       type_=sa.String)))
+        if exclude:
+            statement = statement.where(inst.c.uuid.notin_(
+                sa.bindparam('exclude', expanding=True)))
+        _CELL_COUNTS[exclude] = statement
+    return statement
+
+
 @main_db.reader
 def _cell_counts(context, project_id, user_id, exclude):
     """(instances, cores, ram, user's instances, cores, ram) of the
     project in this cell: one aggregated query."""
-    inst = main_models.Instance.__table__
-
-    def mine(value):
-        return sa.func.coalesce(sa.func.sum(sa.case(
-            (inst.c.user_id == user_id, value), else_=0)), 0)
-
-    query = sa.select(
-        sa.func.count(), sa.func.coalesce(sa.func.sum(inst.c.vcpus), 0),
-        sa.func.coalesce(sa.func.sum(inst.c.memory_mb), 0),
-        mine(1), mine(inst.c.vcpus), mine(inst.c.memory_mb)).where(
-        inst.c.project_id == project_id, inst.c.deleted == 0,
-        inst.c.hidden == sa.false())
+    params = {'project_id': project_id, 'user_id': user_id}
     if exclude:
-        query = query.where(inst.c.uuid.notin_(sorted(exclude)))
-    return tuple(int(v or 0) for v in context.session.execute(query).one())
+        params['exclude'] = sorted(exclude)
+    return tuple(int(v or 0) for v in context.session.execute(
+        _cell_counts_statement(bool(exclude)), params).one())
 
 
 # The cell mappings, as Nova's API caches them (a new cell is counted
@@ -203,7 +265,7 @@ _cells_cache = weakref.WeakKeyDictionary()
 def prime_cells(context):
     """Read the cell mappings now if the cache is stale (before the
     boot's transaction: its check then reads none)."""
-    if not is_noop() and not CONF.quota.count_usage_from_placement:
+    if not is_noop() and not from_placement():
         _cells(context)
 
 
@@ -259,14 +321,16 @@ def _usage_from_rows(context, project_id, user_id, pending, mapped,
 def usage(context, project_id, user_id=None):
     """{resource: Usage(project, user)} of the counted resources (user
     None: the user columns are 0)."""
-    from_placement = CONF.quota.count_usage_from_placement
     _, _, _, pending, mapped, allocated = db.pending_usage(
-        context, project_id, user_id, from_placement)
+        context, project_id, user_id, from_placement())
     result = _usage_from_rows(context, project_id, user_id, pending, mapped,
                               allocated)
     keypairs = db.key_pair_count(context, user_id) if user_id else 0
     result['key_pairs'] = Usage(keypairs, keypairs)
-    result['server_groups'] = Usage(0, 0)
+    groups = group_obj.counts(context, project_id)[0]
+    mine = group_obj.counts(context, project_id, user_id=user_id)[0] \
+        if user_id else 0
+    result['server_groups'] = Usage(groups, mine)
     return result
 
 
@@ -276,8 +340,41 @@ def _headroom(limit, used):
     return None if limit is None or limit < 0 else limit - used
 
 
+class UsageNeeded(Exception):
+    """check_boot found limits to count against but was given no
+    count of the cells: count_for_boot(force=True), then check again
+    (in a new transaction)."""
+
+
+# {project_id: monotonic time}: projects whose boots found instances,
+# cores and ram unlimited, for CELLS_TTL seconds (their boots do not
+# count the cells beforehand).
+_unlimited_projects = {}
+UNLIMITED_PROJECTS_KEPT = 10000
+
+
+def count_for_boot(context, project_id, user_id, force=False):
+    """The cells' part of a boot's usage (cell_count.CellCount), read
+    before the boot's transaction; None when the check will not need
+    it: no quota, counting from placement, or a project last seen
+    unlimited (or, not seen yet, unlimited by the [quota] options) --
+    unless force."""
+    if is_noop() or from_placement():
+        return None
+    if not force:
+        seen = _unlimited_projects.get(project_id)
+        if seen is not None and time.monotonic() - seen < CELLS_TTL:
+            return None
+        if seen is None and all(getattr(CONF.quota, r) < 0
+                                for r in INSTANCES_CORES_RAM):
+            return None
+    return cell_count_mod.count(context, _cells(context), project_id,
+                                user_id)
+
+
 def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
-               max_count, metadata=None, injected_files=None):
+               max_count, metadata=None, injected_files=None,
+               cell_count=None, disk_gb=0):
     """How many of max_count servers of (vcpus, memory_mb) fit the
     project's (and user's) instances, cores and ram quota; at least
     min_count or TooManyInstances (403, Nova's message). The servers'
@@ -285,15 +382,26 @@ def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
     limits (MetadataLimitExceeded, OnsetFile*LimitExceeded). Call
     inside the API DB writer transaction that creates the build
     requests: it takes the project's lock there first; 2 API DB
-    statements in all."""
+    statements in all. Counting from the cells, cell_count is
+    count_for_boot's (UsageNeeded when it is None and a limit needs
+    it); the cells are counted again here only when a server went into
+    a cell since it was read. With unified limits (disk_gb: a server's
+    local disk) oslo.limit enforces, under the same lock."""
     if is_noop():
         return max_count
-    if isinstance(driver(), UnifiedLimitsDriver):
-        driver().defaults(context)
     db.lock(context, project_id)
+    if is_unified():
+        from nova_lite.quota import unified
+        return unified.check_boot(context, project_id, vcpus, memory_mb,
+                                  disk_gb, min_count, max_count,
+                                  metadata=metadata,
+                                  injected_files=injected_files)
     from_placement = CONF.quota.count_usage_from_placement
-    project, user, klass, pending, mapped, allocated = db.check_rows(
-        context, project_id, user_id, from_placement)
+    since = None if cell_count is None else cell_count.since
+    project, user, klass, pending, mapped, allocated, moved = db.check_rows(
+        context, project_id, user_id, from_placement, mapped_since=since,
+        known=cell_count.young if cell_count else (),
+        created_since=cell_count_mod.surely_young(cell_count))
     project_limits = _merge(project, {}, klass)
     user_limits = _merge(project, user, klass)
     limit = project_limits['metadata_items']
@@ -303,9 +411,26 @@ def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
     per_server = {'instances': 1, 'cores': vcpus, 'ram': memory_mb}
     if all(project_limits[r] < 0 and user_limits[r] < 0
            for r in per_server):
+        if len(_unlimited_projects) >= UNLIMITED_PROJECTS_KEPT:
+            _unlimited_projects.clear()   # a hint only: start again
+        _unlimited_projects[project_id] = time.monotonic()
         return max_count   # unlimited: nothing to count
-    used = _usage_from_rows(context, project_id, user_id, pending, mapped,
-                            allocated)
+    _unlimited_projects.pop(project_id, None)
+    gone_in = None if from_placement or cell_count is None else \
+        cell_count_mod.moved_usage(context, moved)
+    if from_placement or (cell_count is not None and gone_in is None):
+        # Placement's count; or a server that may have gone into a cell
+        # before the cells were read, or not: everything counted here.
+        used = _usage_from_rows(context, project_id, user_id, pending,
+                                mapped, allocated)
+    elif cell_count is None:
+        raise UsageNeeded()
+    else:
+        total = cell_count_mod.usage(cell_count, dict(pending, **gone_in),
+                                     user_id)
+        used = {'instances': Usage(total[0], total[3]),
+                'cores': Usage(total[1], total[4]),
+                'ram': Usage(total[2], total[5])}
     allowed = max_count
     # (resource, limit, used) of the tightest level for each resource
     tightest = {}
@@ -322,21 +447,34 @@ def check_boot(context, project_id, user_id, vcpus, memory_mb, min_count,
             allowed = min(allowed, fits)
     if allowed >= min_count:
         return allowed
-    overs = [r for r in per_server
-             if r in tightest and tightest[r][0] < max_count]
-    first = overs[0]
-    _, limit, count = tightest[first]
-    raise exception.TooManyInstances(
-        overs=','.join(overs), req=per_server[first] * max_count,
-        used=count, allowed=limit)
+    raise _too_many([(r, per_server[r] * max_count, tightest[r][2],
+                      tightest[r][1]) for r in per_server
+                     if r in tightest and tightest[r][0] < max_count])
+
+
+def _too_many(overs):
+    """TooManyInstances for [(resource, requested, used, limit)] as Nova
+    words it: the resources sorted, each figure listed in their order
+    ("Quota exceeded for cores, ram: Requested 2, 1024, but already used
+    2, 512 of 3, 1024 cores, ram")."""
+    overs = sorted(overs)
+
+    def joined(i):
+        return ', '.join(str(o[i]) for o in overs)
+    return exception.TooManyInstances(overs=joined(0), req=joined(1),
+                                      used=joined(2), allowed=joined(3))
 
 
 def check_deltas(context, project_id, user_id, deltas):
     """A resize, cold migration, revert or unshelve that needs
-    {cores|ram|instances: more} room: OverQuota naming what exceeds
-    (Nova's TooManyInstances message for the first)."""
+    {cores|ram|instances: more} room: TooManyInstances naming what
+    exceeds (Nova's message)."""
     deltas = {k: v for k, v in deltas.items() if v > 0}
     if not deltas or is_noop():
+        return
+    if is_unified():
+        from nova_lite.quota import unified
+        unified.check_deltas(context, project_id, deltas)
         return
     limits_p = driver().project_limits(context, project_id)
     limits_u = driver().project_limits(context, project_id, user_id)
@@ -351,10 +489,43 @@ def check_deltas(context, project_id, user_id, deltas):
                 overs.append((resource, delta, count, limit))
                 break
     if overs:
-        resource, delta, count, limit = overs[0]
-        raise exception.TooManyInstances(
-            overs=','.join(o[0] for o in overs), req=delta, used=count,
-            allowed=limit)
+        raise _too_many(overs)
+
+
+def check_resize(context, project_id, user_id, to_flavor, from_flavor,
+                 revert=False):
+    """A resize (revert: going back) from from_flavor to to_flavor:
+    the cores and ram it needs more (TooManyInstances, 403). With
+    unified limits placement holds both flavors' allocations while a
+    resize is unconfirmed, so a resize to another flavor needs room for
+    the whole new flavor and a revert needs none (as Nova)."""
+    if is_unified():
+        if revert or to_flavor.flavorid == from_flavor.flavorid:
+            return
+        check_deltas(context, project_id, user_id, {
+            'cores': to_flavor.vcpus, 'ram': to_flavor.memory_mb,
+            'class:DISK_GB': (to_flavor.root_gb or 0) +
+            (to_flavor.ephemeral_gb or 0)})
+        return
+    check_deltas(context, project_id, user_id, {
+        'cores': to_flavor.vcpus - from_flavor.vcpus,
+        'ram': to_flavor.memory_mb - from_flavor.memory_mb})
+
+
+def check_server_groups(context, project_id, user_id, new_groups=0,
+                        group=None, new_members=0):
+    """With unified limits: server_groups (new_groups more) or, with
+    group, server_group_members (new_members more) against the
+    registered limits; True when it checked (False: not unified)."""
+    if not is_unified():
+        return False
+    from nova_lite.quota import unified
+    if group is None:
+        unified.check_server_groups(context, project_id, new_groups)
+    else:
+        unified.check_group_members(context, project_id, group.uuid,
+                                    new_members)
+    return True
 
 
 def limit_of(context, resource, project_id=None, user_id=None):
@@ -368,12 +539,20 @@ def limit_of(context, resource, project_id=None, user_id=None):
 
 def check_key_pairs(context, project_id, user_id):
     """KeypairLimitExceeded (403) if the user has its key_pairs quota."""
+    if is_unified():
+        from nova_lite.quota import unified
+        unified.check_key_pairs(context, user_id)
+        return
     limit = limit_of(context, 'key_pairs', project_id, user_id)
     if limit >= 0 and db.key_pair_count(context, user_id) + 1 > limit:
         raise exception.KeypairLimitExceeded()
 
 
 def check_metadata(context, project_id, metadata):
+    if is_unified():
+        from nova_lite.quota import unified
+        unified.check_request(metadata=metadata)
+        return
     limit = limit_of(context, 'metadata_items', project_id)
     if 0 <= limit < len(metadata or {}):
         raise exception.MetadataLimitExceeded(allowed=limit)

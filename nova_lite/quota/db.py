@@ -8,7 +8,8 @@ write lock is held until the transaction ends, so two boots of a project
 check one after the other, each seeing what the other wrote) and
 check_rows() (the project's limits and the servers it has not yet put
 in a cell -- and, counting from placement, its instance mappings and
-allocations -- in one UNION ALL).
+allocations; counting from the cells, how many of its servers went into
+a cell since the cells were counted -- in one UNION ALL).
 """
 import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
@@ -28,6 +29,7 @@ KP = models.KeyPair.__table__
 ALLOC = models.Allocation.__table__
 CONSUMER = models.Consumer.__table__
 RC = models.ResourceClass.__table__
+RS = models.RequestSpec.__table__
 
 _INSERTS = {'mysql': mysql.insert, 'postgresql': postgresql.insert,
             'sqlite': sqlite.insert}
@@ -156,14 +158,23 @@ def lock(context, project_id):
     session.execute(stmt)
 
 
-def check_rows(context, project_id, user_id, from_placement):
+def check_rows(context, project_id, user_id, from_placement,
+               mapped_since=None, known=(), created_since=None,
+               all_classes=False):
     """One statement: the limits (as project_limits) and usage not in
     any cell yet. Returns (project, user, class limits, pending, mapped,
-    allocated): pending {instance_uuid: (vcpus, memory_mb, user_id)} of
-    build requests not yet in a cell (from placement: with no
-    allocation yet); mapped (instances, the user's instances) from the
+    allocated, moved): pending {instance_uuid: (vcpus, memory_mb,
+    user_id)} of build requests not yet in a cell (from placement: with
+    no allocation yet); mapped (instances, the user's instances) from the
     instance mappings and allocated {'VCPU'|'MEMORY_MB': (project, user)}
-    from placement (both None unless from_placement)."""
+    from placement (both None unless from_placement); moved (with
+    mapped_since, a naive UTC datetime): {instance_uuid: (created since
+    created_since?, its request spec's JSON or None)} of the project's
+    live instance mappings pointed at a cell since then, but those of
+    the instance uuids in known -- servers that may have gone into a
+    cell after the cells were counted. all_classes: allocated holds
+    every resource class (unified limits), not only VCPU and
+    MEMORY_MB."""
     def kind(k):
         return sa.literal_column("'%s'" % k, sa.String)
 
@@ -199,11 +210,24 @@ def check_rows(context, project_id, user_id, from_placement):
                 CONSUMER, CONSUMER.c.uuid == ALLOC.c.consumer_id).join(
                 RC, RC.c.id == ALLOC.c.resource_class_id))
             .where(CONSUMER.c.project_id == project_id,
-                   RC.c.name.in_(['VCPU', 'MEMORY_MB']))
+                   *(() if all_classes else
+                     (RC.c.name.in_(['VCPU', 'MEMORY_MB']),)))
             .group_by(RC.c.name))
+    if mapped_since is not None:
+        changed = sa.func.coalesce(IM.c.updated_at, IM.c.created_at)
+        recent = sa.case((IM.c.created_at >= created_since, 1), else_=0)
+        parts.append(sa.select(
+            kind('m'), IM.c.instance_uuid, recent, zero,
+            sa.cast(RS.c.spec, sa.String)).select_from(IM.outerjoin(
+                RS, RS.c.instance_uuid == IM.c.instance_uuid)).where(
+            IM.c.project_id == project_id, IM.c.cell_id.isnot(None),
+            sa.or_(IM.c.queued_for_delete.is_(None),
+                   IM.c.queued_for_delete == sa.false()),
+            sa.or_(changed.is_(None), changed >= mapped_since),
+            IM.c.instance_uuid.notin_(sorted(known))))
     rows = context.session.execute(sa.union_all(*parts)).fetchall()
     limits = {'p': {}, 'u': {}, 'c': {}}
-    pending_rows, mapped, allocated = {}, None, None
+    pending_rows, mapped, allocated, moved = {}, None, None, {}
     for row in rows:
         kind_, name, a, b, owner = tuple(row)
         if kind_ in limits:
@@ -215,11 +239,13 @@ def check_rows(context, project_id, user_id, from_placement):
         elif kind_ == 'a':
             allocated = allocated or {}
             allocated[name] = (int(a or 0), int(b or 0))
+        elif kind_ == 'm':
+            moved[name] = (bool(a), owner or None)
     if from_placement:
         mapped = mapped or (0, 0)
         allocated = allocated or {}
     return (limits['p'], limits['u'], limits['c'], pending_rows, mapped,
-            allocated)
+            allocated, moved)
 
 
 # --- reads for usage reports ---------------------------------------------
@@ -227,10 +253,18 @@ def check_rows(context, project_id, user_id, from_placement):
 @api_db.reader
 def pending_usage(context, project_id, user_id, from_placement):
     """check_rows in its own (reader) transaction, without the lock."""
-    return check_rows(context, project_id, user_id, from_placement)
+    return check_rows(context, project_id, user_id, from_placement)[:6]
 
 
 @api_db.reader
 def key_pair_count(context, user_id):
     return context.session.execute(sa.select(sa.func.count()).where(
         KP.c.user_id == user_id, KP.c.deleted == 0)).scalar()
+
+
+@api_db.reader
+def known_projects(context):
+    """The project ids that have limits or servers here (one UNION)."""
+    return sorted(row[0] for row in context.session.execute(sa.union(
+        sa.select(Q.c.project_id), sa.select(IM.c.project_id).where(
+            IM.c.project_id.isnot(None)))))

@@ -72,10 +72,22 @@ def host_states(context, cells, candidates):
     return states
 
 
+def forced(spec):
+    """(hosts, nodes) an administrator forced (RequestSpec 1.4), each
+    a list, both empty when none was."""
+    return tuple((getattr(spec, name) or []) if spec.obj_attr_is_set(name)
+                 else [] for name in ('force_hosts', 'force_nodes'))
+
+
 def requested(state, spec):
     """What every request asks, whatever filters are enabled: not a
-    host the request excludes, and the host, node or cell it names."""
+    host the request excludes, and the host, node or cell it names or
+    forces."""
     if state.host in (spec.ignore_hosts or ()):
+        return False
+    hosts, nodes = forced(spec)
+    if (hosts and state.host not in hosts) or (
+            nodes and state.nodename not in nodes):
         return False
     dest = spec.requested_destination or {}
     for key, value in (('host', state.host), ('node', state.nodename),
@@ -87,10 +99,15 @@ def requested(state, spec):
 
 def passing(context, states, spec):
     """The states that the request allows and every enabled filter
-    ([filter_scheduler] enabled_filters) passes, in their order."""
-    return filters.filter_hosts(
-        context, [s for s in states if requested(s, spec)], spec,
-        CONF.filter_scheduler.enabled_filters)
+    ([filter_scheduler] enabled_filters) passes, in their order. A
+    forced host or node skips the filters, as Nova's force_hosts and
+    force_nodes do; a disabled one is still refused (as Nova's placement
+    pre-filter on the COMPUTE_STATUS_DISABLED trait refuses it)."""
+    allowed = [s for s in states if requested(s, spec)]
+    if any(forced(spec)):
+        return [s for s in allowed if not s.disabled]
+    return filters.filter_hosts(context, allowed, spec,
+                                CONF.filter_scheduler.enabled_filters)
 
 
 _WEIGHERS = {'ram': 'MEMORY_MB', 'cpu': 'VCPU', 'disk': 'DISK_GB'}

@@ -33,13 +33,18 @@ class SchedulerAPI(object):
                             return_alternates=True, migration_uuid=None):
         # Claims for a request of many instances take a while, and more
         # when many requests queue at the scheduler: long_rpc_timeout.
+        # The scheduler heartbeats while it works on it, so a scheduler
+        # that dies holding the request (its message acknowledged and
+        # gone) fails the call after rpc_response_timeout, not
+        # long_rpc_timeout: the conductor then buries the build.
         kwargs = {}
         version = '1.1'
         if migration_uuid is not None:
             version = '1.2'
             kwargs['migration_uuid'] = migration_uuid
-        cctxt = self.client.prepare(version=version,
-                                    timeout=CONF.long_rpc_timeout)
+        cctxt = self.client.prepare(
+            version=version, timeout=CONF.long_rpc_timeout,
+            call_monitor_timeout=CONF.rpc_response_timeout)
         return cctxt.call(context, 'select_destinations', spec_obj=spec_obj,
                           instance_uuids=instance_uuids,
                           return_alternates=return_alternates, **kwargs)

@@ -20,6 +20,7 @@ import eventlet
 
 from nova_lite.conf import CONF
 from nova_lite import virt
+from nova_lite.virt import live_migration
 
 
 # Guest power states kept on disk.
@@ -69,6 +70,8 @@ def _boot(name):
 # The first port of each kind of console on a host.
 CONSOLE_PORTS = {'vnc': 5900, 'spice': 5900, 'serial': 10000, 'rdp': 3389,
                  'mks': 902}
+# Where a SPICE console's TLS port starts ([spice] require_secure).
+SPICE_TLS_PORT = 6900
 
 
 def _hook_value(table, method, host):
@@ -347,6 +350,40 @@ class FakeDriver(object):
                 connection_info or {}).get('serial')
             self._persist(instance_uuid)
 
+    @_hooked
+    def swap_volume(self, instance_uuid, mountpoint, new_connection_info):
+        """The guest's disk at mountpoint is copied onto the new volume
+        and continues on it (as libvirt's block copy)."""
+        self.attach_volume(instance_uuid, new_connection_info, mountpoint)
+
+    # Assisted volume snapshots: the guest records the overlay files
+    # of each device's snapshots (libvirt would create the qcow2 overlay
+    # and switch the disk to it). Idempotent.
+
+    @_hooked
+    def volume_snapshot_create(self, instance_uuid, mountpoint,
+                               create_info):
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            snapshots = guest.setdefault('volume_snapshots', {})
+            snapshots.setdefault(mountpoint, {})[
+                create_info['snapshot_id']] = create_info.get('new_file')
+            self._persist(instance_uuid)
+
+    @_hooked
+    def volume_snapshot_delete(self, instance_uuid, mountpoint,
+                               snapshot_id):
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            snapshots = (guest or {}).get('volume_snapshots', {}).get(
+                mountpoint, {})
+            if snapshot_id in snapshots:
+                del snapshots[snapshot_id]
+                self._persist(instance_uuid)
+
     def detach_volume(self, instance_uuid, mountpoint):
         with self._lock:
             guest = self._guests.get(instance_uuid)
@@ -454,6 +491,96 @@ class FakeDriver(object):
             self._guests[instance_uuid] = guest
             self._persist(instance_uuid)
 
+    # Live migration: the destination holds an incoming copy of the
+    # guest (paused, 'incoming') from pre_live_migration until
+    # post_live_migration_at_destination runs it (or the rollback drops
+    # it); the source's guest runs all along and goes once the copy is
+    # done (post_live_migration_at_source). Each step is idempotent.
+
+    @_hooked
+    def check_can_live_migrate_destination(self, instance_uuid, vcpus,
+                                           memory_mb, disk_gb):
+        """Destination pre-check: whether this host can take the guest
+        (always, in simulation, unless a test hook makes it fail);
+        returns what the source's check needs."""
+        return {'dest_host': self.host,
+                'shared_storage': CONF.fake_driver.ephemeral_storage_shared}
+
+    @_hooked
+    def check_can_live_migrate_source(self, instance_uuid):
+        """Source pre-check: the guest runs here (GuestNotFound,
+        GuestNotRunning otherwise)."""
+        guest = self._guests.get(instance_uuid)
+        if guest is None:
+            raise GuestNotFound('No guest %s on %s' % (instance_uuid,
+                                                       self.host))
+        if guest.get('power_state') not in (RUNNING, PAUSED):
+            raise GuestNotRunning('Guest %s on %s is not running'
+                                  % (instance_uuid, self.host))
+
+    @_hooked
+    def pre_live_migration(self, instance_uuid, vcpus, memory_mb, disk_gb):
+        """Destination: the incoming copy of the guest (paused)."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is not None and not guest.get('incoming'):
+                return      # already running here
+            self._guests[instance_uuid] = {
+                'vcpus': vcpus, 'memory_mb': memory_mb, 'disk_gb': disk_gb,
+                'power_state': PAUSED, 'incoming': True}
+            self._persist(instance_uuid)
+
+    @_hooked
+    def live_migration(self, instance_uuid, dest_host, block_migration,
+                       report, control):
+        """Source: copy the guest to dest_host over [fake_driver]
+        live_migration_seconds (live_migration.copy: report(progress)
+        along the way; live_migration.Aborted when control is
+        aborted)."""
+        guest = self._guests.get(instance_uuid)
+        if guest is None:
+            raise GuestNotFound('No guest %s on %s to migrate'
+                                % (instance_uuid, self.host))
+        mib = 1024 * 1024
+        disk = guest.get('disk_gb', 0) * 1024 * mib if block_migration \
+            else 0
+        live_migration.copy(CONF.fake_driver.live_migration_seconds,
+                            guest.get('memory_mb', 0) * mib, disk, report,
+                            control)
+
+    @_hooked
+    def post_live_migration_at_source(self, instance_uuid):
+        """Source: the guest has moved; drop it here (none is fine)."""
+        with self._lock:
+            if self._guests.pop(instance_uuid, None) is not None:
+                self._persist(instance_uuid)
+
+    @_hooked
+    def post_live_migration_at_destination(self, instance_uuid):
+        """Destination: the incoming copy runs (GuestNotFound when
+        there is none)."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No incoming guest %s on %s'
+                                    % (instance_uuid, self.host))
+            if guest.get('incoming') or guest['power_state'] != RUNNING:
+                guest = dict(guest, power_state=RUNNING)
+                guest.pop('incoming', None)
+                self._guests[instance_uuid] = guest
+                self._persist(instance_uuid)
+
+    def rollback_live_migration_at_destination(self, instance_uuid):
+        """Destination: drop the incoming copy (a guest running here
+        is kept: it is no copy). Whether one went."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None or not guest.get('incoming'):
+                return False
+            del self._guests[instance_uuid]
+            self._persist(instance_uuid)
+            return True
+
     @_hooked
     def check_resize_claim(self, instance_uuid, vcpus, memory_mb, disk_gb):
         """Destination of a cross-cell resize: whether this host can take
@@ -520,15 +647,18 @@ class FakeDriver(object):
     def get_console(self, instance_uuid, protocol):
         """Where the guest's console of protocol (vnc, spice, serial,
         rdp, mks) listens on this host: {'host', 'port',
-        'internal_access_path'}. GuestNotFound when there is no such
-        guest."""
+        'internal_access_path'}, and 'tls_port' for SPICE with [spice]
+        require_secure. GuestNotFound when there is no such guest."""
         if self.get_power_state(instance_uuid) is None:
             raise GuestNotFound('No guest %s on %s'
                                 % (instance_uuid, self.host))
         # One port per guest (its position among the host's guests).
         index = sorted(self._guests).index(instance_uuid)
-        return {'host': CONF.my_ip, 'port': CONSOLE_PORTS[protocol] + index,
-                'internal_access_path': None}
+        found = {'host': CONF.my_ip, 'port': CONSOLE_PORTS[protocol] + index,
+                 'internal_access_path': None}
+        if protocol == 'spice' and CONF.spice.require_secure:
+            found['tls_port'] = SPICE_TLS_PORT + index
+        return found
 
     @_hooked
     def trigger_crash_dump(self, instance_uuid):

@@ -13,8 +13,10 @@ a cell or the API database. Volumes are plain dicts::
     {'id', 'name', 'description', 'size' (GiB), 'status', 'bootable',
      'project_id', 'user_id', 'availability_zone', 'multiattach' (False),
      'volume_image_metadata' ({'image_id': ..} or {}), 'created_at',
-     'updated_at', 'attachments': [{'id', 'attachment_id', 'volume_id',
-     'server_id', 'host_name', 'device', 'attach_mode', 'attach_status'}]}
+     'updated_at', 'snapshot_id' (the one it was made from, or None),
+     'metadata' ({str: str}), 'attachments': [{'id', 'attachment_id',
+     'volume_id', 'server_id', 'host_name', 'device', 'attach_mode',
+     'attach_status'}]}
 
 Attachments (attachment_create/update/get) are::
 
@@ -29,6 +31,9 @@ Statuses, as Cinder's:
   -> (attachment_delete of its last attachment) ``available``;
   ``deleted`` once deleted (then never seen again). The legacy
   reserve_volume/unreserve_volume move ``available`` <-> ``attaching``.
+  A reserved attachment may be completed with no connection (``in-use``
+  at once: a volume attached to a shelved-offloaded server, which the
+  unshelving host connects later), as Cinder allows Nova to.
 - an attachment: ``reserved`` -> ``attaching`` -> ``attached``.
 
 Invariants: a volume is attached to at most one instance (no
@@ -50,9 +55,13 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
+from nova_lite.conf import CONF
+from nova_lite import context as nl_context
 from nova_lite.db.local_services import api as ls_db
 from nova_lite.db.local_services import models
 from nova_lite import exception
+from nova_lite.network import nova_events
+from nova_lite.volume import snapshots
 
 VOLUMES = models.Volume.__table__
 ATTACHMENTS = models.VolumeAttachment.__table__
@@ -63,12 +72,14 @@ ATTACHING = 'attaching'
 IN_USE = 'in-use'
 DETACHING = 'detaching'
 ERROR = 'error'
+DOWNLOADING = 'downloading'
 DELETED = 'deleted'
 
 ATTACHED = 'attached'
 _VOLUME_FIELDS = ('id', 'name', 'description', 'size', 'status',
                   'bootable', 'project_id', 'user_id', 'availability_zone',
-                  'image_id', 'created_at', 'updated_at')
+                  'image_id', 'created_at', 'updated_at', 'snapshot_id',
+                  'properties')
 _ATTACHMENT_FIELDS = ('id', 'volume_id', 'instance_uuid', 'attached_host',
                       'attach_status', 'attach_mode', 'mountpoint',
                       'connection_info')
@@ -87,15 +98,57 @@ class VolumeAPI(object):
         raise NotImplementedError()
 
     def create(self, context, size, name, description=None, image_id=None,
-               availability_zone=None, volume_type=None):
+               availability_zone=None, volume_type=None, snapshot_id=None,
+               metadata=None):
         """A new volume of size GiB owned by context's project, bootable
-        when created from image_id (whose metadata it keeps);
-        'available' on return (the embedded service creates at once)."""
+        when created from image_id (whose metadata it keeps), or a copy
+        of snapshot_id (its size when size is None, its image), with
+        metadata ({str: str}); 'available' on return (the embedded
+        service creates at once)."""
         raise NotImplementedError()
 
     def delete(self, context, volume_id):
         """Delete the volume; InvalidVolume while it has attachments or
         is in another status than available or error."""
+        raise NotImplementedError()
+
+    def set_bootable(self, context, volume_id, bootable):
+        """Set the volume's bootable flag (Cinder's os-set_bootable),
+        whatever its status; VolumeNotFound."""
+        raise NotImplementedError()
+
+    def reimage_volume(self, context, volume_id, image_id,
+                       reimage_reserved=False):
+        """Write image_id's data over the volume (Cinder's os-reimage):
+        available (or reserved, with reimage_reserved) -> downloading ->
+        back, its image metadata image_id's; then volume-reimaged (tag:
+        the volume) goes to the compute API for the server it is
+        reserved for. Returns the volume as the call leaves it
+        (downloading while the event is still to come). InvalidVolume
+        in another status."""
+        raise NotImplementedError()
+
+    def create_snapshot_force(self, context, volume_id, name,
+                              description=None):
+        """A snapshot of the volume, whatever its status (Cinder's
+        force=True, as Nova snapshots attached volumes); available."""
+        raise NotImplementedError()
+
+    def create_snapshot(self, context, volume_id, name, description=None):
+        """A snapshot of an available volume (InvalidVolume
+        otherwise)."""
+        raise NotImplementedError()
+
+    def get_all_snapshots(self, context):
+        """The snapshots the caller sees, newest first."""
+        raise NotImplementedError()
+
+    def get_snapshot(self, context, snapshot_id):
+        """SnapshotNotFound."""
+        raise NotImplementedError()
+
+    def delete_snapshot(self, context, snapshot_id):
+        """SnapshotNotFound."""
         raise NotImplementedError()
 
     def reserve_volume(self, context, volume_id):
@@ -131,7 +184,9 @@ class VolumeAPI(object):
         raise NotImplementedError()
 
     def attachment_complete(self, context, attachment_id):
-        """The host has connected: attachment attached, volume in-use."""
+        """The host has connected (or, for a shelved-offloaded server,
+        none will until it is unshelved): attachment attached, volume
+        in-use."""
         raise NotImplementedError()
 
     def attachment_delete(self, context, attachment_id):
@@ -153,7 +208,12 @@ class API(VolumeAPI):
         return _get_all(context, dict(search_opts or {}))
 
     def create(self, context, size, name, description=None, image_id=None,
-               availability_zone=None, volume_type=None):
+               availability_zone=None, volume_type=None, snapshot_id=None,
+               metadata=None):
+        if snapshot_id is not None:
+            snapshot = self.get_snapshot(context, snapshot_id)
+            size = size or snapshot['size']
+            image_id = snapshot['image_id']
         try:
             size = int(size)
         except (TypeError, ValueError):
@@ -170,11 +230,63 @@ class API(VolumeAPI):
             'bootable': bool(image_id), 'image_id': image_id,
             'project_id': context.project_id, 'user_id': context.user_id,
             'availability_zone': availability_zone or 'nova',
+            'snapshot_id': snapshot_id,
+            'properties': jsonutils.dumps(metadata) if metadata else None,
             'created_at': timeutils.utcnow(), 'deleted': False})
 
     def delete(self, context, volume_id):
         self.get(context, volume_id)
         _delete(context, volume_id)
+
+    def set_bootable(self, context, volume_id, bootable):
+        self.get(context, volume_id)
+        _set_bootable(context, volume_id, bool(bootable))
+
+    def reimage_volume(self, context, volume_id, image_id,
+                       reimage_reserved=False):
+        volume = self.get(context, volume_id)
+        allowed = (AVAILABLE, RESERVED) if reimage_reserved else (AVAILABLE,)
+        if volume['status'] not in allowed:
+            raise exception.InvalidVolume(
+                reason='Volume %s status must be %s to reimage, but '
+                       'current status is: %s.' % (
+                           volume_id, ' or '.join(allowed),
+                           volume['status']))
+        before = volume['status']
+        _swap_status(context, volume_id, allowed, DOWNLOADING)
+        servers = sorted({a['server_id'] for a in volume['attachments']})
+
+        def finish():
+            _reimaged(nl_context.get_admin_context(), volume_id, image_id,
+                      before)
+
+        if not servers or not nova_events.sends_events():
+            finish()
+            return self.get(context, volume_id)
+        events = [{'name': 'volume-reimaged', 'server_uuid': server,
+                   'tag': volume_id, 'status': 'completed'}
+                  for server in servers]
+        nova_events.send_later(
+            events, CONF.local_services.volume_reimage_delay, finish)
+        return dict(volume, status=DOWNLOADING)
+
+    def create_snapshot_force(self, context, volume_id, name,
+                              description=None):
+        return snapshots.create(context, volume_id, name, description,
+                                force=True)
+
+    def create_snapshot(self, context, volume_id, name, description=None):
+        return snapshots.create(context, volume_id, name, description,
+                                force=False)
+
+    def get_all_snapshots(self, context):
+        return snapshots.get_all(context)
+
+    def get_snapshot(self, context, snapshot_id):
+        return snapshots.get(context, snapshot_id)
+
+    def delete_snapshot(self, context, snapshot_id):
+        snapshots.delete(context, snapshot_id)
 
     def reserve_volume(self, context, volume_id):
         self._move(context, volume_id, (AVAILABLE,), ATTACHING)
@@ -246,8 +358,10 @@ def _columns():
 
 
 def _to_dict(row, attachments):
-    volume = {name: row[name] for name in _VOLUME_FIELDS}
+    volume = {name: row.get(name) for name in _VOLUME_FIELDS}
     image_id = volume.pop('image_id')
+    properties = volume.pop('properties')
+    volume['metadata'] = jsonutils.loads(properties) if properties else {}
     volume['bootable'] = bool(volume['bootable'])
     volume['multiattach'] = False
     volume['volume_image_metadata'] = (
@@ -342,6 +456,22 @@ def _swap_status(context, volume_id, from_statuses, to_status):
 
 
 @ls_db.writer
+def _reimaged(context, volume_id, image_id, status):
+    _cas(context.session, volume_id, (DOWNLOADING,), status, 'reimage')
+    context.session.execute(VOLUMES.update().where(
+        VOLUMES.c.id == volume_id).values(image_id=image_id, bootable=True,
+                                          updated_at=timeutils.utcnow()))
+
+
+@ls_db.writer
+def _set_bootable(context, volume_id, bootable):
+    if not context.session.execute(VOLUMES.update().where(
+            VOLUMES.c.id == volume_id, VOLUMES.c.deleted == sa.false()).values(
+            bootable=bootable, updated_at=timeutils.utcnow())).rowcount:
+        raise exception.VolumeNotFound(volume_id=volume_id)
+
+
+@ls_db.writer
 def _delete(context, volume_id):
     session = context.session
     if session.execute(sa.select(sa.func.count()).where(
@@ -349,6 +479,9 @@ def _delete(context, volume_id):
         raise exception.InvalidVolume(
             reason='volume %s has attachments: detach it first'
                    % volume_id)
+    if snapshots.has_snapshots(session, volume_id):
+        raise exception.InvalidVolume(
+            reason='Volume %s still has dependent snapshots.' % volume_id)
     _cas(session, volume_id, (AVAILABLE, ERROR), DELETED, 'delete')
     session.execute(VOLUMES.update().where(VOLUMES.c.id == volume_id).values(
         deleted=True))
@@ -401,8 +534,11 @@ def _attachment_update(context, attachment, values):
 @ls_db.writer
 def _attachment_complete(context, attachment):
     session = context.session
-    _cas(session, attachment['volume_id'], (ATTACHING, IN_USE), IN_USE,
-         'complete the attachment of')
+    # (From reserved too: Nova completes the attachment of a volume it
+    # attaches to a shelved-offloaded server, with no connection, as
+    # Cinder allows; the unshelving host connects it.)
+    _cas(session, attachment['volume_id'], (RESERVED, ATTACHING, IN_USE),
+         IN_USE, 'complete the attachment of')
     session.execute(ATTACHMENTS.update().where(
         ATTACHMENTS.c.id == attachment['id']).values(
         attach_status=ATTACHED, updated_at=timeutils.utcnow()))
@@ -417,11 +553,16 @@ def _attachment_delete(context, attachment_id):
         return False
     session.execute(ATTACHMENTS.delete().where(
         ATTACHMENTS.c.id == attachment_id))
-    left = session.execute(sa.select(sa.func.count()).where(
-        ATTACHMENTS.c.volume_id == volume_id)).scalar()
-    if not left:
+    left = {row.attach_status for row in session.execute(
+        sa.select(ATTACHMENTS.c.attach_status).where(
+            ATTACHMENTS.c.volume_id == volume_id))}
+    # Its last attachment gone: available; only reservations left (a
+    # rebuild's reimage, a swap): reserved, as Cinder.
+    status = (AVAILABLE if not left
+              else RESERVED if left == {RESERVED} else None)
+    if status is not None:
         session.execute(VOLUMES.update().where(
             VOLUMES.c.id == volume_id,
             VOLUMES.c.deleted == sa.false()).values(
-            status=AVAILABLE, updated_at=timeutils.utcnow()))
+            status=status, updated_at=timeutils.utcnow()))
     return True

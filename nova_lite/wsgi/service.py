@@ -11,6 +11,7 @@ from nova_lite import context as nova_context
 from nova_lite.objects import service as service_obj
 from nova_lite.objects import service_version
 from nova_lite import service
+from nova_lite import version
 from nova_lite.wsgi import server as wsgi_server
 
 LOG = logging.getLogger(__name__)
@@ -45,6 +46,8 @@ class WSGIService(oslo_service.ServiceBase):
                                         all_cells=True)
 
     def start(self):
+        LOG.info('Starting nova-lite-api on %s (version %s)',
+                 self.record_host, version.release_string())
         service.prepare_process()
         self.service_ref = service.register_api_service(
             self.context, self.record_host, self.version)

@@ -3,6 +3,7 @@ the README's .venv, and the broker and database servers it is given
 (its vhosts made on that broker, never on the machine's default node).
 tests/real/test_deployment.py drives a whole deployment."""
 import base64
+import configparser
 import http.server
 import json
 import os
@@ -240,9 +241,13 @@ def test_allow_cross_cell_resize_opens_the_rule_and_prefers_other_cells(
     conf = cfg.ConfigOpts()
     conf.register_opt(cfg.FloatOpt('cross_cell_move_weight_multiplier'),
                       group='filter_scheduler')
+    conf.register_opt(cfg.ListOpt('enabled_filters'),
+                      group='filter_scheduler')
     conf(['--config-file', top], project='nova_lite')
     assert conf.filter_scheduler.cross_cell_move_weight_multiplier == \
         -1000000.0
+    # (Both in the one section.)
+    assert 'SameHostFilter' in conf.filter_scheduler.enabled_filters
     enforcer = policy.Enforcer(conf)
     enforcer.register_defaults(policies.list_rules())
     member = oslo_context.RequestContext(project_id='p1', roles=['member'])
@@ -280,3 +285,25 @@ def test_set_writes_an_option_into_every_service_config(tool, tmp_path):
     parser = configparser.ConfigParser()
     parser.read(confs['api2'])
     assert 'fake_driver' not in parser.sections()
+
+
+def test_scheduler_runs_the_hint_filters_as_devstack(tool, tmp_path):
+    """nova_lite's default filters and SameHostFilter/DifferentHostFilter
+    (Tempest's same_host/different_host tests run); --set changes them."""
+    from nova_lite.conf import scheduler
+    from nova_lite.scheduler import filters
+    dep = tool.Deployment(str(tmp_path), cells=1, prefix='nl_f')
+    parser = configparser.RawConfigParser()
+    parser.read(dep.write_configs()['top'])
+    names = parser.get('filter_scheduler', 'enabled_filters').split(',')
+    [default] = [o.default for o in scheduler.filter_opts
+                 if o.name == 'enabled_filters']
+    assert names == default + ['SameHostFilter', 'DifferentHostFilter']
+    assert set(names) <= set(filters.FILTER_MODULES)
+    dep = tool.Deployment(str(tmp_path / 'set'), cells=1, prefix='nl_g',
+                          extra_config={'filter_scheduler': {
+                              'enabled_filters': 'ComputeFilter'}})
+    parser = configparser.RawConfigParser()
+    parser.read(dep.write_configs()['top'])
+    assert parser.get('filter_scheduler',
+                      'enabled_filters') == 'ComputeFilter'

@@ -132,15 +132,18 @@ def test_local_services_sync_then_defaults_ship_images_and_network(dep):
     try:
         images = conn.execute('SELECT id, status, visibility FROM images '
                               'ORDER BY name').fetchall()
-        nets = conn.execute('SELECT n.name, n.shared, s.cidr FROM networks n '
-                            'JOIN subnets s ON s.network_id = n.id'
+        nets = conn.execute('SELECT n.name, n.shared, n.external, s.cidr '
+                            'FROM networks n JOIN subnets s ON '
+                            's.network_id = n.id ORDER BY n.name'
                             ).fetchall()
     finally:
         conn.close()
     assert ('155d900f-4e14-4e4c-a73d-069cbf4541e6', 'active',
             'public') in images
     assert len(images) == 3
-    assert nets == [('private', 1, '10.0.0.0/24')]
+    # The shared network and the external one (the floating IP pool).
+    assert nets == [('private', 1, 0, '10.0.0.0/24'),
+                    ('public', 0, 1, '172.24.4.0/24')]
 
 
 def test_local_services_commands_need_their_connection(tmp_path, capsys,

@@ -112,3 +112,20 @@ def test_compute_services_are_found_by_nova_binary_names(cloud):
               'nova-compute')
     assert cloud.json('compute', 'service', 'list', '--host',
                       'cell1-compute1')[0]['Status'] == 'enabled'
+
+
+def test_the_fork_server_answers_as_the_openstack_executable(cloud):
+    # tests/clients.py runs `openstack` commands in children of a fork
+    # server that imported the client once: the installed executable
+    # itself answers the same.
+    args = ('compute', 'service', 'list', '-c', 'Binary', '-c', 'Host',
+            '-c', 'Status', '-f', 'json')
+    forked = clients.openstack(cloud.env, *args)
+    executed = clients.openstack(cloud.env, *args, fork=False)
+    assert (forked.returncode, forked.stdout, forked.stderr) == (
+        executed.returncode, executed.stdout, executed.stderr)
+    wrong = ('server', 'show', 'no-such-server')
+    forked = clients.openstack(cloud.env, *wrong, check=False)
+    executed = clients.openstack(cloud.env, *wrong, check=False, fork=False)
+    assert forked.returncode == executed.returncode == 1
+    assert forked.stderr == executed.stderr

@@ -91,11 +91,13 @@ def test_image_and_network_commands(cloud):
                                    'cirros-0.6.2-x86_64-disk')
     assert (shown['id'], shown['visibility']) == (CIRROS, 'public')
     networks = clients.openstack_json(env, 'network', 'list')
-    assert [n['Name'] for n in networks] == ['private']
+    # The shared network, and the external one (the floating IP pool).
+    assert [n['Name'] for n in networks] == ['private', 'public']
     network = clients.openstack_json(env, 'network', 'show', 'private')
     assert network['shared'] is True
     subnets = clients.openstack_json(env, 'subnet', 'list')
-    assert [s['Subnet'] for s in subnets] == ['10.0.0.0/24']
+    assert sorted(s['Subnet'] for s in subnets) == ['10.0.0.0/24',
+                                                    '172.24.4.0/24']
     assert clients.openstack_json(env, 'port', 'list') == []
 
 

@@ -50,9 +50,6 @@ def test_openstack_limits_and_quota_commands(cloud):
     assert limits['keypairs'] == 100
     assert limits['instances_used'] == 0
 
-    # (`openstack quota set|show PROJECT` looks the project up in
-    # Keystone first: under noauth2 there is none; openstacksdk takes
-    # the id as it is.)
     sdk = clients.sdk_admin(endpoint, '2.79')
     sdk.compute.update_quota_set(PROJECT, instances=1, cores=7)
     quota_set = sdk.compute.get_quota_set(PROJECT)
@@ -74,3 +71,22 @@ def test_openstack_limits_and_quota_commands(cloud):
     assert sdk.compute.get_quota_set(PROJECT).instances == 12
     absolute = sdk.compute.get_limits().absolute
     assert absolute.instances == 12 and absolute.instances_used == 1
+
+
+def test_openstack_quota_show_set_list_delete_under_noauth2(cloud):
+    """`openstack quota show|set|list|delete` look the project up in
+    identity: under noauth2 the all-in-one's /identity answers that a
+    project is its id."""
+    _endpoint, env = cloud
+    clients.openstack(env, 'quota', 'set', '--instances', '7', '--cores',
+                      '9', 'qproj')
+    shown = {row['Resource']: row['Limit'] for row in clients.openstack_json(
+        env, 'quota', 'show', '--compute', 'qproj')}
+    assert shown['instances'] == 7 and shown['cores'] == 9, shown
+    listed = clients.openstack_json(env, 'quota', 'list', '--compute')
+    assert {row['Project ID']: row['Instances'] for row in listed}.get(
+        'qproj') == 7, listed
+    clients.openstack(env, 'quota', 'delete', '--compute', 'qproj')
+    shown = {row['Resource']: row['Limit'] for row in clients.openstack_json(
+        env, 'quota', 'show', '--compute', 'qproj')}
+    assert shown['instances'] != 7

@@ -5,6 +5,7 @@ import gc
 import http.client
 import json
 import logging
+import statistics
 import time
 
 import eventlet
@@ -102,7 +103,11 @@ def test_concurrent_writers_never_wait_or_fail(plane, caplog,
 
     assert _locked_records(caplog) == []
     assert len(latencies) == 2 * CLIENTS * FLAVORS_PER_CLIENT
-    assert max(latencies) < 1.0, sorted(latencies)[-5:]
+    # No request waited out another writer's turns: none is far slower
+    # than its peers under the same load (a loaded machine slows them
+    # all alike; a lock wait would stand out).
+    assert max(latencies) < max(1.0, 8 * statistics.median(latencies)), \
+        sorted(latencies)[-5:]
     # Everyone wrote meanwhile: every heartbeat landed.
     assert min(beats) > 0 and min(periodic) > 0
     for svc, count in zip(plane.services, beats):

@@ -26,6 +26,8 @@ from nova_lite.api.openstack import api_version as av
 IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 ADMIN, MEMBER = 'admin:admin', 'demo:demo'
 MAX = av.MAX
+PUBLIC_KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHt+d1/dWektvXf3GGys0BVE5d'
+              'c9lP0e/vNv7qe8QR0T')
 
 
 class _TokenAuth(object):
@@ -127,12 +129,16 @@ def test_server_bodies_match_tempests_schemas_at_every_band(tempest):
             servers.delete_server_metadata_item(uuid, 'c')
             servers.list_addresses(uuid)
             if _v(version) >= (2, 26):
-                servers.update_all_tags(uuid, ['x', 'y'])
-                servers.update_tag(uuid, 'z')
-                servers.check_tag_existence(uuid, 'z')
-                servers.list_tags(uuid)
-                servers.delete_tag(uuid, 'x')
-                servers.delete_all_tags(uuid)
+                # Tempest's schema modules from 2.99 have no tag
+                # schemas (tags have not changed since 2.26): its tag
+                # calls run at 2.98 there.
+                with microversion(min(version, '2.98', key=_v)):
+                    servers.update_all_tags(uuid, ['x', 'y'])
+                    servers.update_tag(uuid, 'z')
+                    servers.check_tag_existence(uuid, 'z')
+                    servers.list_tags(uuid)
+                    servers.delete_tag(uuid, 'x')
+                    servers.delete_all_tags(uuid)
             servers.lock_server(uuid)
             servers.unlock_server(uuid)
             actions = servers.list_instance_actions(uuid)['instanceActions']
@@ -219,6 +225,9 @@ def test_other_bodies_match_tempests_schemas_at_every_band(tempest):
             pair = {'name': 'k' + name}
             if _v(version) >= (2, 2):
                 pair['type'] = 'ssh'
+            if _v(version) >= (2, 92):
+                # Imported only from 2.92.
+                pair['public_key'] = PUBLIC_KEY
             keypairs.create_keypair(**pair)
             keypairs.list_keypairs()
             keypairs.show_keypair('k' + name)
@@ -353,7 +362,8 @@ def test_volume_bodies_match_tempests_volume_schemas(plane, tempest):
     assert volumes.show_volume(created['id'])['volume']['name'] == 'data'
     assert created['id'] in {
         v['id'] for v in volumes.list_volumes()['volumes']}
-    with microversion(MAX):
+    # tempest 47's attach_volume expects 200: it predates 2.101's 202.
+    with microversion('2.100'):
         uuid = servers.create_server(name='vol', imageRef=IMAGE,
                                      flavorRef='t1',
                                      networks='none')['server']['id']

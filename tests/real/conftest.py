@@ -378,6 +378,10 @@ def deployment_tool():
 # quotas allow (tests/real/test_quota_race.py is about quotas): their
 # deployments have no instances, cores or ram limits.
 UNLIMITED_QUOTAS = {'quota': {'instances': -1, 'cores': -1, 'ram': -1}}
+# The shared deployment's computes also run the instance usage audit
+# (tests/real/test_deployment.py reads its log through the API).
+SHARED_CONFIG = dict(UNLIMITED_QUOTAS,
+                     DEFAULT={'instance_usage_audit': 'true'})
 
 
 @pytest.fixture(scope='session')
@@ -391,7 +395,7 @@ def shared_deployment(tmp_path_factory):
         str(tmp_path_factory.mktemp('deployment')),
         cells=2, computes_per_cell=2, prefix=unique_name(),
         database_url=MYSQL_SERVER, transport_url=RABBIT_SERVER,
-        extra_config=UNLIMITED_QUOTAS)
+        extra_config=SHARED_CONFIG)
     try:
         dep.start()
     except KeyboardInterrupt:

@@ -36,12 +36,14 @@ def deployment(shared_deployment):
     yield shared_deployment
 
 
-def api(dep, method, path, body=None, version=None):
+def api(dep, method, path, body=None, version=None, prefix='/v2.1'):
+    """(status, JSON body) of a request to the deployment's API as
+    admin (prefix: /v2.1, or another service's root it serves)."""
     headers = dict(ADMIN)
     if version:
         headers['OpenStack-API-Version'] = 'compute %s' % version
     req = urllib.request.Request(
-        dep.endpoint + '/v2.1' + path, method=method, headers=headers,
+        dep.endpoint + prefix + path, method=method, headers=headers,
         data=json.dumps(body).encode() if body is not None else None)
     try:
         with urllib.request.urlopen(req, timeout=30) as resp:
@@ -163,6 +165,22 @@ def test_four_hypervisors_reported_by_their_computes(deployment):
     for node in nodes.values():
         assert node['state'] == 'up' and node['status'] == 'enabled'
         assert node['service']['host'] == node['hypervisor_hostname']
+
+
+def test_usage_audit_recorded_by_every_compute_process(deployment):
+    """Each compute process audits the last period at its first
+    periodic run, writing its task log through its cell conductor (RPC
+    to another process); the API reports every host done."""
+    def audited():
+        status, body = api(deployment, 'GET', '/os-instance_usage_audit_log')
+        assert status == 200, body
+        return body['instance_usage_audit_logs']
+    wait_for(lambda: audited()['num_hosts_done'] == 4, timeout=60,
+             message='every compute audited')
+    log = audited()
+    assert log['overall_status'] == 'ALL hosts done. 0 errors.'
+    assert sorted(log['log']) == ['cell1-compute1', 'cell1-compute2',
+                                  'cell2-compute1', 'cell2-compute2']
 
 
 def test_disabled_service_is_reported_disabled(deployment):

@@ -90,7 +90,20 @@ def test_openstack_cli_against_the_deployment(deployment):
     # (The client turns the 404 into "No Server found for ...".)
     assert hidden.returncode != 0
     assert 'No Server found' in hidden.stderr, hidden.stderr
+    # A port: the compute's network service sends network-vif-plugged
+    # to the API with Keystone credentials ([external_events]), and the
+    # build waits for it (a refused event would keep it in BUILD for
+    # vif_plugging_timeout, then ERROR).
+    networked = clients.openstack_json(
+        demo, '--os-compute-api-version', '2.37', 'server', 'create',
+        '--flavor', 'dep.tiny', '--image', IMAGE_NAME, '--nic', 'auto',
+        '--wait', 'dep-two')
+    assert networked['status'] == 'ACTIVE'
+    with open(os.path.join(workdir, 'top.conf')) as f:
+        assert 'auth_type = password' in f.read().split(
+            '[external_events]')[1]
     clients.openstack(demo, 'server', 'delete', '--wait', created['id'])
+    clients.openstack(demo, 'server', 'delete', '--wait', networked['id'])
     assert clients.openstack_json(demo, 'server', 'list') == []
     with open(os.path.join(workdir, 'top.conf')) as f:
         assert 'auth_strategy = keystone' in f.read()

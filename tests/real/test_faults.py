@@ -15,7 +15,10 @@ left undone, no guest without a live server and none missing
 (`placement check_guests`), no leaked or missing allocation
 (`placement check_allocations`, `placement audit`), no 5xx but 503s
 during an outage, no unanswered request but while the API itself was
-down; each scenario's recovery time is printed. The workload, the
+down, and a boot the killed API left unanswered either built or -- its
+build request written, its cast never sent -- buried by the super
+conductors ([conductor] build_request_timeout): ERROR with a fault,
+never BUILD; each scenario's recovery time is printed. The workload, the
 faults and the checks are tools/bench/faults.py (the benchmark runs the
 same with more clients).
 """
@@ -71,3 +74,7 @@ def test_faults_under_load_lose_nothing(tmp_path):
         # under load: every scenario saw boots and reads
         assert scenario.requests['boot'] > 0, report.text()
         assert scenario.recovery_s is not None, report.text()
+        for name, (status, fault) in scenario.unanswered_boots.items():
+            assert status == 'ACTIVE' or (
+                status == 'ERROR' and 'not picked up' in (fault or '')), (
+                name, status, fault, report.text())

@@ -11,6 +11,7 @@ import pytest
 from nova_lite import context as nova_context
 from nova_lite.db.local_services import api as ls_db
 from nova_lite.db import migration
+from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite.network import model
 from tests.conftest import set_override
@@ -44,3 +45,43 @@ def test_concurrent_allocations_never_share_an_address(local_services_url):
         '10.0.0.%d' % i for i in range(2, 2 + len(instances))]
     ports = api.get_ports(nova_context.get_admin_context())
     assert sorted(p['device_id'] for p in ports) == sorted(instances)
+
+
+def test_concurrent_floating_ip_allocations_never_share_one(
+        local_services_url):
+    """Floating IPs from the external network, allocated at once by
+    several projects: each address once, none lost; the ones associated
+    at once with one fixed IP: one wins, the others are refused."""
+    api = network_api.API()
+    admin = nova_context.get_admin_context()
+    api.ensure_default_network(admin)
+
+    def allocate(n):
+        ctxt = nova_context.RequestContext(user_id='u',
+                                           project_id='p%d' % (n % 3))
+        return api.allocate_floating_ip(ctxt, 'public')
+
+    fips = list(eventlet.GreenPool(20).imap(allocate, range(40)))
+    addresses = [f['floating_ip_address'] for f in fips]
+    assert sorted(addresses, key=lambda a: int(a.rsplit('.', 1)[1])) == [
+        '172.24.4.%d' % i for i in range(2, 42)]
+
+    instance = str(uuid_lib.uuid4())
+    ctxt = nova_context.RequestContext(user_id='u', project_id='p0')
+    info = api.allocate_for_instance(ctxt, instance, 'p0', 'auto', 'h')
+    fixed = model.fixed_ips(info)[0][2]
+    own = [f['floating_ip_address'] for f in fips
+           if f['project_id'] == 'p0'][:5]
+
+    def associate(address):
+        try:
+            api.associate_floating_ip(ctxt, address, instance, fixed)
+            return address
+        except exception.FloatingIpAssociateFailed:
+            return None
+
+    won = [a for a in eventlet.GreenPool(5).imap(associate, own) if a]
+    assert len(won) == 1
+    vif = api.get_instance_nw_info(ctxt, instance)[0]
+    assert vif['network']['subnets'][0]['ips'][0]['floating_ips'] == [
+        {'address': won[0], 'type': 'floating', 'version': 4}]

@@ -1,6 +1,7 @@
 """Concurrent boots of one project on MariaDB and PostgreSQL: each boot's
 quota check runs in the API DB transaction that writes its build
-requests, under the project's lock row, so 8 boots of a project allowed
+requests, under the project's lock row (the cells counted before it),
+so 8 boots of a project allowed
 3 instances end with exactly 3 written and five refused (403) -- in both
 counting modes, with a cell database on the same server."""
 import threading
@@ -63,13 +64,18 @@ def _request(ctxt, flavor):
 def _boot(flavor, outcomes, barrier):
     ctxt = nova_context.RequestContext(user_id='u', project_id=PROJECT)
 
+    barrier.wait()
+    # As the compute API: the cells counted before the transaction
+    # (counting from placement: nothing to count there).
+    counted = quota.count_for_boot(ctxt, PROJECT, 'u')
+
     def check(cctxt):
-        allowed = quota.check_boot(cctxt, PROJECT, 'u', 1, 512, 1, 1)
+        allowed = quota.check_boot(cctxt, PROJECT, 'u', 1, 512, 1, 1,
+                                   cell_count=counted)
         # Hold the lock a while: without it every boot would pass.
         time.sleep(0.2)
         return allowed
 
-    barrier.wait()
     try:
         br_obj.create_servers(ctxt, [_request(ctxt, flavor)], check)
         outcomes.append('created')

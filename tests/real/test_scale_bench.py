@@ -35,7 +35,7 @@ def test_scale_bench_runs_at_a_tiny_size(tmp_path):
         [sys.executable, os.path.join(ROOT, 'tools', 'bench', 'scale.py'),
          '--cells', '2', '--nodes-per-cell', '4', '--servers-per-node', '2',
          '--projects', '2', '--measure-at', '2', '--runs', '2',
-         '--json', str(out)], capture_output=True, text=True, timeout=120,
+         '--json', str(out)], capture_output=True, text=True, timeout=600,
         env=env)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     [stage] = json.loads(out.read_text())['stages']

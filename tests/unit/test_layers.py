@@ -24,7 +24,8 @@ LAYERS = [
                   'nova_lite.inproc_transport',
                   'nova_lite.baserpc', 'nova_lite.context']),
     ('data', ['nova_lite.db', 'nova_lite.virt', 'nova_lite.image',
-              'nova_lite.network', 'nova_lite.volume']),
+              'nova_lite.network', 'nova_lite.volume',
+              'nova_lite.share']),
     ('objects', ['nova_lite.objects', 'nova_lite.placement',
                  'nova_lite.quota']),
     # Payloads are built from objects; services emit them.

@@ -27,7 +27,7 @@ OBJECT_HASHES = {
     'InstanceActionEventList': '1.0-13d92fb953030cdbfee56481756e02be',
     'BuildRequest': '1.0-59164f524b74b2a199ef34d45452c260',
     'BuildRequestList': '1.0-71cf551b24c7fb1183d177e7db3fd11d',
-    'RequestSpec': '1.3-a31f94e6bd5a5d780f701e54f52bb5e5',
+    'RequestSpec': '1.4-ef498acf6884f5dd64620b64d6a8ae88',
     'BlockDeviceMapping': '1.0-eb9df737374cc76e9c45b3fda0707456',
     'BlockDeviceMappingList': '1.0-3499bdf306dc81a020d50ac7408ec8c7',
     'Flavor': '1.0-162fb2815973818e60710ea52174b1b6',
@@ -36,7 +36,7 @@ OBJECT_HASHES = {
     'HostMappingList': '1.0-ad8a103fab7959f3e97f87dc304e6404',
     'InstanceMapping': '1.0-c567d34060c540f7d89bd088f6eda9d7',
     'KeyPair': '1.0-9824d711743ed17c4030cc08fe7530eb',
-    'Migration': '1.0-bec26219bac7e0cf3f0b54690e32e1d1',
+    'Migration': '1.1-379bbc48cf58406ccf10354d838d6b5a',
     'MigrationList': '1.0-0b28e574fb3096c924aba0fe5bba3ebb',
     'KeyPairList': '1.0-94aad3ac5c938eef4b5e83da0212f506',
     'Service': '1.1-13ddf1d9d933459f36f49ded2aaf9644',
@@ -55,6 +55,17 @@ OBJECT_HASHES = {
         '1.0-256dc22834c64f95b2f0ef3546208cd5',
     'InstanceActionResizePrepPayload':
         '1.0-e1e2353271c248f3b1f035f49339da44',
+    'InstanceActionVolumeSwapNotification':
+        '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'InstanceActionVolumeSwapPayload':
+        '1.0-a0324275c5612278a1ab093312807611',
+    'InstanceActionRescueNotification':
+        '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'InstanceActionRescuePayload': '1.0-5806effdccd1d87b14c5507c1bf05e85',
+    'InstanceActionSnapshotNotification':
+        '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'InstanceActionSnapshotPayload':
+        '1.0-e91a5c66aa6c295b208210ce22dfbb31',
     'InstanceExistsNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
     'InstanceExistsPayload': '1.0-f441bf30a9812d96709fac0e1ccd61ab',
     'InstanceCreateNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
@@ -71,9 +82,12 @@ OBJECT_HASHES = {
     'AggregateNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
     'AggregateCachePayload': '1.0-e5a76d36139b8ce98b7e3f64c59671a1',
     'AggregateCacheNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
+    'TaskLog': '1.0-01acecfcd81e8453191d2b17330f86d3',
 
     'ServerGroupNotification': '1.0-256dc22834c64f95b2f0ef3546208cd5',
     'ServerGroupPayload': '1.0-e16b5630bee44ccf1b452cb233d95e89',
+    # Server shares (issue 38, 2.97).
+    'ShareMapping': '1.0-3b834e2a4fc2b9ca00bd003eebcad544',
 }
 
 

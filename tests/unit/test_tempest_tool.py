@@ -48,3 +48,32 @@ def test_results_reader_and_report(capsys):
     assert 'SKIP x2: No X' in out
     assert out.strip().endswith('passed 1, failed 1, skipped 2')
     assert re.search(r'import subunit', tool._RESULTS)
+
+
+def test_min_compute_nodes_counts_one_cells_computes():
+    tool = _tool()
+
+    class Dep(object):
+        def __init__(self, cells, computes_per_cell):
+            self.cells, self.computes_per_cell = cells, computes_per_cell
+
+    assert tool.min_compute_nodes(Dep(1, 2)) == 2
+    assert tool.min_compute_nodes(Dep(1, 1)) == 1
+    # Tempest's "another host" may be in another cell: moves stay in one.
+    assert tool.min_compute_nodes(Dep(2, 2)) == 1
+
+
+def test_scheduler_filters_are_the_deployments(tmp_path):
+    """Tempest is told the filters the scheduler runs (not "all"): the
+    same_host/different_host tests run only when their filters are on."""
+    tool = _tool()
+    assert 'scheduler_enabled_filters' not in tool.features()
+    conf = tmp_path / 'top.conf'
+    conf.write_text('[DEFAULT]\nhost = top\n')
+    assert tool.scheduler_filters(str(conf)) == (
+        'ComputeFilter,AvailabilityZoneFilter,'
+        'ServerGroupAntiAffinityFilter,ServerGroupAffinityFilter')
+    conf.write_text('[filter_scheduler]\nenabled_filters = ComputeFilter, '
+                    'SameHostFilter,NoSuchFilter,DifferentHostFilter\n')
+    assert tool.scheduler_filters(str(conf)) == (
+        'ComputeFilter,SameHostFilter,DifferentHostFilter')

@@ -45,6 +45,17 @@ ANCHOR = os.path.join(ANCHORS, 'real_nova_server.py')
 HEADERS = {'X-Auth-Token': 'admin:admin', 'Content-Type': 'application/json',
            'Accept': 'application/json'}
 START_TIMEOUT = int(os.environ.get('NOVA_LITE_BENCH_START_TIMEOUT', 180))
+# A directory where each side's log is copied when it stops (the state
+# directories are removed): what a run that went wrong is read from.
+KEEP_LOGS = os.environ.get('NOVA_LITE_BENCH_KEEP_LOGS')
+
+
+def _keep_log(path, name):
+    if KEEP_LOGS and os.path.exists(path):
+        os.makedirs(KEEP_LOGS, exist_ok=True)
+        kept = os.path.join(KEEP_LOGS, '%s-%d.log' % (name, os.getpid()))
+        shutil.copyfile(path, kept)
+        print('%s log kept: %s' % (name, kept), flush=True)
 
 
 def _free_port():
@@ -117,6 +128,7 @@ class NovaLite(object):
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+        _keep_log(self.log.name, self.name)
         shutil.rmtree(self.state, ignore_errors=True)
 
 
@@ -137,7 +149,10 @@ class RealNova(object):
         self.proc = subprocess.Popen(
             [self.python, self.script, '--port', str(self.port),
              '--ready-file', self.ready, '--stop-file', self.stop,
-             '--production-warnings'] + list(self.extra_args),
+             '--production-warnings']
+            + (['--nova-log', os.path.join(self.dir, 'nova-info.log')]
+               if KEEP_LOGS else [])
+            + list(self.extra_args),
             stdout=self.log, stderr=subprocess.STDOUT)
         _wait(self.proc, lambda: os.path.exists(self.ready), 'real Nova')
         return self
@@ -153,6 +168,8 @@ class RealNova(object):
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+        _keep_log(self.log.name, self.name)
+        _keep_log(os.path.join(self.dir, 'nova-info.log'), 'nova-info')
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

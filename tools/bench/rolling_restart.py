@@ -122,8 +122,10 @@ class Balancer(object):
     module docstring for what is retried)."""
 
     def __init__(self, endpoints, timeout=REQUEST_TIMEOUT,
-                 delivery_timeout=DELIVERY_TIMEOUT):
+                 delivery_timeout=DELIVERY_TIMEOUT, version=VERSION):
         self.endpoints = [urllib.parse.urlsplit(e) for e in endpoints]
+        self.headers = dict(HEADERS, **{
+            'OpenStack-API-Version': 'compute %s' % version})
         self.timeout = timeout
         self.delivery_timeout = delivery_timeout
         self._next = 0
@@ -151,7 +153,7 @@ class Balancer(object):
             except OSError as exc:
                 raise _Trouble('connect', exc)
             try:
-                conn.request(method, '/v2.1' + path, headers=HEADERS,
+                conn.request(method, '/v2.1' + path, headers=self.headers,
                              body=None if body is None else json.dumps(body))
                 resp = conn.getresponse()
             except OSError as exc:   # reset, broken pipe, timeout
@@ -257,6 +259,7 @@ class Client(threading.Thread):
             if server['status'] == 'ACTIVE' and not server[
                     'OS-EXT-STS:task_state']:
                 self.active += 1
+                self.act(server_id)
                 break
             if server['status'] == 'ERROR':
                 self.failures.add('error', '%s: %s' % (
@@ -266,6 +269,10 @@ class Client(threading.Thread):
                                '/servers/%s' % server_id, (204,))
         if status == 204:
             self.deleted.append(server_id)
+
+    def act(self, server_id):
+        """What the client does with its ACTIVE server before deleting
+        it (tools/bench/upgrade.py's clients reboot it): nothing."""
 
     def run(self):
         count = 0

@@ -146,19 +146,57 @@ def _statuses(conn):
         marker = servers[-1]['id']
 
 
+def _faults(conn, shown=5):
+    """The distinct fault messages of the servers in ERROR, each with
+    how many servers have it and one of their uuids."""
+    status, data = _request(conn, 'GET',
+                            '/v2.1/servers/detail?status=ERROR&limit=1000')
+    if status != 200:
+        return ['GET servers?status=ERROR: %s' % status]
+    faults = {}
+    for server in json.loads(data)['servers']:
+        message = (server.get('fault') or {}).get('message', 'no fault')
+        faults.setdefault(message, []).append(server['id'])
+    return ['%d x %r (e.g. %s)' % (len(uuids), message[:300], uuids[0])
+            for message, uuids in sorted(faults.items(),
+                                         key=lambda f: -len(f[1]))][:shown]
+
+
+# Seconds without one more server ACTIVE after which a wait gives up
+# (a side that stopped building: the figure would never come), and
+# between two progress lines while waiting.
+STALL_TIMEOUT = int(os.environ.get('NOVA_LITE_BENCH_STALL_TIMEOUT', 600))
+PROGRESS_EVERY = 60
+
+
 def wait_active(side, total, timeout):
+    """Until total servers are ACTIVE: stops the run on any ERROR (with
+    the faults), after timeout seconds, or after STALL_TIMEOUT seconds
+    in which no more servers went ACTIVE."""
     conn = _conn(side)
-    deadline = time.monotonic() + timeout
+    start = time.monotonic()
+    deadline = start + timeout
+    active, progressed, shown = -1, start, start
     while True:
         counts = _statuses(conn)
         if counts.get('ERROR'):
-            raise RuntimeError('%s: %d servers in ERROR' % (
-                side.name, counts['ERROR']))
+            raise RuntimeError('%s: %d servers in ERROR: %s' % (
+                side.name, counts['ERROR'], '; '.join(_faults(conn))))
         if counts.get('ACTIVE', 0) >= total:
             return
-        if time.monotonic() > deadline:
+        now = time.monotonic()
+        if counts.get('ACTIVE', 0) > active:
+            active, progressed = counts.get('ACTIVE', 0), now
+        if now > deadline:
             raise RuntimeError('%s: not all ACTIVE after %d s: %s' % (
                 side.name, timeout, counts))
+        if STALL_TIMEOUT and now - progressed > STALL_TIMEOUT:
+            raise RuntimeError('%s: no server went ACTIVE for %d s: %s' % (
+                side.name, STALL_TIMEOUT, counts))
+        if now - shown >= PROGRESS_EVERY:
+            shown = now
+            print('%-9s waiting %.0f s for %d ACTIVE: %s' % (
+                side.name, now - start, total, counts), flush=True)
         time.sleep(0.2)
 
 

@@ -1,14 +1,25 @@
 #!/usr/bin/env python3
-"""GET /os-simple-tenant-usage?detailed=1 over N servers in 2 cells.
+"""GET /os-simple-tenant-usage?detailed=1 over N servers in 2 cells,
+nova_lite and real Nova 34 in the same run.
 
-An in-process plane (2 cells, SQLite, the API over HTTP) whose cells are
-filled with N server rows (half of them deleted in the window, in 10
-projects) written straight into the cell databases; then ``--runs``
-requests of the whole window as the administrator (2.1: every server
-in one answer), and of one project. Prints the sizes, p50/p95 and the
-SQL statements one request runs.
+nova_lite: an in-process plane (2 cells, SQLite, the API over HTTP)
+whose cells are filled with N server rows (half of them deleted in the
+window, in 10 projects, launched a minute apart from 10 days ago)
+written straight into the cell databases. Nova: the anchor
+(../shared/anchors/real_nova_server.py, through tools/bench/
+nova_filled.py) with one server booted in each of its 2 cells, then
+filled to N servers by copies made with Nova's own objects (the same
+10 projects, launch times and every second one terminated and
+destroyed). Then ``--runs`` requests per side of the whole window as
+the administrator (2.1: no paging, at most [api] max_limit, 1,000,
+servers in one answer on both sides since nova_lite follows Nova
+there), and of one project, the sides taking turns (the order
+alternating). Prints the sizes, p50/p95 per side, nova_lite's SQL
+statements per request and nova_lite's p50 as a fraction of Nova's
+(target, issue 35: <= 0.1x).
 
     python tools/bench/usage.py [--servers 2000] [--runs 20]
+        [--sides nova_lite,nova] [--nova-python /tmp/nova-venv/bin/python]
 """
 from nova_lite import green
 
@@ -17,8 +28,10 @@ from nova_lite import green
 green.monkey_patch()
 
 import argparse  # noqa: E402
+import contextlib  # noqa: E402
 import datetime  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
@@ -35,9 +48,22 @@ from nova_lite import objects  # noqa: E402
 from nova_lite.objects import embedded_flavor  # noqa: E402
 from nova_lite import rpc  # noqa: E402
 
-T0 = datetime.datetime(2026, 1, 1)
-WINDOW = 'start=2025-12-01T00:00:00&end=2026-02-01T00:00:00'
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import servers as bench_servers  # noqa: E402
+
+# Launched a minute apart from 10 days ago (midnight); the window holds
+# them all, and the servers Nova boots now.
+_TODAY = datetime.datetime.utcnow().replace(hour=0, minute=0, second=0,
+                                            microsecond=0)
+T0 = _TODAY - datetime.timedelta(days=10)
+WINDOW = 'start=%s&end=%s' % (
+    (T0 - datetime.timedelta(days=1)).isoformat(),
+    (_TODAY + datetime.timedelta(days=2)).isoformat())
 ADMIN = {'X-Auth-Token': 'admin:admin'}
+NOVA_HOSTS = ('host1', 'host2')     # the anchor's computes, one per cell
+FILL_CHUNK = 100    # copies per fill request (Nova makes ~1-5 a second)
 
 
 def fill(plane, count):
@@ -67,16 +93,57 @@ def fill(plane, count):
     return cells
 
 
-def measure(url, runs):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        resp = requests.get(url, headers=ADMIN, timeout=120)
-        times.append(time.perf_counter() - start)
-        assert resp.status_code == 200, resp.text[:300]
-    times.sort()
-    return (statistics.median(times) * 1000,
-            times[int(len(times) * 0.95) - 1] * 1000, resp.json())
+def fill_nova(side, count):
+    """One server booted on each of the anchor's hosts (one per cell),
+    then copies up to count (nova_filled.py)."""
+    bench_servers.ensure_flavor(side)
+    conn = bench_servers._conn(side)
+    for host in NOVA_HOSTS:
+        status, data = bench_servers._request(
+            conn, 'POST', '/v2.1/servers', {'server': {
+                'name': 'usage-' + host,
+                'flavorRef': bench_servers.FLAVOR['id'],
+                'imageRef': bench_servers.IMAGE, 'networks': 'none',
+                'availability_zone': 'nova:' + host}})
+        if status != 202:
+            raise RuntimeError('nova boot: %s %s' % (status, data[:300]))
+    bench_servers.wait_active(side, len(NOVA_HOSTS), timeout=600)
+    made = len(NOVA_HOSTS)
+    while made < count:
+        add = min(FILL_CHUNK, count - made)
+        status, data = bench_servers._request(conn, 'POST', '/_bench/fill', {
+            'start': made - len(NOVA_HOSTS), 'add': add, 'projects': 10,
+            'deleted_every': 2, 'launched_from': T0.isoformat()})
+        if status != 200:
+            raise RuntimeError('nova fill: %s %s' % (status, data[:300]))
+        made += add
+    return {'had': len(NOVA_HOSTS), 'total': made}
+
+
+def _served(body):
+    """Servers in an answer (all projects detailed, or one project)."""
+    return sum(len(t.get('server_usages', []))
+               for t in body.get('tenant_usages', [])) or len(
+        body.get('tenant_usage', {}).get('server_usages', []))
+
+
+def measure(urls, runs):
+    """{side: (p50 ms, p95 ms, last body)}: runs GETs of each side's
+    url, the sides taking turns (the order alternating)."""
+    times = {name: [] for name in urls}
+    bodies = {}
+    names = list(urls)
+    for i in range(runs + 1):     # the first round warms up
+        for name in (names if i % 2 == 0 else reversed(names)):
+            start = time.perf_counter()
+            resp = requests.get(urls[name], headers=ADMIN, timeout=600)
+            if i:
+                times[name].append(time.perf_counter() - start)
+            assert resp.status_code == 200, (name, resp.text[:300])
+            bodies[name] = resp.json()
+    return {name: (statistics.median(t) * 1000,
+                   bench_servers._pct(t, 0.95) * 1000, bodies[name])
+            for name, t in times.items()}
 
 
 def statements(url):
@@ -94,33 +161,57 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument('--servers', type=int, default=2000)
     parser.add_argument('--runs', type=int, default=20)
+    parser.add_argument('--sides', default='nova_lite,nova')
+    parser.add_argument('--nova-python', default='/tmp/nova-venv/bin/python')
     args = parser.parse_args(argv)
+    sides = args.sides.split(',')
     # No configuration files: the plane's overrides are all there is.
     CONF([], project='nova_lite', default_config_files=[])
-    state = tempfile.mkdtemp(prefix='nl-bench-usage-')
-    plane = allinone.Plane(state, port=0).build()
-    plane.start()
-    try:
-        started = time.perf_counter()
-        fill(plane, args.servers)
-        print('filled %d servers in 2 cells in %.1f s'
-              % (args.servers, time.perf_counter() - started))
-        base = plane.endpoint + '/v2.1/os-simple-tenant-usage'
-        for label, url in (
-                ('all projects, detailed', '%s?%s&detailed=1' % (base,
-                                                                 WINDOW)),
-                ('one project', '%s/project-3?%s' % (base, WINDOW))):
-            p50, p95, body = measure(url, args.runs)
-            servers = sum(len(t.get('server_usages', []))
-                          for t in body.get('tenant_usages', [])) or len(
-                body.get('tenant_usage', {}).get('server_usages', []))
-            print('GET %s (%d servers in the answer): p50 %.1f ms, '
-                  'p95 %.1f ms, %d statements, %d runs'
-                  % (label, servers, p50, p95, statements(url), args.runs))
-    finally:
-        plane.stop()
-        rpc.cleanup()
-        allinone.unconfigure()
+    with contextlib.ExitStack() as running:
+        endpoints = {}
+        # Nova first: its fill is long, the plane would idle meanwhile.
+        if 'nova' in sides:
+            nova = running.enter_context(
+                bench_servers.RealNova(args.nova_python))
+            started = time.perf_counter()
+            filled = fill_nova(nova, args.servers)
+            print('nova: %d servers (%d booted, the rest copies made with '
+                  "Nova's objects) in 2 cells in %.1f s" % (
+                      filled['total'], filled['had'],
+                      time.perf_counter() - started), flush=True)
+            endpoints['nova'] = 'http://127.0.0.1:%d' % nova.port
+        if 'nova_lite' in sides:
+            state = tempfile.mkdtemp(prefix='nl-bench-usage-')
+            plane = allinone.Plane(state, port=0).build()
+            plane.start()
+            running.callback(allinone.unconfigure)
+            running.callback(rpc.cleanup)
+            running.callback(plane.stop)
+            started = time.perf_counter()
+            fill(plane, args.servers)
+            print('nova_lite: filled %d servers in 2 cells in %.1f s'
+                  % (args.servers, time.perf_counter() - started),
+                  flush=True)
+            endpoints['nova_lite'] = plane.endpoint
+        print('%d servers per side in 2 cells, half deleted in the window, '
+              '10 projects; %d requests per side, the sides taking turns'
+              % (args.servers, args.runs), flush=True)
+        for label, query in (
+                ('all projects, detailed', '?%s&detailed=1' % WINDOW),
+                ('one project', '/project-3?%s' % WINDOW)):
+            urls = {name: '%s/v2.1/os-simple-tenant-usage%s' % (ep, query)
+                    for name, ep in endpoints.items()}
+            figures = measure(urls, args.runs)
+            for name, (p50, p95, body) in figures.items():
+                extra = (', %d statements' % statements(urls[name])
+                         if name == 'nova_lite' else '')
+                print('%-9s GET %s (%d servers in the answer): p50 %.1f ms, '
+                      'p95 %.1f ms%s' % (name, label, _served(body), p50,
+                                         p95, extra), flush=True)
+            if len(figures) == 2:
+                print('p50 %s: nova_lite / nova %.3fx (target <= 0.1x)' % (
+                    label, figures['nova_lite'][0] / figures['nova'][0]),
+                    flush=True)
     return 0
 
 

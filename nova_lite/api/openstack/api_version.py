@@ -69,6 +69,8 @@ CREATE_IMAGE_ID_IN_BODY = '2.45'
 INSTANCE_ACTION_EVENTS_FOR_ALL = '2.51'
 # os-volume_attachments: tag on attach.
 VOLUME_ATTACH_TAG = '2.49'
+# Attach and detach of a volume on a shelved or shelved-offloaded server.
+VOLUME_ATTACH_SHELVED = '2.20'
 # servers: tags on create.
 SERVER_TAGS_ON_CREATE = '2.52'
 # servers: rebuild takes key_name (null unsets) and answers with it.
@@ -78,6 +80,13 @@ SERVER_REBUILD_KEY_NAME = '2.54'
 SERVICE_HYPERVISOR_UUID_IDS = '2.53'
 # flavors carry a description (POST, and PUT /flavors/{id}).
 FLAVOR_DESCRIPTION = '2.55'
+# servers: evacuate takes no onSharedStorage and answers no adminPass.
+EVACUATE_NO_SHARED_STORAGE = '2.14'
+# servers: evacuate takes force (skip the scheduler), until 2.68.
+EVACUATE_FORCE = '2.29'
+EVACUATE_NO_FORCE = '2.68'
+# servers: an evacuated server ends stopped (SHUTOFF) on its new host.
+EVACUATE_STOPPED = '2.95'
 # servers: the migrate action takes a target host (administrators).
 MIGRATE_HOST = '2.56'
 # servers: personality is no longer accepted on create nor rebuild;
@@ -158,6 +167,10 @@ LIMITS_IMAGE_META_REMOVED = '2.39'
 QUOTA_CLASS_SERVER_GROUPS = '2.50'
 QUOTA_PERSONALITY_REMOVED = '2.57'
 
+# The server actions on floating and fixed IPs (addFloatingIp,
+# removeFloatingIp, addFixedIp, removeFixedIp) are gone at 2.44.
+NETWORK_ACTIONS_REMOVED = '2.44'
+
 # os-server-groups: project_id and user_id in bodies (2.13); the soft
 # policies (2.15); one policy with rules (max_server_per_host), no
 # metadata (2.64).
@@ -189,7 +202,56 @@ RESCUE_VOLUME_BACKED = '2.87'
 EXTERNAL_EVENT_VOLUME_EXTENDED = '2.51'
 EXTERNAL_EVENT_POWER_UPDATE = '2.76'
 EXTERNAL_EVENT_ACCELERATOR_BOUND = '2.82'
-MAX = '2.88'
+
+# os-volume_attachments: list and show carry attachment_id and bdm_uuid,
+# not id.
+VOLUME_ATTACHMENT_IDS = '2.89'
+# servers: hostname on create, update and rebuild;
+# OS-EXT-SRV-ATTR:hostname shown to everyone who sees the server.
+SERVER_HOSTNAME = '2.90'
+# servers: unshelve to a host; availability_zone null unpins.
+UNSHELVE_HOST = '2.91'
+# os-keypairs: no generation (public_key required); '@' and '.' in names.
+KEYPAIR_IMPORT_ONLY = '2.92'
+# servers: rebuild of a volume-backed server.
+REBUILD_VOLUME_BACKED = '2.93'
+# servers: hostname may be a fully qualified domain name.
+SERVER_HOSTNAME_FQDN = '2.94'
+# servers: evacuate leaves the server stopped (EVACUATE_STOPPED, above).
+# servers: pinned_availability_zone in show, detail, update and rebuild.
+SERVER_PINNED_AZ = '2.96'
+# servers: /servers/{id}/shares.
+SERVER_SHARES = '2.97'
+# servers: the image's properties embedded in the server's image.
+SERVER_IMAGE_PROPERTIES = '2.98'
+# consoles: spice-direct.
+CONSOLE_SPICE_DIRECT = '2.99'
+# servers: scheduler_hints in show, detail, update and rebuild.
+SERVER_SCHEDULER_HINTS = '2.100'
+# os-volume_attachments: attach answers 202.
+VOLUME_ATTACH_ACCEPTED = '2.101'
+# flavors: name filter; rxtx_factor and OS-FLV-DISABLED:disabled gone;
+# every list API refuses unknown query parameters.
+FLAVOR_NAME_FILTER = '2.102'
+STRICT_QUERY_EVERYWHERE = FLAVOR_NAME_FILTER
+# /os-volumes_boot (the alias of /servers) is gone: 404.
+VOLUMES_BOOT_REMOVED = '2.103'
+# servers: PUT /servers/{id} changes pinned_availability_zone.
+SERVER_PINNED_AZ_UPDATE = '2.104'
+# Live migration: force_complete (2.22); abort by DELETE (2.24);
+# block_migration 'auto' and no disk_over_commit (2.25); force (2.30 to
+# 2.67); asynchronous pre-checks (2.34); abort also while queued or
+# preparing (2.65); no force (2.68).
+LIVE_MIGRATION_FORCE_COMPLETE = '2.22'
+LIVE_MIGRATION_ABORT = '2.24'
+LIVE_MIGRATION_BLOCK_AUTO = '2.25'
+LIVE_MIGRATION_FORCE = '2.30'
+LIVE_MIGRATION_ASYNC = '2.34'
+LIVE_MIGRATION_ABORT_QUEUED = '2.65'
+LIVE_MIGRATION_NO_FORCE = '2.68'
+# os-server-external-events: volume-reimaged (with 2.93's rebuild).
+EXTERNAL_EVENT_VOLUME_REIMAGED = '2.93'
+MAX = '2.104'
 
 SERVICE_TYPE = 'compute'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'

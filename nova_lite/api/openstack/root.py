@@ -77,8 +77,10 @@ def match(segments, method, version):
     params = []
     for index, segment in enumerate(segments):
         if not segment:
-            # An empty segment ends the path: /servers/ is /servers.
-            if any(segments[index + 1:]):
+            # An empty segment: /v2.1/ is /v2.1, but a path with a
+            # trailing (or doubled) slash, /servers/ or /os-volumes/,
+            # is a 404, as in Nova (its router matches no such path).
+            if index or any(segments[index + 1:]):
                 raise exception.ResourceNotFound()
             break
         child = node.literals.get(segment)

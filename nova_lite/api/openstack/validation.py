@@ -260,9 +260,35 @@ def _field_of(error):
     return '/'.join(p for p in path if not p.isdigit()) or 'body'
 
 
+def _drop_unknown_properties(validator, instance):
+    """Remove, in place, every property of instance (and of the objects
+    in it) that its schema refuses as an additional property; the other
+    errors stay."""
+    while True:
+        dropped = False
+        for error in validator.iter_errors(instance):
+            if (error.validator != 'additionalProperties' or
+                    error.schema.get('additionalProperties') is not False or
+                    not isinstance(error.instance, dict)):
+                continue
+            known = error.schema.get('properties', {})
+            patterns = error.schema.get('patternProperties', {})
+            for key in list(error.instance):
+                if key not in known and not any(
+                        re.search(p, key) for p in patterns):
+                    del error.instance[key]
+                    dropped = True
+        if not dropped:
+            return
+
+
 def validate(schema, instance, what='body'):
-    """Raise a 400 ValidationError naming the field if instance is bad."""
+    """Raise a 400 ValidationError naming the field if instance is bad.
+    Through /v2 (the legacy v2 compatible endpoint) a body's unknown
+    properties are dropped first, not refused."""
     validator = _Validator(schema, format_checker=FORMAT_CHECKER)
+    if what == 'body' and wsgi.is_legacy_v2():
+        _drop_unknown_properties(validator, instance)
     error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is None:
         return
@@ -320,6 +346,37 @@ def query_schema(request_schema, min_version=None, max_version=None):
                 declared = request_schema.get('properties', {})
                 kwargs['query'] = {k: v for k, v in query.items()
                                    if k in declared}
+            return fn(self, *args, **kwargs)
+        # Recorded for strict_list_query: the schemas this handler has.
+        wrapper.query_schemas = ((request_schema, min_version, max_version),
+                                 ) + getattr(fn, 'query_schemas', ())
+        return wrapper
+    return decorator
+
+
+def strict_list_query(since):
+    """From microversion ``since`` on, a list refuses (400, naming it) any
+    query parameter that the query schema in force (query_schema, applied
+    below this decorator) does not declare; a list with no query schema
+    then takes no parameter at all. Below ``since`` the schemas decide
+    (unknown parameters are ignored where they allow them)."""
+    def decorator(fn):
+        schemas = getattr(fn, 'query_schemas', ())
+
+        @functools.wraps(fn)
+        def wrapper(self, *args, **kwargs):
+            if _in_range(since, None):
+                declared, patterns = set(), set()
+                for request_schema, low, high in schemas:
+                    if _in_range(low, high):
+                        declared.update(request_schema.get('properties', {}))
+                        patterns.update(request_schema.get(
+                            'patternProperties', {}))
+                validate({'type': 'object',
+                          'properties': {name: {} for name in declared},
+                          'patternProperties': {p: {} for p in patterns},
+                          'additionalProperties': False},
+                         query_params(), 'query')
             return fn(self, *args, **kwargs)
         return wrapper
     return decorator

@@ -10,6 +10,7 @@ import functools
 import json
 
 import pecan
+import webob
 
 from nova_lite.api import auth
 from nova_lite.api import json_body
@@ -41,9 +42,33 @@ def authorize(action, own_project=False):
     return ctxt
 
 
+# Set on requests to /v2, Nova's legacy v2 compatible endpoint
+# (nova_lite.api.app.LegacyV2).
+LEGACY_V2_KEY = 'nova_lite.legacy_v2'
+
+
+def json_response(body, status=200, headers=None):
+    """A webob JSON response of body (the embedded services' answers,
+    which are plain WSGI, not pecan)."""
+    response = webob.Response(content_type=JSON, charset='UTF-8',
+                              status=status)
+    response.headers.update(headers or {})
+    response.text = json.dumps(body)
+    return response
+
+
 def api_version():
     """The negotiated microversion (MIN when no middleware set one)."""
     return pecan.request.environ.get(av.ENVIRON_KEY) or av.min_version()
+
+
+def is_legacy_v2():
+    """Whether this request came through /v2 (lenient bodies); False
+    outside a request."""
+    try:
+        return bool(pecan.request.environ.get(LEGACY_V2_KEY))
+    except (AttributeError, RuntimeError):
+        return False
 
 
 def request_body():

@@ -3,7 +3,8 @@
     nova-lite-manage [--config-file FILE] <category> <command> [options]
 
 Categories: api_db, db (nova_lite.cmd.manage.db), cell_v2
-(nova_lite.cmd.manage.cell_v2), local_services
+(nova_lite.cmd.manage.cell_v2), limits (nova_lite.cmd.manage.limits),
+local_services
 (nova_lite.cmd.manage.local_services), placement
 (nova_lite.cmd.manage.placement). Every command documents its exit
 codes in its --help. Unexpected errors print a message and exit 255.
@@ -23,6 +24,7 @@ from oslo_config import cfg
 from nova_lite.cmd import common
 from nova_lite.cmd.manage import cell_v2
 from nova_lite.cmd.manage import db
+from nova_lite.cmd.manage import limits
 from nova_lite.cmd.manage import local_services
 from nova_lite.cmd.manage import placement
 from nova_lite.conf import CONF
@@ -41,6 +43,7 @@ CATEGORIES = {
     'api_db': db.ApiDbCommands,
     'db': db.DbCommands,
     'cell_v2': cell_v2.CellV2Commands,
+    'limits': limits.LimitsCommands,
     'local_services': local_services.LocalServicesCommands,
     'placement': placement.PlacementCommands,
 }

@@ -54,8 +54,10 @@ class LocalServicesCommands(object):
         return 0
 
     def create_defaults(self):
-        """Create the shipped public images (cirros, ubuntu, debian) and
-        the shared network 'private' (10.0.0.0/24) unless they exist.
+        """Create the shipped public images (cirros, ubuntu, debian),
+        the shared network 'private' (10.0.0.0/24) and the external
+        network of [local_services] public_network_cidr ('public',
+        172.24.4.0/24: the floating IP pool) unless they exist.
 
         Exit codes: 0 created or already there; 1 [local_services]
         connection unset.

@@ -1,9 +1,13 @@
 """nova-lite-manage placement: audit what placement holds (allocations
 and resource providers in the API database) against the cells."""
+import re
+
 from nova_lite.cmd import common
 from nova_lite.cmd.common import args
 from nova_lite.cmd.manage import checks
+from nova_lite.compute.api import aggregates as aggregates_api
 from nova_lite.compute import guest_audit
+from nova_lite.placement import aggregates as placement_aggregates
 from nova_lite.placement import audit as placement_audit
 from nova_lite.placement import consistency
 
@@ -12,6 +16,16 @@ NOTHING_FOUND = 0
 ERROR = 1
 FOUND = 3
 ALL_DELETED = 4
+# ... set_traits'.
+TRAITS_NO_PROVIDER = 2
+TRAITS_BAD_NAME = 3
+# A trait's name, as Placement takes it (custom ones: CUSTOM_ prefix).
+TRAIT_NAME = re.compile(r'^[A-Z0-9_]{1,255}$')
+# ... and sync_aggregates' (Nova's numbers).
+SYNC_UNEXPECTED = 2
+SYNC_NO_MAPPING = 4
+SYNC_NO_NODES = 5
+SYNC_NO_PROVIDER = 6
 
 
 def _resources(resources):
@@ -65,6 +79,88 @@ class PlacementCommands(object):
         if done is None or done['kept']:
             return FOUND
         return ALL_DELETED
+
+    @args('node', metavar='<node>',
+          help='The compute node (hypervisor_hostname) whose resource '
+               'provider gets the traits')
+    @args('--trait', action='append', default=[], dest='traits',
+          metavar='<trait>',
+          help='A trait of the provider (repeat for more; none: remove '
+               'them all), e.g. CUSTOM_GPU')
+    def set_traits(self, node, traits=()):
+        """Replace the traits of a compute node's resource provider (what
+        `openstack resource provider trait set` does against Placement,
+        or Nova's [compute] provider_config), so that flavors and images
+        requiring them (trait:<NAME>=required) land there. The compute
+        never changes them. Prints the traits the provider has after.
+
+        Exit codes: 0 done; 1 the API database is not configured; 2 no
+        resource provider is named node; 3 a trait name that is not
+        upper case letters, digits and underscores (nothing changed).
+        """
+        if not checks.require_api_db():
+            return ERROR
+        bad = [t for t in traits if not TRAIT_NAME.match(t)]
+        if bad:
+            common.error('Invalid trait name(s): %s (upper case letters, '
+                         'digits and underscores; custom traits start '
+                         'with CUSTOM_).' % ', '.join(bad))
+            return TRAITS_BAD_NAME
+        ctxt = checks.admin_context()
+        provider = placement_aggregates.provider_uuid_named(ctxt, node)
+        if provider is None:
+            common.error('No resource provider is named %s.' % node)
+            return TRAITS_NO_PROVIDER
+        placement_aggregates.set_traits(ctxt, provider,
+                                        sorted(set(traits)))
+        found = placement_aggregates.traits_of(ctxt, provider)
+        print('Traits of %s (%s): %s' % (node, provider,
+                                         ', '.join(found) or '-'))
+        return 0
+
+    @args('--verbose', action='store_true', default=False,
+          help='Also print each provider made a member of an aggregate')
+    def sync_aggregates(self, verbose=False):
+        """Make placement's aggregates hold the resource providers of
+        every host of every host aggregate (for nodes whose provider
+        came after their host joined, or that drifted). Only adds.
+        Idempotent.
+
+        Exit codes (as nova-manage placement sync_aggregates'): 0 done;
+        2 an unexpected error; 4 hosts without a host mapping; 5 hosts
+        without compute nodes; 6 nodes without a resource provider
+        (the others were synced).
+        """
+        if not checks.require_api_db():
+            return ERROR
+        ctxt = checks.admin_context()
+        try:
+            report = aggregates_api.sync_placement(ctxt)
+        except Exception as exc:
+            common.error('Unexpected error syncing aggregates: %s' % exc)
+            return SYNC_UNEXPECTED
+        if verbose:
+            for aggregate, host, provider in report.added:
+                print('Provider %s of host %s added to aggregate %s.'
+                      % (provider, host, aggregate))
+        code = 0
+        if report.no_mapping:
+            common.error('Failed to find host mappings for hosts: %s. Run '
+                         '"nova-lite-manage cell_v2 discover_hosts".'
+                         % ', '.join(sorted(report.no_mapping)))
+            code = code or SYNC_NO_MAPPING
+        if report.no_nodes:
+            common.error('Failed to find compute nodes for hosts: %s.'
+                         % ', '.join(sorted(report.no_nodes)))
+            code = code or SYNC_NO_NODES
+        if report.no_provider:
+            common.error('Failed to find resource providers for: %s.' % (
+                ', '.join('%s (host %s)' % (uuid, host)
+                          for host, uuid in report.no_provider)))
+            code = code or SYNC_NO_PROVIDER
+        print('Added %d resource provider(s) to their aggregates.'
+              % len(report.added))
+        return code
 
     @args('--verbose', action='store_true', default=False,
           help='Also say what was checked')

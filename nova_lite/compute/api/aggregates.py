@@ -261,6 +261,58 @@ def remove_host(context, aggregate_id, host):
     return _notified(context, 'remove_host', aggregate, work)
 
 
+class SyncReport(object):
+    """What sync_placement found: (aggregate uuid, host, provider
+    uuid) made members, and the hosts it could not sync by why."""
+
+    def __init__(self):
+        self.added = []
+        self.no_mapping = []      # hosts without a host mapping
+        self.no_nodes = []        # hosts without compute nodes
+        self.no_provider = []     # (host, node uuid) without a provider
+
+
+def sync_placement(context):
+    """Make placement's aggregates hold every provider of every host of
+    every host aggregate (``nova-lite-manage placement sync_aggregates``,
+    as Nova's): what aggregate changes mirror as they happen, done again
+    for nodes that got their provider later or drifted. Only adds, as
+    Nova's does. One read of the aggregates, per member host its
+    mapping and nodes, per aggregate one write."""
+    report = SyncReport()
+    nodes_of = {}
+    for aggregate in objects.AggregateList.get_all(context):
+        providers = []
+        for host in aggregate.hosts:
+            if host not in nodes_of:
+                nodes_of[host] = _sync_nodes(context, host, report)
+            providers.extend((host, uuid) for uuid in nodes_of[host])
+        if not providers:
+            continue
+        result = placement_aggregates.add_to_aggregate(
+            context, [uuid for _, uuid in providers], aggregate.uuid)
+        host_of = {uuid: host for host, uuid in providers}
+        report.added.extend((aggregate.uuid, host_of[uuid], uuid)
+                            for uuid in result['added'])
+        report.no_provider.extend(sorted(set(
+            (host_of[uuid], uuid) for uuid in result['missing']) - set(
+                report.no_provider)))
+    return report
+
+
+def _sync_nodes(context, host, report):
+    try:
+        mapping = objects.HostMapping.get_by_host(context, host)
+    except exception.HostMappingNotFound:
+        report.no_mapping.append(host)
+        return []
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        nodes = objects.ComputeNodeList.get_all_by_host(cctxt, host)
+    if not nodes:
+        report.no_nodes.append(host)
+    return [n.uuid for n in nodes]
+
+
 def cache_images(context, aggregate_id, image_ids):
     """Pre-cache images on the aggregate's hosts (2.81): every image must
     exist (ImageNotFound, 400 from the controller); each compute host

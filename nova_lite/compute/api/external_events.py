@@ -6,12 +6,17 @@ failed) for a server that does not exist, 422 (failed) for a server not
 yet on a host, else 200 and the event is sent to the server's compute
 in its cell (one cast per server, its events together, compute RPC
 1.13). A compute too old to take events gets none: its events are
-answered 422.
+answered 422. A server in the middle of a move (its migration context)
+has its network-vif-plugged events sent to the move's other host too,
+as Nova sends events to every host of a migration: the compute that
+waits for them may not be the server's host yet (a resize revert's
+source).
 """
 from oslo_log import log as logging
 
 from nova_lite.compute.api import server_actions
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite import context as nl_context
 from nova_lite import exception
 
 LOG = logging.getLogger(__name__)
@@ -54,4 +59,31 @@ def create(context, events):
         instance = servers[uuid][0]
         server_actions.compute_rpc().external_instance_event(
             instance.context, instance, server_events)
+        _to_other_move_host(instance, server_events)
     return events
+
+
+def _to_other_move_host(instance, server_events):
+    """The network-vif-plugged of server_events also to the other hosts
+    of the move in progress (see the module), those that take events."""
+    context = (instance.migration_context
+               if instance.obj_attr_is_set('migration_context') else None)
+    plugged = [e for e in server_events
+               if e['name'] == 'network-vif-plugged']
+    if not context or not plugged:
+        return
+    rpc = server_actions.compute_rpc()
+    for host in {context.get('source_compute'), context.get('dest_compute')}:
+        if host and host != instance.host and rpc.can_send(
+                instance.context, host,
+                compute_rpcapi.EXTERNAL_EVENTS_VERSION):
+            rpc.external_instance_event(instance.context, instance, plugged,
+                                        host=host)
+
+
+def from_network_service(events):
+    """The embedded network service's notifier
+    (nova_lite.network.nova_events): its events, answered as
+    POST /os-server-external-events answers an administrator."""
+    return create(nl_context.get_admin_context(),
+                  [dict(event) for event in events])

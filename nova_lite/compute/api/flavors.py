@@ -42,7 +42,7 @@ def get(context, flavorid):
 
 def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
             sort_key='flavorid', sort_dir='asc', limit=None, marker=None,
-            expected_attrs=None):
+            expected_attrs=None, name=None):
     """One page of the flavors the caller may see, across both
     generations.
 
@@ -51,12 +51,14 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
     for all. Everybody else gets enabled public flavors and the private
     ones their project may use. An unknown (or invisible) marker is
     MarkerNotFound (400). expected_attrs: which of extra_specs and
-    projects to load (default both).
+    projects to load (default both). name: only flavors whose name the
+    regular expression matches somewhere (2.102, as Nova).
 
     The page is plain rows (objects.flavor.list_rows: dicts keyed by
     Flavor field names) for rendering, not Flavor objects.
     """
-    filters = {'min_memory_mb': min_memory_mb, 'min_root_gb': min_root_gb}
+    filters = {'min_memory_mb': min_memory_mb, 'min_root_gb': min_root_gb,
+               'name': name}
     if context.is_admin:
         filters['is_public'] = is_public
     else:

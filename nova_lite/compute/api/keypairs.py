@@ -25,7 +25,9 @@ from nova_lite import quota
 
 KEY_SIZE = 2048
 # Key pair names, as the Compute API accepts them up to 2.91.
-_SAFE_CHARS = frozenset('_- ' + string.digits + string.ascii_letters)
+SAFE_CHARS = frozenset('_- ' + string.digits + string.ascii_letters)
+# From 2.92 '@' and '.' too (names like user@host or id.pub).
+SAFE_CHARS_V292 = SAFE_CHARS | frozenset('@.')
 _CERT_DAYS = 3650
 
 
@@ -96,8 +98,8 @@ _FINGERPRINTS = {keypair_obj.KEYPAIR_TYPE_SSH: ssh_fingerprint,
                  keypair_obj.KEYPAIR_TYPE_X509: x509_fingerprint}
 
 
-def _check_name(name):
-    if any(c not in _SAFE_CHARS for c in name):
+def _check_name(name, safe_chars=SAFE_CHARS):
+    if any(c not in safe_chars for c in name):
         raise exception.InvalidKeypair(
             reason='Keypair name contains unsafe characters')
     if not 1 <= len(name) <= 255:
@@ -116,10 +118,12 @@ def _store(context, user_id, name, public_key, fingerprint, key_type):
 
 
 def import_key_pair(context, user_id, name, public_key,
-                    key_type=keypair_obj.KEYPAIR_TYPE_SSH):
+                    key_type=keypair_obj.KEYPAIR_TYPE_SSH,
+                    safe_chars=SAFE_CHARS):
     """Store a given public key (or certificate); InvalidKeypair (400) for
-    a bad name or key, KeyPairExists (409)."""
-    _check_name(name)
+    a bad name (a character outside safe_chars) or key, KeyPairExists
+    (409)."""
+    _check_name(name, safe_chars)
     fingerprint = _FINGERPRINTS[key_type](public_key)
     return _store(context, user_id, name, public_key, fingerprint, key_type)
 

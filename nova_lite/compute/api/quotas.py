@@ -4,6 +4,7 @@ is theirs). Limits come from the configured quota driver
 (nova_lite.quota), usage is counted as nova_lite.quota counts it."""
 from nova_lite import exception
 from nova_lite import quota
+from nova_lite.quota import db as quota_db
 
 RESOURCES = quota.ALL_RESOURCES
 
@@ -44,11 +45,12 @@ def _check_not_below_usage(context, project_id, user_id, values):
 def update(context, project_id, values, user_id=None, force=False):
     """Set {resource: limit} for a project (or a user in it); unless
     force, a limit below what is in use is a QuotaBelowUsage (400).
-    Returns the limits after."""
+    Returns the limits after (with unified limits, nothing is set)."""
     drv = quota.driver()
     if not drv.settable:
-        raise exception.QuotaDriverUnavailable(
-            reason='quotas are set in Keystone with this driver')
+        # Unified limits (as Nova): limits are set in Keystone; the body
+        # was validated and is ignored, the limits are shown as they are.
+        return limits(context, project_id, user_id)
     if not force:
         _check_not_below_usage(context, project_id, user_id, values)
     drv.set_project_limits(context, project_id, values, user_id)
@@ -68,3 +70,9 @@ def class_limits(context, class_name):
 def update_class(context, class_name, values):
     quota.driver().set_class_limits(context, class_name, values)
     return class_limits(context, class_name)
+
+
+def known_projects(context):
+    """Project ids with limits or servers (what the noauth2 identity
+    stand-in lists as projects)."""
+    return quota_db.known_projects(context)

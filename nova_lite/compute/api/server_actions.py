@@ -172,6 +172,20 @@ def check_compute(instance, action,
             action=action, instance_uuid=instance.uuid, host=instance.host)
 
 
+def check_compute_service_version(instance, action, version):
+    """The instance's compute runs service version version or later
+    (for behaviour no RPC version names); ComputeTooOldForAction (409)
+    otherwise, before anything is written."""
+    try:
+        service = objects.Service.get_by_compute_host(instance.context,
+                                                      instance.host)
+    except exception.HostBinaryNotFound:
+        service = None
+    if service is None or (service.version or 0) < version:
+        raise exception.ComputeTooOldForAction(
+            action=action, instance_uuid=instance.uuid, host=instance.host)
+
+
 def start_on_compute(instance, action, method, task_state, expected_task_state,
           version=compute_rpcapi.ACTIONS_VERSION, **kwargs):
     """Set task_state (compare-and-swap on expected_task_state), record

@@ -26,6 +26,7 @@ from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action as actions
+from nova_lite import quota
 
 BACKUP_VM_STATES = server_images.SNAPSHOT_VM_STATES
 _VERSION = compute_rpcapi.SHELVE_RESCUE_VERSION
@@ -78,10 +79,18 @@ def change_password(context, instance, password):
 
 
 def restore(context, instance):
-    """Restore a soft-deleted server: task restoring, then ACTIVE."""
+    """Restore a soft-deleted server: task restoring, then ACTIVE. As
+    Nova: a soft-deleted server does not count against the quota, so
+    its instance, cores and ram must fit again (TooManyInstances, 403);
+    counting from placement its allocations, which it kept, count."""
     server_actions.check_lock(context, instance)
     server_actions.check_state(instance, 'restore',
                                (instance_obj.SOFT_DELETED,))
+    if not quota.from_placement():
+        quota.check_deltas(context, instance.project_id, instance.user_id,
+                           {'instances': 1,
+                            'cores': instance.flavor.vcpus,
+                            'ram': instance.flavor.memory_mb})
     server_actions.start_on_compute(
         instance, actions.RESTORE, 'restore_instance',
         instance_obj.RESTORING, [None], version=_VERSION)

@@ -29,6 +29,9 @@ from nova_lite.objects import instance as inst_obj
 from nova_lite.objects import instance_action as actions
 
 RESCUED = 'rescued'
+SPICE_DIRECT = 'spice-direct'
+# The service version from which computes offer spice-direct consoles.
+SPICE_DIRECT_SERVICE_VERSION = 25
 # Task states no console or introspection call is made in (Nova's).
 _REFUSED_TASKS = (inst_obj.DELETING, 'migrating')
 # protocol: the option of its access URLs' base.
@@ -76,6 +79,11 @@ def get_console_output(context, instance, length=None):
     return _call(instance, 'get_console_output', tail_length=length)
 
 
+def _check_spice_direct(instance):
+    server_actions.check_compute_service_version(
+        instance, 'get_spice_console', SPICE_DIRECT_SERVICE_VERSION)
+
+
 def access_url(console_type, base, token):
     """A console's access URL: noVNC takes the token in its ``path``
     parameter, the others in ``token`` (as Nova's)."""
@@ -87,17 +95,24 @@ def access_url(console_type, base, token):
 
 def get_remote_console(context, instance, protocol, console_type):
     """A new token for the server's console of protocol and
-    console_type, stored in its cell; its access URL."""
+    console_type, stored in its cell; its access URL. A spice-direct
+    console (2.99) needs a compute at service version
+    SPICE_DIRECT_SERVICE_VERSION (ComputeTooOldForAction, 409) and its
+    URL starts with [spice] spice_direct_proxy_base_url."""
     _ready(instance, 'get_%s_console' % protocol)
+    if console_type == SPICE_DIRECT:
+        _check_spice_direct(instance)
     info = _call(instance, 'get_console_connect_info', protocol=protocol,
                  console_type=console_type)
-    group, option = _BASE_URLS[protocol]
+    group, option = (('spice', 'spice_direct_proxy_base_url')
+                     if console_type == SPICE_DIRECT
+                     else _BASE_URLS[protocol])
     base = getattr(getattr(CONF, group), option)
     token = uuidutils.generate_uuid()
     now = int(time.time())
     tokens_db.create(instance.context, token, {
         'console_type': console_type, 'host': info['host'],
-        'port': info['port'],
+        'port': info['port'], 'tls_port': info.get('tls_port'),
         'internal_access_path': info.get('internal_access_path'),
         'instance_uuid': instance.uuid, 'instance_host': instance.host,
         'expires': now + CONF.consoleauth.token_ttl,
@@ -107,7 +122,8 @@ def get_remote_console(context, instance, protocol, console_type):
 
 def validate_token(context, token):
     """The record of a valid console token (console_type, host, port,
-    internal_access_path, instance_uuid) from whichever cell holds it;
+    tls_port, internal_access_path, instance_uuid) from whichever cell
+    holds it;
     ConsoleTokenNotFound (404) otherwise."""
     cells = [c for c in objects.CellMappingList.get_all(context)
              if not c.is_cell0()]

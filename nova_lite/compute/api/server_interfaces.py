@@ -46,7 +46,11 @@ def get_interface(context, instance, port_id):
     raise exception.PortNotFoundForInstance(port_id=port_id)
 
 
-def _check(context, instance, action):
+def check_change(context, instance, action):
+    """What an interface attach or detach (or addFixedIp and
+    removeFixedIp) needs of the server: unlocked (or an administrator),
+    active, paused or stopped with no task, a compute that speaks RPC
+    1.12; 409 otherwise."""
     server_actions.check_lock(context, instance)
     server_actions.check_state(instance, action, ALLOW)
     server_actions.check_compute(instance, action,
@@ -57,7 +61,7 @@ def attach(context, instance, network_id=None, port_id=None,
            fixed_ip=None, tag=None):
     """Attach port_id, or a new port on network_id (network_id None and
     no port: the one network 'auto' means); returns (port, tag)."""
-    _check(context, instance, 'attach_interface')
+    check_change(context, instance, 'attach_interface')
     api = network_api.API()
     if port_id:
         request = [{'port': port_id}]
@@ -87,7 +91,7 @@ def attach(context, instance, network_id=None, port_id=None,
 def detach(context, instance, port_id):
     """Start detaching port_id (PortNotFoundForInstance, 404, when the
     server has no such port)."""
-    _check(context, instance, 'detach_interface')
+    check_change(context, instance, 'detach_interface')
     if port_id not in _tags(instance) and not any(
             p['id'] == port_id
             for p, _ in list_interfaces(context, instance)):

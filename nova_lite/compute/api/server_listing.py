@@ -302,6 +302,18 @@ def get(context, server_id, cell_down_support=False, host_status=False):
     return server_records.record(_with_security_groups(context, [result])[0])
 
 
+def pinned_zones(context, server_ids):
+    """{server id: its pinned availability zone or None} (2.96), read
+    from the request specs in one query."""
+    return server_records.pinned_zones(context, server_ids)
+
+
+def request_spec_fields(context, server_ids):
+    """{server id: {'pinned_availability_zone', 'scheduler_hints'}}
+    (2.96, 2.100) of the servers with a request spec, in one query."""
+    return server_records.request_spec_fields(context, server_ids)
+
+
 def update(context, server_id, rec=None, host_status=False, **values):
     """Update a server's instance columns (display_name,
     display_description, access_ip_v4, access_ip_v6, auto_disk_config)

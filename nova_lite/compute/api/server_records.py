@@ -519,6 +519,31 @@ def down_row_with_spec(context, server_id, server_mapping):
                        jsonutils.loads(blob) if blob else None)
 
 
+def request_spec_fields(context, server_ids):
+    """{server id: {'pinned_availability_zone': the zone its request
+    spec pins it to (the zone asked for at create, unshelve or update;
+    None: unpinned), 'scheduler_hints': the hints it was booted with,
+    each value a list (as Nova's request spec keeps them)}} for those of
+    server_ids that have a request spec, in one API DB query."""
+    found = {}
+    for uuid, blob in api_rows.request_specs(context, server_ids).items():
+        spec = data(jsonutils.loads(blob))
+        found[uuid] = {
+            'pinned_availability_zone': spec.get('availability_zone'),
+            'scheduler_hints': {
+                key: value if isinstance(value, list) else [value]
+                for key, value in (spec.get('scheduler_hints') or
+                                   {}).items()}}
+    return found
+
+
+def pinned_zones(context, server_ids):
+    """{server id: its pinned availability zone or None}
+    (request_spec_fields)."""
+    return {uuid: fields['pinned_availability_zone'] for uuid, fields in
+            request_spec_fields(context, server_ids).items()}
+
+
 def _host_statuses(cctxt, hosts):
     """{host: host status} of the compute services of hosts."""
     if not hosts:

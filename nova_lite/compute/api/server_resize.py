@@ -161,12 +161,11 @@ def _begin(instance, task_state, action):
             state=exc.kwargs.get('actual'))
 
 
-def _check_quota(context, instance, to_flavor, from_flavor):
+def _check_quota(context, instance, to_flavor, from_flavor, revert=False):
     """TooManyInstances (403) if going from from_flavor to to_flavor
     needs more cores or ram than the owner's quota has left."""
-    quota.check_deltas(context, instance.project_id, instance.user_id, {
-        'cores': to_flavor.vcpus - from_flavor.vcpus,
-        'ram': to_flavor.memory_mb - from_flavor.memory_mb})
+    quota.check_resize(context, instance.project_id, instance.user_id,
+                       to_flavor, from_flavor, revert=revert)
 
 
 def _start_move(context, instance, action, flavor, cross_cell,
@@ -274,7 +273,7 @@ def revert_resize(context, instance):
     if instance.old_flavor is not None:
         # Going back to a larger flavor needs room again (Nova).
         _check_quota(context, instance, instance.old_flavor,
-                     instance.flavor)
+                     instance.flavor, revert=True)
     _begin(instance, inst_obj.RESIZE_REVERTING, 'revertResize')
     try:
         _claim_migration(instance, migration, migration_obj.REVERTING,

@@ -17,23 +17,28 @@ anew within its cell.
 - shelveOffload: SHELVED.
 - unshelve: SHELVED or SHELVED_OFFLOADED; from 2.77 an availability
   zone for an offloaded server (409 for a SHELVED one, 400 for a zone
-  that does not exist), saved on the server and its request spec.
+  that does not exist), saved on the server and its request spec; from
+  2.91 null unpins it, and administrators may name a host (400 for an
+  unknown one, 409 for one outside the zone the server is pinned to;
+  compute_task RPC 1.5).
 - rescue: ACTIVE, SHUTOFF or ERROR; a volume-backed server only from
   2.87, with a rescue image that names its rescue device or bus
   (hw_rescue_device, hw_rescue_bus) (400 otherwise).
 - unrescue: RESCUED.
 """
+from nova_lite.compute.api import availability_zones
 from nova_lite.compute.api import server_actions
 from nova_lite.compute.api import server_images
+from nova_lite.compute.api import servers as compute_servers
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
-from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action as actions
+from nova_lite import quota
 
 SHELVE_VM_STATES = (instance_obj.ACTIVE, instance_obj.STOPPED,
                     instance_obj.PAUSED, instance_obj.SUSPENDED)
@@ -92,32 +97,53 @@ def shelve_offload(context, instance):
         instance_obj.SHELVING_OFFLOADING, [None], version=_VERSION)
 
 
-def unshelve(context, instance, availability_zone=UNSET):
+def _check_unshelve_quota(context, instance):
+    """An offloaded server holds no allocation: counting usage from
+    placement, its cores and ram must fit again (TooManyInstances, 403,
+    as Nova). Counting from the cells it never stopped counting."""
+    if not quota.from_placement():
+        return
+    deltas = {'cores': instance.flavor.vcpus,
+              'ram': instance.flavor.memory_mb}
+    if quota.is_unified():
+        deltas['class:DISK_GB'] = ((instance.flavor.root_gb or 0) +
+                                   (instance.flavor.ephemeral_gb or 0))
+    quota.check_deltas(context, instance.project_id, instance.user_id,
+                       deltas)
+
+
+def unshelve(context, instance, availability_zone=UNSET, host=None):
     """Unshelve the server: task unshelving, handed to the super
     conductor. availability_zone (2.77): where an offloaded server goes
-    (UNSET: where its request spec says)."""
+    (UNSET: where its request spec says; None, from 2.91: anywhere, the
+    server unpinned); host (2.91, administrators): the compute an
+    offloaded server goes to, in the zone the server is pinned to (or
+    asked for). Nova's rules: either is 409 for a SHELVED server; an
+    unknown zone or host 400; a host outside the zone 409."""
     server_actions.check_lock(context, instance)
     server_actions.check_state(instance, 'unshelve', UNSHELVE_VM_STATES)
-    if availability_zone is not UNSET:
-        if instance.vm_state != instance_obj.SHELVED_OFFLOADED:
-            raise exception.UnshelveInstanceInvalidState(
-                instance_uuid=instance.uuid, state=instance.vm_state)
-        if availability_zone != CONF.default_availability_zone:
-            raise exception.InvalidInput(
-                reason='The requested availability zone is not available')
+    moves = availability_zone is not UNSET or host
+    if moves and instance.vm_state != instance_obj.SHELVED_OFFLOADED:
+        raise exception.UnshelveInstanceInvalidState(
+            instance_uuid=instance.uuid, state=instance.vm_state)
+    if availability_zone not in (UNSET, None):
+        availability_zones.check_requested_zone(context, availability_zone)
+    if host:
+        compute_servers.check_requested_destination(context, host)
     conductor = conductor_rpcapi.ComputeTaskAPI()
-    if not conductor.can_send(conductor_rpcapi.UNSHELVE_VERSION):
-        raise exception.ComputeTooOldForAction(
-            action=actions.UNSHELVE, instance_uuid=instance.uuid,
-            host='the super conductor')
+    for version, needed in ((conductor_rpcapi.UNSHELVE_VERSION, True),
+                            (conductor_rpcapi.UNSHELVE_HOST_VERSION,
+                             bool(host))):
+        if needed and not conductor.can_send(version):
+            raise exception.ComputeTooOldForAction(
+                action=actions.UNSHELVE, instance_uuid=instance.uuid,
+                host='the super conductor')
     if instance.vm_state == instance_obj.SHELVED:
         server_actions.check_compute(instance, actions.UNSHELVE, _VERSION)
-    elif availability_zone is not UNSET:
-        spec = objects.RequestSpec.get_by_instance_uuid(context,
-                                                        instance.uuid)
-        spec.availability_zone = availability_zone
-        spec.save()
-        instance.availability_zone = availability_zone
+    else:
+        _check_unshelve_quota(context, instance)
+        if moves:
+            _pin(context, instance, availability_zone, host)
     instance.task_state = instance_obj.UNSHELVING
     try:
         with instance_obj.transaction(instance.context):
@@ -126,7 +152,23 @@ def unshelve(context, instance, availability_zone=UNSET):
                                           actions.UNSHELVE)
     except exception.UnexpectedTaskStateError as exc:
         raise _task_state_conflict(instance, 'unshelve', exc)
-    conductor.unshelve_instance(context, instance)
+    conductor.unshelve_instance(context, instance, host=host)
+
+
+def _pin(context, instance, availability_zone, host):
+    """Save the zone an unshelve asked for (None unpins) on the server
+    and its request spec, once a host it names is in the zone the server
+    ends up pinned to (UnshelveHostNotInAZ, 409, otherwise)."""
+    spec = objects.RequestSpec.get_by_instance_uuid(context, instance.uuid)
+    zone = (spec.availability_zone if availability_zone is UNSET
+            else availability_zone)
+    if host and zone and \
+            availability_zones.host_zone(context, host) != zone:
+        raise exception.UnshelveHostNotInAZ(host=host, availability_zone=zone)
+    if availability_zone is not UNSET:
+        spec.availability_zone = availability_zone
+        spec.save()
+        instance.availability_zone = availability_zone
 
 
 def delete_image(context, image_id):

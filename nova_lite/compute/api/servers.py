@@ -24,10 +24,12 @@ from nova_lite.compute.api import flavors as compute_flavors
 from nova_lite.compute.api import server_groups
 from nova_lite.compute.api import server_metadata
 from nova_lite.compute.api import server_resize
+from nova_lite.compute.api import server_shares
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.conductor.tasks import base as tasks_base
 from nova_lite.conf import CONF
 from nova_lite import context as nova_context
 from nova_lite import exception
@@ -83,6 +85,57 @@ def _flavor(context, flavor_id):
     return flavor
 
 
+# A server keeps its image's properties in its system metadata, as
+# Nova's: image_<name> (a string of at most 255 characters) for each
+# property but those never inherited ([DEFAULT]
+# non_inheritable_image_properties' defaults and the image signature),
+# image_<field> for these fields of the image itself, and
+# image_base_image_ref. 2.98 shows them all (without the prefix) as the
+# image's properties.
+IMAGE_SYSMETA_PREFIX = 'image_'
+_NOT_INHERITED = ('cache_in_nova', 'bittorrent', 'img_signature',
+                  'img_signature_hash_method',
+                  'img_signature_certificate_uuid',
+                  'img_signature_key_type')
+_INHERITED_FIELDS = ('min_ram', 'min_disk', 'disk_format',
+                     'container_format')
+
+
+def image_system_metadata(image, flavor=None):
+    """{image_<key>: str} a server of flavor booted (or rebuilt) from
+    image keeps; min_disk is at least the flavor's root disk (but for a
+    vhd image, as Nova's)."""
+    found = {IMAGE_SYSMETA_PREFIX + 'base_image_ref': image.get('id') or ''}
+    for key, value in (image.get('properties') or {}).items():
+        if key in _NOT_INHERITED or value is None:
+            continue
+        found[IMAGE_SYSMETA_PREFIX + key] = str(value)[:255]
+    for key in _INHERITED_FIELDS:
+        value = image.get(key)
+        if key == 'min_disk' and flavor is not None:
+            value = (flavor.root_gb if image.get('disk_format') == 'vhd'
+                     else max(value or 0, flavor.root_gb or 0))
+        if value is not None:
+            found[IMAGE_SYSMETA_PREFIX + key] = str(value)
+    return found
+
+
+def with_image_system_metadata(system_metadata, image, flavor=None):
+    """system_metadata with its image_* keys replaced by image's."""
+    kept = {k: v for k, v in (system_metadata or {}).items()
+            if not k.startswith(IMAGE_SYSMETA_PREFIX)}
+    kept.update(image_system_metadata(image, flavor))
+    return kept
+
+
+def image_properties(system_metadata):
+    """The image properties a server shows (2.98): its image_* system
+    metadata without the prefix."""
+    prefix = len(IMAGE_SYSMETA_PREFIX)
+    return {k[prefix:]: v for k, v in (system_metadata or {}).items()
+            if k.startswith(IMAGE_SYSMETA_PREFIX)}
+
+
 def check_image(context, image_id, flavor, not_found=None,
                 volume_backed=False):
     """The image a server boots from: it exists (else not_found, by
@@ -114,19 +167,54 @@ def _keypair(context, key_name):
         raise exception.InvalidInput(reason='Invalid key_name provided.')
 
 
-def _zone(context, availability_zone):
-    """(zone, requested_destination) from 'zone', 'zone:host' or
-    'zone:host:node' (hosts for admins only, checked by the caller's
-    policy)."""
-    if not availability_zone:
-        return CONF.default_schedule_zone, None
-    zone, _, rest = availability_zone.partition(':')
+def _zone(context, availability_zone, requested=None):
+    """(zone, requested_destination, force_hosts, force_nodes) from
+    'zone', 'zone:host', 'zone::node' or 'zone:host:node' (hosts for
+    admins only, checked by the caller's policy: a forced host or node
+    skips the scheduler's filters, as Nova's force_hosts) and requested,
+    the (host, node) of 2.74 (the filters still run)."""
+    zone, _, rest = (availability_zone or '').partition(':')
     host, _, node = rest.partition(':')
     if zone:
         availability_zones.check_requested_zone(context, zone)
-    dest = {'host': host or None, 'node': node or None} \
-        if (host or node) else None
-    return zone or None, dest
+    elif not availability_zone:
+        zone = CONF.default_schedule_zone
+    dest = None
+    if requested:
+        dest = {'host': requested[0] or None, 'node': requested[1] or None}
+    return (zone or None, dest, [host] if host else [],
+            [node] if node else [])
+
+
+def set_pinned_zone(context, server_id, zone, host, instance_zone):
+    """Pin the server to zone in its request spec, or unpin it (zone
+    None), so that its next scheduling (a move, an unshelve) stays in
+    that zone or not (2.104). As Nova: a server is pinned only to the
+    zone it is in now (its host's, else the zone it was booted into)
+    and a pinned server must be unpinned before it is pinned elsewhere;
+    either is PinnedZoneConflict (409)."""
+    spec = objects.RequestSpec.get_by_instance_uuid(context, server_id)
+    pinned = spec.availability_zone
+    if zone is None:
+        if pinned is not None:
+            spec.availability_zone = None
+            spec.save()
+        return
+    if pinned is not None:
+        if zone != pinned:
+            raise exception.PinnedZoneConflict(
+                reason='Cannot change pinned availability zone directly. '
+                       'Unpin first by setting pinned_availability_zone '
+                       'to null.')
+        return
+    current = (availability_zones.host_zone(context, host) if host
+               else instance_zone)
+    if zone != current:
+        raise exception.PinnedZoneConflict(
+            reason="Server can only be pinned to its current availability "
+                   "zone '%s', but '%s' was requested." % (current, zone))
+    spec.availability_zone = zone
+    spec.save()
 
 
 def _hints(context, scheduler_hints):
@@ -182,10 +270,21 @@ def check_requested_destination(context, host=None, node=None):
         raise exception.RequestedHostNotFound(host=node)
 
 
-def parse_boot_devices(image_ref, block_device_mapping_v2):
+def parse_boot_devices(image_ref, block_device_mapping_v2, context=None):
     """(image id or None for a volume-backed server, [bdm dict]): a
     create request's imageRef and block_device_mapping_v2 as create()
-    takes them (InvalidBDM or InvalidInput, 400, for a bad mapping)."""
+    takes them (InvalidBDM or InvalidInput, 400, for a bad mapping).
+    With context, an image made from a volume-backed server boots from
+    the mappings it names (block_devices.image_mappings)."""
+    if image_ref and context is not None:
+        try:
+            image = image_api.API().get(context, image_ref)
+        except exception.ImageNotFound:
+            image = None
+        if image is not None:
+            image_ref, block_device_mapping_v2 = (
+                block_devices.image_mappings(image,
+                                             block_device_mapping_v2))
     return block_devices.parse(image_ref, block_device_mapping_v2)
 
 
@@ -195,7 +294,8 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
            admin_password=None, access_ip_v4=None, access_ip_v6=None,
            config_drive=None, tags=None, block_device_mapping=None,
            auto_disk_config=None, injected_files=None,
-           scheduler_hints=None, security_groups=None):
+           scheduler_hints=None, security_groups=None, hostname=None,
+           requested_destination=None):
     """Create max_count servers (all or none; fewer, at least
     min_count, when the quota lets fewer in). Returns (records,
     reservation_id): the records as the API shows a new server.
@@ -205,7 +305,11 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     parse_boot_devices gives it, has the boot volume).
     scheduler_hints: os:scheduler_hints as given; 'group' names a server
     group of the caller's project (InvalidInput, 400, otherwise) that
-    every server created joins."""
+    every server created joins. hostname (2.90): the guest's host name
+    instead of one made from the name (one server only).
+    availability_zone 'zone:host:node' forces the host and node (no
+    filters); requested_destination (host, node) of 2.74 only
+    requests them."""
     if min_count > max_count:
         raise exception.InvalidInput(
             reason='min_count must be <= max_count')
@@ -226,13 +330,14 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     auto_disk_config = disk_config_for(image, auto_disk_config)
     keypair = _keypair(context, key_name)
     network_api.API().validate_networks(context, requested_networks)
-    system_metadata = {'image_base_image_ref':
-                       '' if volume_backed else image['id']}
+    system_metadata = ({'image_base_image_ref': ''} if volume_backed
+                       else image_system_metadata(image, flavor))
     if security_groups:
         system_metadata[network_api.SECURITY_GROUPS_KEY] = jsonutils.dumps(
             network_api.API().resolve_security_groups(
                 context, context.project_id, security_groups))
-    zone, destination = _zone(context, availability_zone)
+    zone, destination, force_hosts, force_nodes = _zone(
+        context, availability_zone, requested_destination)
     hints, group = _hints(context, scheduler_hints)
     snapshot = embedded_flavor.EmbeddedFlavor.from_flavor(flavor)
     reservation_id = _reservation_id()
@@ -244,6 +349,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                                  'properties')},
         num_instances=max_count, availability_zone=zone,
         ignore_hosts=[], requested_destination=destination,
+        force_hosts=force_hosts, force_nodes=force_nodes,
         scheduler_hints=hints, is_bfv=volume_backed,
         instance_group=group)
     image_ref = '' if volume_backed else image['id']
@@ -257,7 +363,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
                            else uuidutils.generate_uuid()),
             user_id=context.user_id, project_id=context.project_id,
             display_name=display, display_description=description,
-            hostname=_hostname(display), image_ref=image_ref,
+            hostname=hostname or _hostname(display), image_ref=image_ref,
             instance_type_id=flavor.id, memory_mb=flavor.memory_mb,
             vcpus=flavor.vcpus, root_gb=flavor.root_gb,
             ephemeral_gb=flavor.ephemeral_gb,
@@ -290,11 +396,29 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             block_device_mappings=per_instance[index],
             tags=list(tags or [])), spec))
 
+    # (Unified limits count class:DISK_GB: the local disks.)
+    disk_gb = (0 if volume_backed else flavor.root_gb or 0) + (
+        flavor.ephemeral_gb or 0)
+    # The cells are counted before the transaction that writes the
+    # servers (and holds the project's quota lock), not inside it.
+    counted = [quota.count_for_boot(context, context.project_id,
+                                    context.user_id)]
+
     def quota_check(cctxt):
         return quota.check_boot(cctxt, context.project_id, context.user_id,
                                 flavor.vcpus, flavor.memory_mb, min_count,
                                 max_count, metadata=metadata,
-                                injected_files=injected_files)
+                                injected_files=injected_files,
+                                cell_count=counted[0], disk_gb=disk_gb)
+
+    def write():
+        try:
+            return br_obj.create_servers(context, requests, quota_check)
+        except quota.UsageNeeded:
+            # Limited after all (nothing was written): count, again.
+            counted[0] = quota.count_for_boot(
+                context, context.project_id, context.user_id, force=True)
+            return br_obj.create_servers(context, requests, quota_check)
 
     quota.prime_cells(context)
     reserved = []
@@ -309,7 +433,7 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             server_groups.add_members(context, group,
                                       [i.uuid for i in instances])
             joined = instances
-        count = br_obj.create_servers(context, requests, quota_check)
+        count = write()
     except Exception:
         block_devices.release(context, reserved)
         for inst in joined:
@@ -323,6 +447,10 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
             server_groups.remove_server(context, inst.uuid)
         instances, requests = instances[:count], requests[:count]
         spec.num_instances = count
+    # The boot is written, not yet sent: an API that ends here leaves
+    # build requests no conductor picks up (the super conductors bury
+    # them after [conductor] build_request_timeout).
+    tasks_base.step_boundary('boot_cast')
     try:
         _conductor().schedule_and_build_instances(
             context, [i.uuid for i in instances], spec, requested_networks,
@@ -390,8 +518,8 @@ def _compute_up(cctxt, host):
 
 def _local_delete(context, instance):
     """Delete where the compute cannot: free volumes (as
-    block_devices.cleanup_volumes says), ports and allocations and mark
-    the instance deleted."""
+    block_devices.cleanup_volumes says), ports, share grants and
+    allocations and mark the instance deleted."""
     _notify_delete(context, instance, notify.START)
     placement = compute_inventory.placement_for(context)
     try:
@@ -399,6 +527,7 @@ def _local_delete(context, instance):
             context, objects.BlockDeviceMappingList.get_by_instance_uuid(
                 instance.context, instance.uuid))
         network_api.API().deallocate_for_instance(context, instance.uuid)
+        server_shares.revoke_all(context, instance.uuid)
     finally:
         placement.remove_allocations(context, instance.uuid)
         # A move in progress: the source allocation its migration holds.
@@ -478,7 +607,10 @@ def delete(context, server_id, force=False, action=instance_action.DELETE):
                 *instance_obj.SHELVE_TASK_STATES,
                 instance_obj.RESCUING, instance_obj.UNRESCUING,
                 instance_obj.SOFT_DELETING, instance_obj.RESTORING,
-                instance_obj.IMAGE_BACKUP, instance_obj.UPDATING_PASSWORD])
+                instance_obj.IMAGE_BACKUP, instance_obj.IMAGE_SNAPSHOT,
+                instance_obj.IMAGE_PENDING_UPLOAD,
+                instance_obj.IMAGE_UPLOADING, instance_obj.UPDATING_PASSWORD,
+                instance_obj.MIGRATING])
         except exception.UnexpectedDeletingTaskStateError:
             # Already being deleted; if for longer than
             # delete_retry_interval its message may have been lost (a

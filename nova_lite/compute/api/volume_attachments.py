@@ -8,9 +8,13 @@ without a connector; detach: the volume goes detaching) -- a compare-
 and-swap in the volume service, so two racing requests cannot both
 pass -- the mapping is written, the instance action recorded in the
 instance's cell, and the work cast to the instance's compute (RPC 1.7),
-which connects or disconnects the volume. Swapping a volume for another
-needs a driver that can swap; the simulated one cannot: 409
-(VolumeSwapNotSupported) once the request is otherwise valid.
+which connects or disconnects the volume. A swap (the service role,
+as Nova's policy) moves a volume's mapping to another volume: the old
+one goes detaching and the new one is reserved for the server (both
+compare-and-swaps in the volume service), the action swap_volume is
+recorded and the server's compute (RPC 1.16: 409 for an older one)
+connects the new volume, has the guest copy onto it, completes its
+attachment and releases the old one (available), or rolls both back.
 """
 from nova_lite.compute.api import server_actions
 from nova_lite.compute import block_devices
@@ -65,10 +69,28 @@ def get_attachment(instance, volume_id):
     raise exception.VolumeNotAttached(volume_id=volume_id)
 
 
+def _offloaded(instance):
+    return instance.vm_state == inst_obj.SHELVED_OFFLOADED
+
+
+def check_version(instance, action, shelved_allowed):
+    """Attach and detach of a shelved or shelved-offloaded server need
+    2.20 (shelved_allowed: the request's microversion is 2.20 or later);
+    409 below, as Nova."""
+    if not shelved_allowed and instance.vm_state in (
+            inst_obj.SHELVED, inst_obj.SHELVED_OFFLOADED):
+        raise exception.InstanceInvalidState(
+            action=action, instance_uuid=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+
+
 def attach(context, instance, volume_id, device=None, tag=None,
            delete_on_termination=False):
     """Reserve volume_id for the instance, write its mapping, cast the
-    attach. Returns the mapping."""
+    attach. Returns the mapping. A shelved-offloaded server has no host
+    to connect to: as Nova (2.20), the mapping is written and the
+    attachment completed without a connection (volume in-use); the
+    compute that unshelves the server connects it."""
     _check(context, instance, 'attach_volume')
     cctxt = instance.context
     api = volume_api.API()
@@ -87,7 +109,9 @@ def attach(context, instance, volume_id, device=None, tag=None,
         raise exception.InvalidInput(
             reason='The supplied device path (%s) is in use.' % device)
     device = device or block_devices.next_device_name(used)
-    _check_compute(instance, 'attach_volume')
+    offloaded = _offloaded(instance)
+    if not offloaded:
+        _check_compute(instance, 'attach_volume')
     attachment = api.attachment_create(context, volume_id, instance.uuid)
     try:
         bdm = objects.BlockDeviceMapping(
@@ -98,23 +122,37 @@ def attach(context, instance, volume_id, device=None, tag=None,
             device_name=device, tag=tag,
             delete_on_termination=bool(delete_on_termination))
         bdm.create()
+        if offloaded:
+            api.attachment_complete(context, attachment['id'])
     except Exception:
         block_devices.release(context, [{'attachment_id':
                                          attachment['id']}])
+        if offloaded and bdm.obj_attr_is_set('id'):
+            bdm.destroy()
         raise
     instance_events.record_action(cctxt, instance, actions.ATTACH_VOLUME)
-    server_actions.compute_rpc().attach_volume(cctxt, instance, bdm)
+    if not offloaded:
+        server_actions.compute_rpc().attach_volume(cctxt, instance, bdm)
     return bdm
 
 
 def detach(context, instance, volume_id):
     """Start detaching volume_id (not the root volume: 400) and cast
-    the detach."""
+    the detach. A shelved-offloaded server's volume is connected
+    nowhere: as Nova (2.20), its attachment and mapping are deleted
+    here (the volume is available on return)."""
     _check(context, instance, 'detach_volume')
     bdm = get_attachment(instance, volume_id)
     if bdm.is_root:
         raise exception.InvalidInput(
             reason='Cannot detach a root device volume')
+    if _offloaded(instance):
+        cctxt = instance.context
+        instance_events.record_action(cctxt, instance,
+                                      actions.DETACH_VOLUME)
+        block_devices.release(context, [bdm])
+        bdm.destroy()
+        return
     _check_compute(instance, 'detach_volume')
     volume_api.API().begin_detaching(context, volume_id)
     cctxt = instance.context
@@ -134,15 +172,36 @@ def update(context, instance, volume_id, delete_on_termination=None):
 
 
 def swap(context, instance, volume_id, new_volume_id):
-    """Swap volume_id for new_volume_id: checked as Nova checks it, then
-    refused (409): the simulated driver cannot swap volumes."""
+    """Swap volume_id for new_volume_id, checked as Nova checks it
+    (lock and states 409, old volume not attached 404, new volume in
+    use, not available or smaller 400), then cast to the compute."""
     server_actions.check_lock(context, instance)
     server_actions.check_state(instance, 'swap_volume', ALLOW_SWAP)
-    get_attachment(instance, volume_id)
-    new = volume_api.API().get(context, new_volume_id)
+    bdm = get_attachment(instance, volume_id)
+    api = volume_api.API()
+    old = api.get(context, volume_id)
+    new = api.get(context, new_volume_id)
+    if new['attachments']:
+        raise exception.InvalidVolume(
+            reason='New volume must be detached in order to swap.')
     if new['status'] != volume_api.AVAILABLE:
         raise exception.InvalidVolume(
             reason="volume '%s' status must be 'available'. Currently in "
                    "'%s'" % (new_volume_id, new['status']))
-    raise exception.VolumeSwapNotSupported(volume_id=volume_id,
-                                           instance_uuid=instance.uuid)
+    if int(new['size']) < int(old['size']):
+        raise exception.InvalidVolume(
+            reason='New volume must be the same size or larger.')
+    server_actions.check_compute(instance, 'swap_volume',
+                                 compute_rpcapi.SWAP_VOLUME_VERSION)
+    api.begin_detaching(context, volume_id)
+    try:
+        attachment = api.attachment_create(context, new_volume_id,
+                                           instance.uuid)
+    except Exception:
+        api.roll_detaching(context, volume_id)
+        raise
+    cctxt = instance.context
+    instance_events.record_action(cctxt, instance, actions.SWAP_VOLUME)
+    server_actions.compute_rpc().swap_volume(
+        cctxt, instance, volume_id, new_volume_id, attachment['id'])
+    return bdm

@@ -13,6 +13,7 @@ server's fault).
 from oslo_log import log as logging
 
 from nova_lite.compute import instance_events
+from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import saves
 from nova_lite import exception
 from nova_lite.image import api as image_api
@@ -47,17 +48,9 @@ class BackupTasks(object):
     def _upload(self, context, instance, image_id):
         images = image_api.API()
         try:
-            instance.task_state = instance_obj.IMAGE_PENDING_UPLOAD
-            instance.save(expected_task_state=[instance_obj.IMAGE_BACKUP])
-            disk = self.driver.snapshot(instance.uuid)
-            instance.task_state = instance_obj.IMAGE_UPLOADING
-            instance.save(expected_task_state=[
-                instance_obj.IMAGE_PENDING_UPLOAD])
-            images.update(context, image_id, status='active',
-                          size=disk['size'], checksum=disk['checksum'])
-            instance.task_state = None
-            instance.save(expected_task_state=[
-                instance_obj.IMAGE_UPLOADING])
+            image_tasks.upload_snapshot(context, instance, self.driver,
+                                        self.host, image_id,
+                                        instance_obj.IMAGE_BACKUP)
             return True
         except Exception as exc:
             LOG.warning('Backup of %s into %s failed on %s: %s',

@@ -12,32 +12,30 @@ nothing left behind.
 import traceback
 
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
+from nova_lite.compute.service import event_waits
+from nova_lite.compute.service import group_check
+from nova_lite.compute.service import vif_plugging
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite.notifications import instance as notify
-from nova_lite import objects
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
-from nova_lite.objects import instance_group
+from nova_lite.share import api as share_api
 
 LOG = logging.getLogger(__name__)
+# Times a compute sends the freeing of a server's allocations that got
+# no reply (_free_claim).
+FREE_CLAIM_ATTEMPTS = 3
 
 # A build the stop of its compute interrupted (its guest may be half
 # made); a build still in task_state scheduling has its cast waiting in
 # this host's queue.
 INTERRUPTED = (instance_obj.NETWORKING, instance_obj.SPAWNING)
-
-
-def _group_of(instance):
-    """The server group an instance was booted in (its system
-    metadata), or None."""
-    if not instance.obj_attr_is_set('system_metadata'):
-        return None
-    return (instance.system_metadata or {}).get('server_group')
 
 
 class BuildTasks(object):
@@ -47,11 +45,13 @@ class BuildTasks(object):
     InstanceLocks; network_api: the network service's client; volumes:
     the VolumeTasks of this host (a build's and a delete's volumes);
     moves: the ResizeRecovery of this host (a delete in the middle of
-    a move releases it).
+    a move releases it); waits: its EventWaits (network-vif-plugged).
     """
 
-    def __init__(self, host, driver, locks, network_api, volumes, moves):
+    def __init__(self, host, driver, locks, network_api, volumes, moves,
+                 waits):
         self.host = host
+        self.waits = waits
         self.driver = driver
         self.locks = locks
         self.network_api = network_api
@@ -142,12 +142,7 @@ class BuildTasks(object):
                 context, instance)
             instance.task_state = instance_obj.SPAWNING
             instance.save(expected_task_state=[instance_obj.NETWORKING])
-            flavor = instance.flavor
-            # A volume-backed server's root disk is its volume.
-            self.driver.spawn(instance.uuid, flavor.vcpus, flavor.memory_mb,
-                              (0 if volume_backed else flavor.root_gb)
-                              + flavor.ephemeral_gb,
-                              name=instance.display_name)
+            self._spawn_plugged(context, instance, nw_info, volume_backed)
             self.volumes.plug_block_devices(context, instance, bdms)
             instance.vm_state = instance_obj.ACTIVE
             instance.power_state = instance_obj.RUNNING
@@ -162,73 +157,109 @@ class BuildTasks(object):
             LOG.info('Instance %s was deleted while building; cleaning up',
                      instance.uuid)
             self._undo_build(context, instance)
-        except Exception as exc:
+        except exception.VirtualInterfacePlugTimeout as exc:
+            # The host's network agent may be at fault: the next host.
+            self._fail_and_reschedule(context, instance, request_spec,
+                                      requested_networks, host_list, event,
+                                      exc)
+        except exception.VirtualInterfaceCreateException as exc:
             LOG.warning('Build of instance %s failed on %s: %s',
                         instance.uuid, self.host, exc)
+            abort = exception.BuildAbortException(
+                instance_uuid=instance.uuid,
+                reason='Failed to allocate the network(s), not '
+                       'rescheduling.')
             notify.notify_about_instance_create(context, instance, self.host,
-                                                notify.ERROR, exc)
-            event.failed(exc, exc.__traceback__)
+                                                notify.ERROR, abort)
+            event.failed(abort, exc.__traceback__)
             self._undo_build(context, instance)
-            self._reschedule(context, instance, request_spec,
-                             requested_networks, host_list, exc)
+            self._abort(instance, abort)
+        except Exception as exc:
+            self._fail_and_reschedule(context, instance, request_spec,
+                                      requested_networks, host_list, event,
+                                      exc)
+
+    def _fail_and_reschedule(self, context, instance, request_spec,
+                             requested_networks, host_list, event, exc):
+        """A build that failed here (exc) and goes to the next host:
+        its event failed, what it made here undone (its claim freed),
+        the instance back to its cell conductor with the alternates."""
+        LOG.warning('Build of instance %s failed on %s: %s',
+                    instance.uuid, self.host, exc)
+        notify.notify_about_instance_create(context, instance, self.host,
+                                            notify.ERROR, exc)
+        event.failed(exc, exc.__traceback__)
+        self._undo_build(context, instance)
+        self._reschedule(context, instance, request_spec,
+                         requested_networks, host_list, exc)
+
+    def _spawn_plugged(self, context, instance, nw_info, volume_backed):
+        """Spawn the guest and plug its VIFs, waiting for
+        network-vif-plugged as vif_plugging.spawn_and_wait says; the
+        VIFs awaited show active in the info cache after."""
+        flavor = instance.flavor
+
+        def spawn():
+            # A volume-backed server's root disk is its volume.
+            self.driver.spawn(
+                instance.uuid, flavor.vcpus, flavor.memory_mb,
+                (0 if volume_backed else flavor.root_gb)
+                + flavor.ephemeral_gb, name=instance.display_name)
+        awaited = vif_plugging.spawn_and_wait(
+            self.waits, self.network_api, context, instance, self.host,
+            [v['id'] for v in nw_info or ()],
+            [t for _n, t in event_waits.unplugged_vifs(nw_info)], spawn)
+        if awaited:
+            instance.network_info = [dict(v, active=True) for v in nw_info]
+
+    def _abort(self, instance, abort):
+        """A build that is not rescheduled: ERROR with abort as its
+        fault, no host (its claim was freed)."""
+        instance.vm_state = instance_obj.ERROR
+        instance.task_state = None
+        instance.network_info = []
+        instance.host = None
+        instance.node = None
+        try:
+            instance.save(expected_task_state=list(INTERRUPTED))
+        except (exception.UnexpectedTaskStateError,
+                exception.InstanceNotFound):
+            return
+        instance.add_fault(500, abort.format_message(), host=self.host)
 
     def _check_group_policy(self, context, instance, request_spec):
-        """The late check of the server group's policy (as Nova's
-        _validate_instance_group_policy), for two schedulers that placed
-        members at once: under a lock per group on this host, the
-        members (as the conductor read them) that this cell has on a
-        host are read (one query); anti-affinity fails when this host
-        already has max_server_per_host of them, affinity when a member
-        is on another host (of this cell, or of the hosts the conductor
-        found). Members booted after the conductor read the group are
-        found by their system metadata (server_group), so of two checks
-        the later always sees the earlier. A failed check leaves the
-        instance without a host before the lock is released, so of two
-        members racing for one host only one is rescheduled.
-        InstanceGroupPolicyViolated then."""
-        group = (request_spec.instance_group
-                 if request_spec is not None
-                 and request_spec.obj_attr_is_set('instance_group')
-                 else None)
-        if group is None or group.policy not in (
-                instance_group.AFFINITY, instance_group.ANTI_AFFINITY):
-            return
-        others = set(group.members) - {instance.uuid}
-        with self.locks('server-group:%s' % group.uuid):
-            anti = group.policy == instance_group.ANTI_AFFINITY
-            if anti:
-                # This host's instances of the group: members as the
-                # conductor read them, and any booted in the group
-                # since (its system metadata names the group).
-                here = [i for i in objects.InstanceList.get_by_host(
-                    context, self.host) if i.uuid != instance.uuid and (
-                    i.uuid in others or _group_of(i) == group.uuid)]
-                violated = len(here) >= group.max_server_per_host
-            else:
-                hosts = [i.host for i in objects.InstanceList.get_by_filters(
-                    context, {'uuid': sorted(others)}) if i.host] \
-                    if others else []
-                elsewhere = set(hosts) | set(group.hosts or [])
-                violated = bool(elsewhere) and self.host not in elsewhere
-            if not violated:
-                return
-            LOG.info('Instance %s would break the %s policy of server '
-                     'group %s on %s; rescheduling', instance.uuid,
-                     group.policy, group.uuid, self.host)
+        """The late check of the server group's policy (group_check):
+        a failed check leaves the instance without a host before the
+        group's lock is released. InstanceGroupPolicyViolated then."""
+        def withdraw():
             instance.host = None
             instance.node = None
             instance.save(expected_task_state=[instance_obj.NETWORKING])
-        raise exception.InstanceGroupPolicyViolated(
-            reason='%s of server group %s on host %s' % (
-                group.policy, group.uuid, self.host))
+        group_check.check(context, self.host, self.locks, instance,
+                          group_check.group_of_spec(request_spec), withdraw,
+                          'Build')
 
     def _free_claim(self, context, instance):
-        try:
-            compute_inventory.placement_for(context).remove_allocations(
-                context, instance.uuid)
-        except Exception:
-            LOG.exception('Could not free the allocations of %s',
-                          instance.uuid)
+        """Free instance's allocations; a call that got no reply (the
+        scheduler serving placement killed after it took the message)
+        is sent again, up to FREE_CLAIM_ATTEMPTS in all: freeing is
+        idempotent, and a claim left behind would never be freed."""
+        placement = compute_inventory.placement_for(context)
+        for attempt in range(1, FREE_CLAIM_ATTEMPTS + 1):
+            try:
+                placement.remove_allocations(context, instance.uuid)
+                return
+            except messaging.MessagingTimeout:
+                if attempt == FREE_CLAIM_ATTEMPTS:
+                    LOG.exception('Could not free the allocations of %s',
+                                  instance.uuid)
+                    return
+                LOG.warning('Freeing the allocations of %s got no reply; '
+                            'sending it again', instance.uuid)
+            except Exception:
+                LOG.exception('Could not free the allocations of %s',
+                              instance.uuid)
+                return
 
     def _undo_build(self, context, instance):
         self.driver.destroy(instance.uuid)
@@ -289,9 +320,9 @@ class BuildTasks(object):
     def terminate_instance(self, context, instance):
         """On entry task deleting. On exit the guest (and a copy set
         aside by a move), the volumes' attachments (and the volumes to
-        delete on termination), the ports, the claims of the instance
-        and of a move in progress are gone, and the instance
-        destroyed."""
+        delete on termination), the ports, the share grants, the claims
+        of the instance and of a move in progress are gone, and the
+        instance destroyed."""
         with self.locks(instance.uuid):
             notify.notify_about_instance_action(context, instance, self.host,
                                                 'delete', notify.START)
@@ -300,6 +331,9 @@ class BuildTasks(object):
             try:
                 self.network_api.deallocate_for_instance(context,
                                                          instance.uuid)
+                # The server's share grants (its mappings go with its
+                # rows).
+                share_api.API().deny_all(context, 'user', instance.uuid)
             finally:
                 self._free_claim(context, instance)
                 self.moves.release_move(context, instance)

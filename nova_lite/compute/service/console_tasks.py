@@ -20,7 +20,7 @@ LOG = logging.getLogger(__name__)
 # protocol: (its config group, the console types it offers).
 PROTOCOLS = {
     'vnc': ('vnc', ('novnc',)),
-    'spice': ('spice', ('spice-html5',)),
+    'spice': ('spice', ('spice-html5', 'spice-direct')),
     'serial': ('serial_console', ('serial',)),
     'rdp': ('rdp', ('rdp-html5',)),
     'mks': ('mks', ('webmks',)),
@@ -58,11 +58,11 @@ class ConsoleTasks(object):
 
     def get_console_connect_info(self, context, instance, protocol,
                                  console_type):
-        """{'host', 'port', 'internal_access_path'} of the guest's
-        console of protocol; ConsoleTypeUnavailable when this host
-        offers none ([<group>] enabled), ConsoleTypeInvalid for a type
-        the protocol has not, InstanceNotReady when there is no guest
-        (yet)."""
+        """{'host', 'port', 'internal_access_path'} (and 'tls_port'
+        when it has one) of the guest's console of protocol;
+        ConsoleTypeUnavailable when this host offers none ([<group>]
+        enabled), ConsoleTypeInvalid for a type the protocol has not,
+        InstanceNotReady when there is no guest (yet)."""
         group, types = PROTOCOLS[protocol]
         if not getattr(CONF, group).enabled:
             raise exception.ConsoleTypeUnavailable(console_type=console_type)

@@ -42,6 +42,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
+from nova_lite.compute.service import group_check
 from nova_lite.compute.service import moves
 from nova_lite.compute.service import saves
 from nova_lite.conf import CONF
@@ -91,8 +92,14 @@ class CrossCellTasks(object):
                                            request_spec=None):
         """On entry the target cell's hidden copy in resize_prep. On
         exit it carries old/new flavor and the migration context (also
-        returned), its volume mappings hold new reserved attachments."""
+        returned), its volume mappings hold new reserved attachments.
+        The server group's policy is checked here first (group_check):
+        InstanceGroupPolicyViolated, nothing done, and the super
+        conductor tries the next alternate."""
         with self.locks(instance.uuid):
+            group_check.check(context, self.host, self.locks, instance,
+                              group_check.group_of_spec(request_spec),
+                              lambda: None, 'Cross-cell resize')
             notify.notify_about_instance_exists(context, instance,
                                                 self.host)
             notify.notify_about_resize_prep(context, instance, self.host,
@@ -229,13 +236,20 @@ class CrossCellTasks(object):
                         image_ref=(None if volume_backed
                                    else snapshot_id or instance.image_ref),
                         power_on=power_on)
+                    # As Nova's finish_migration: the VIFs plugged, no
+                    # network-vif-plugged awaited (the mapping still
+                    # names the source's cell, where it would go).
+                    self._plugged(context, instance, self.host)
                     self.volumes.plug_block_devices(context, instance, bdms)
                 except Exception:
                     self._drop_guest_here(context, instance, bdms)
-                    # The source's bindings ACTIVE again; this host's
-                    # (INACTIVE) go with the prep's rollback.
+                    # The source's bindings ACTIVE again (its guest
+                    # still plugged); this host's (INACTIVE) go with the
+                    # prep's rollback.
                     self.network_api.activate_instance_bindings(
                         context, instance.uuid, migration.source_compute)
+                    self._plugged(context, instance,
+                                  migration.source_compute)
                     raise
                 if snapshot_id:
                     _delete_image(context, snapshot_id)
@@ -250,6 +264,19 @@ class CrossCellTasks(object):
                 instance.launched_at = timeutils.utcnow()
                 instance.save(expected_task_state=[
                     instance_obj.RESIZE_FINISH])
+
+    def _port_ids(self, instance):
+        return [v['id'] for v in instance.network_info or ()]
+
+    def _plugged(self, context, instance, host):
+        """The guest on host has its VIFs plugged: ports DOWN there
+        become ACTIVE (no wait)."""
+        try:
+            self.network_api.ports_plugged(context, instance.uuid,
+                                           self._port_ids(instance), host)
+        except Exception:
+            LOG.exception('Could not report the ports of %s plugged on %s',
+                          instance.uuid, host)
 
     def _drop_guest_here(self, context, instance, bdms):
         try:
@@ -316,6 +343,7 @@ class CrossCellTasks(object):
                     instance.uuid, old.vcpus, old.memory_mb,
                     moves.disk_gb(old, self._volume_backed(bdms)),
                     power_on=power_on)
+            self._plugged(context, instance, self.host)
             for bdm in bdms.volumes():
                 self.volumes.reconnect(context, instance, bdm)
             moves.as_before(instance, migration, old)

@@ -5,8 +5,8 @@ RPC 1.13): what another service says happened to a server on this host.
   service (the VIFs keep their tags);
 - network-vif-deleted (tag: the port): the port is unplugged from the
   guest and leaves the info cache;
-- network-vif-plugged / network-vif-unplugged: recorded in the log (no
-  operation here waits for them yet);
+- network-vif-plugged (tag: the port): wakes the build waiting for it
+  (event_waits), else logged; network-vif-unplugged: logged;
 - volume-extended (tag: the volume): nothing to grow in a simulated
   guest; logged;
 - power-update (tag POWER_ON or POWER_OFF): the guest is powered on or
@@ -14,7 +14,9 @@ RPC 1.13): what another service says happened to a server on this host.
   running, stopped and shut down), when it has no task;
 - accelerator-request-bound: no accelerators here; logged.
 
-Each event is handled on its own under the instance's lock; one that
+An event some work of this host waits for (event_waits.EventWaits) is
+handed to it, without the instance's lock (which that work holds); each
+other event is handled on its own under the instance's lock; one that
 fails is logged and the others still run.
 """
 from oslo_log import log as logging
@@ -30,11 +32,13 @@ class ExternalEvents(object):
     """external_instance_event of ComputeManager.
 
     host: this host's name; driver: its virt driver; locks: its
-    InstanceLocks; interfaces: its InterfaceTasks (the info cache).
+    InstanceLocks; interfaces: its InterfaceTasks (the info cache);
+    waits: its EventWaits.
     """
 
-    def __init__(self, host, driver, locks, interfaces):
+    def __init__(self, host, driver, locks, interfaces, waits):
         self.host = host
+        self.waits = waits
         self.driver = driver
         self.locks = locks
         self.interfaces = interfaces
@@ -45,6 +49,9 @@ class ExternalEvents(object):
         }
 
     def external_instance_event(self, context, instance, events):
+        events = [e for e in events if not self.waits.pop(instance.uuid, e)]
+        if not events:
+            return
         with self.locks(instance.uuid):
             for event in events:
                 handler = self._handlers.get(event['name'])

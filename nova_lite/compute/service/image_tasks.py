@@ -28,15 +28,38 @@ _INTERRUPTED_SNAPSHOT = (instance_obj.IMAGE_PENDING_UPLOAD,
 INTERRUPTED = _INTERRUPTED_REBUILD + _INTERRUPTED_SNAPSHOT
 
 
+def upload_snapshot(context, instance, driver, host, image_id, task):
+    """Snapshot the guest's disk into image_id (made by the API,
+    queued): the task from ``task`` to image_pending_upload, then
+    image_uploading, then None, the image active, and
+    instance.snapshot.start / .end sent around it (createImage and
+    createBackup alike). Whatever fails is raised: the caller deletes
+    the image and settles the server."""
+    instance.task_state = instance_obj.IMAGE_PENDING_UPLOAD
+    instance.save(expected_task_state=[task])
+    with notify.image_action(context, instance, host, 'snapshot',
+                             image_id):
+        disk = driver.snapshot(instance.uuid)
+        instance.task_state = instance_obj.IMAGE_UPLOADING
+        instance.save(expected_task_state=[
+            instance_obj.IMAGE_PENDING_UPLOAD])
+        image_api.API().update(context, image_id, status='active',
+                               size=disk['size'],
+                               checksum=disk['checksum'])
+        instance.task_state = None
+        instance.save(expected_task_state=[instance_obj.IMAGE_UPLOADING])
+
+
 class ImageTasks(object):
     """rebuild_instance and snapshot_instance of ComputeManager. host:
     this host's name; driver: its virt driver; locks: its
-    InstanceLocks."""
+    InstanceLocks; reimager: its RootVolumeReimage (2.93 rebuilds)."""
 
-    def __init__(self, host, driver, locks):
+    def __init__(self, host, driver, locks, reimager=None):
         self.host = host
         self.driver = driver
         self.locks = locks
+        self.reimager = reimager
 
     def recover_interrupted(self, instance):
         """After a restart of this host (task in INTERRUPTED): an
@@ -55,7 +78,7 @@ class ImageTasks(object):
 
     @instance_events.wrap_instance_event(prefix='compute')
     def rebuild_instance(self, context, instance, image_ref, admin_password,
-                         preserve_ephemeral=False):
+                         preserve_ephemeral=False, reimage_boot_volume=False):
         """Re-spawn the guest from image_ref on this host.
 
         On entry task_state is rebuilding (set by the compute API with
@@ -64,17 +87,24 @@ class ImageTasks(object):
         off, when it was stopped). A failure leaves the server in ERROR
         with a fault; a delete meanwhile wins (nothing more is done).
         Notifications: instance.rebuild.start, then .end (or .error with
-        the fault), as Nova's compute sends them.
+        the fault), as Nova's compute sends them. reimage_boot_volume: a
+        volume-backed server's root volume is reimaged with image_ref
+        in the rebuild_block_device_mapping step (reimage.py).
         """
         with self.locks(instance.uuid), notify.action(
                 context, instance, self.host, 'rebuild', error_phase=True):
-            self._rebuild(context, instance, image_ref, preserve_ephemeral)
+            self._rebuild(context, instance, image_ref, preserve_ephemeral,
+                          reimage_boot_volume)
 
-    def _rebuild(self, context, instance, image_ref, preserve_ephemeral):
+    def _rebuild(self, context, instance, image_ref, preserve_ephemeral,
+                 reimage_boot_volume=False):
         was_stopped = instance.vm_state == instance_obj.STOPPED
+        root = None
         try:
             instance.task_state = instance_obj.REBUILD_BLOCK_DEVICE_MAPPING
             instance.save(expected_task_state=[instance_obj.REBUILDING])
+            if reimage_boot_volume and not instance.image_ref:
+                root = self.reimager.reimage(context, instance, image_ref)
             instance.task_state = instance_obj.REBUILD_SPAWNING
             instance.save(expected_task_state=[
                 instance_obj.REBUILD_BLOCK_DEVICE_MAPPING])
@@ -88,6 +118,8 @@ class ImageTasks(object):
                                 preserve_ephemeral=preserve_ephemeral,
                                 name=instance.display_name,
                                 power_on=not was_stopped)
+            if root is not None:
+                self.reimager.reconnect(context, instance, root)
             instance.vm_state = (instance_obj.STOPPED if was_stopped
                                  else instance_obj.ACTIVE)
             instance.power_state = (instance_obj.SHUTDOWN if was_stopped
@@ -147,17 +179,8 @@ class ImageTasks(object):
     def _snapshot(self, context, instance, image_id):
         images = image_api.API()
         try:
-            instance.task_state = instance_obj.IMAGE_PENDING_UPLOAD
-            instance.save(expected_task_state=[instance_obj.IMAGE_SNAPSHOT])
-            disk = self.driver.snapshot(instance.uuid)
-            instance.task_state = instance_obj.IMAGE_UPLOADING
-            instance.save(expected_task_state=[
-                instance_obj.IMAGE_PENDING_UPLOAD])
-            images.update(context, image_id, status='active',
-                          size=disk['size'], checksum=disk['checksum'])
-            instance.task_state = None
-            instance.save(expected_task_state=[
-                instance_obj.IMAGE_UPLOADING])
+            upload_snapshot(context, instance, self.driver, self.host,
+                            image_id, instance_obj.IMAGE_SNAPSHOT)
             LOG.info('Instance %s snapshot into image %s on %s',
                      instance.uuid, image_id, self.host)
         except Exception as exc:

@@ -34,11 +34,13 @@ class InterfaceTasks(object):
         self.locks = locks
         self.network_api = network_api
 
-    @instance_events.wrap_instance_event(prefix='compute')
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
     def attach_interface(self, context, instance, network_id, port_id,
-                         requested_ip, tag=None):
+                         requested_ip, tag=None, event=None):
         """Attach a port (port_id, or a new one on network_id with
-        requested_ip) to the guest; returns its VIF."""
+        requested_ip) to the guest; returns its VIF. The info cache is
+        saved with the event finished, one call to the cell conductor
+        (instance_events: a quick action's start goes with it)."""
         with self.locks(instance.uuid), notify.action(
                 context, instance, self.host, 'interface_attach',
                 error_phase=True):
@@ -52,8 +54,12 @@ class InterfaceTasks(object):
                 vif['tag'] = tag
             try:
                 self.driver.attach_interface(instance.uuid, vif)
+                # As Nova, an attach waits for no network-vif-plugged.
+                self.network_api.ports_plugged(context, instance.uuid,
+                                               [vif['id']], self.host)
+                vif['active'] = True
                 self.refresh_info_cache(context, instance, vif)
-                instance.save()
+                event.save_and_finish(instance)
             except Exception:
                 LOG.exception('Attaching port %s to %s failed',
                               vif['id'], instance.uuid)
@@ -63,9 +69,10 @@ class InterfaceTasks(object):
                 raise
             return vif
 
-    @instance_events.wrap_instance_event(prefix='compute')
-    def detach_interface(self, context, instance, port_id):
-        """Unplug port_id from the guest, free it, drop its VIF."""
+    @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
+    def detach_interface(self, context, instance, port_id, event=None):
+        """Unplug port_id from the guest, free it, drop its VIF (saved
+        with the event finished, as attach)."""
         with self.locks(instance.uuid), notify.action(
                 context, instance, self.host, 'interface_detach',
                 error_phase=True):
@@ -77,7 +84,7 @@ class InterfaceTasks(object):
                 LOG.warning('Port %s of %s was gone already', port_id,
                             instance.uuid)
             self.refresh_info_cache(context, instance)
-            instance.save()
+            event.save_and_finish(instance)
 
     def refresh_info_cache(self, context, instance, new_vif=None):
         """The instance's info cache as the network service has its

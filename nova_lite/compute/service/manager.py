@@ -28,6 +28,11 @@ clients):
                     completed (at start-up and periodically)
   console_tasks     console output and connection info, diagnostics,
                     trigger_crash_dump, inject_network_info
+  usage_audit       the periodic instance usage audit (task log)
+  evacuate_tasks    evacuate_instance (destination), and the clean-up
+                    of evacuated servers' guests when a source returns
+  live_migration_tasks  the live migration steps, abort, force-complete
+                    (and their recovery at start-up)
 
 No database: instances are read and saved through the cell conductor
 (object indirection), allocations through the scheduler's placement
@@ -42,18 +47,23 @@ from nova_lite.compute.service import backup_tasks
 from nova_lite.compute.service import build_tasks
 from nova_lite.compute.service import console_tasks
 from nova_lite.compute.service import cross_cell_tasks
+from nova_lite.compute.service import evacuate_tasks
+from nova_lite.compute.service import event_waits
 from nova_lite.compute.service import external_events
 from nova_lite.compute.service import image_tasks
 from nova_lite.compute.service import interface_tasks
+from nova_lite.compute.service import live_migration_tasks
 from nova_lite.compute.service import locks
 from nova_lite.compute.service import orphans
 from nova_lite.compute.service import power_tasks
+from nova_lite.compute.service import reimage
 from nova_lite.compute.service import rescue_tasks
 from nova_lite.compute.service import resize_recovery
 from nova_lite.compute.service import resize_tasks
 from nova_lite.compute.service import resource_tracker
 from nova_lite.compute.service import shelve_tasks
 from nova_lite.compute.service import soft_delete_tasks
+from nova_lite.compute.service import usage_audit
 from nova_lite.compute.service import volume_tasks
 from nova_lite.conf import CONF
 from nova_lite.network import api as network_api
@@ -68,8 +78,13 @@ class ComputeManager(object):
     # 1.6: resize and cold migration; 1.7: volume attachments; 1.8:
     # cross-cell resize steps; 1.9: image pre-caching; 1.10: consoles
     # and introspection; 1.11: shelve, unshelve and rescue; 1.12:
-    # interface attachments; 1.13: external events.
-    target = messaging.Target(version='1.13')
+    # interface attachments; 1.13: external events; 1.14: evacuate;
+    # 1.15: live migration; 1.16: rebuild reimages a volume-backed
+    # server's root volume, swap_volume; 1.17: evacuate_instance and
+    # check_can_live_migrate_destination take the request spec; 1.18:
+    # volume_snapshot_create and volume_snapshot_delete
+    # (os-assisted-volume-snapshots).
+    target = messaging.Target(version='1.18')
 
     def __init__(self, host):
         self.host = host
@@ -80,39 +95,56 @@ class ComputeManager(object):
         self.network_api = network_api.API()
         self.volume_api = volume_api.API()
         held = locks.InstanceLocks()
+        self._waits = event_waits.EventWaits()
         self._volumes = volume_tasks.VolumeTasks(host, self.driver, held,
                                                  self.volume_api)
-        self._resize = resize_tasks.ResizeTasks(host, self.driver, held)
+        self._resize = resize_tasks.ResizeTasks(host, self.driver, held,
+                                                self.network_api,
+                                                waits=self._waits)
         self._recovery = resize_recovery.ResizeRecovery(host, held,
                                                         self._resize)
         self._builds = build_tasks.BuildTasks(
             host, self.driver, held, self.network_api, self._volumes,
-            self._recovery)
-        self._power = power_tasks.PowerTasks(host, self.driver, held)
-        self._images = image_tasks.ImageTasks(host, self.driver, held)
+            self._recovery, self._waits)
+        self._power = power_tasks.PowerTasks(host, self.driver, held,
+                                             self.network_api, self._waits)
+        self._images = image_tasks.ImageTasks(
+            host, self.driver, held, reimage.RootVolumeReimage(
+                self.driver, self._volumes, self._waits))
         self._cross_cell = cross_cell_tasks.CrossCellTasks(
             host, self.driver, held, self.network_api, self._volumes)
         self._shelve = shelve_tasks.ShelveTasks(
-            host, self.driver, held, self.network_api, self._volumes)
+            host, self.driver, held, self.network_api, self._volumes,
+            self._waits)
         self._rescue = rescue_tasks.RescueTasks(host, self.driver, held)
         self._backups = backup_tasks.BackupTasks(host, self.driver, held)
         self._soft_deletes = soft_delete_tasks.SoftDeleteTasks(
             host, self.driver, held, self.terminate_instance)
+        self._usage_audit = usage_audit.UsageAudit(host)
         self._orphans = orphans.Reaper(host, self.driver, held,
                                        self.network_api,
                                        self.terminate_instance)
         self._consoles = console_tasks.ConsoleTasks(host, self.driver, held)
+        self._evacuations = evacuate_tasks.EvacuateTasks(
+            host, self.driver, held, self.network_api, self._volumes,
+            self._waits)
 
         self._interfaces = interface_tasks.InterfaceTasks(
             host, self.driver, held, self.network_api)
         self._events = external_events.ExternalEvents(
-            host, self.driver, held, self._interfaces)
+            host, self.driver, held, self._interfaces, self._waits)
+        self._live = live_migration_tasks.LiveMigrationTasks(
+            host, self.driver, self.network_api, group_locks=held,
+            waits=self._waits)
 
     # --- the service framework's hooks ----------------------------------
 
     def init_host(self, context, service_ref):
         self.service_ref = service_ref
         self.driver.init_host(self.host)
+        # Before the instances: an interrupted evacuation here is undone
+        # (not taken for an interrupted rebuild).
+        self._evacuations.recover_host(context)
         self._recover_instances(context)
         self._orphans.run_once(context)
         self.update_available_resource(context)
@@ -152,6 +184,12 @@ class ComputeManager(object):
                 except Exception:
                     LOG.exception('Could not recover the move of %s',
                                   instance.uuid)
+            elif instance.task_state == instance_obj.MIGRATING:
+                try:
+                    self._live.recover(context, instance)
+                except Exception:
+                    LOG.exception('Could not recover the live migration '
+                                  'of %s', instance.uuid)
             elif instance.task_state in power_tasks.TASK_STATES:
                 self._power.finish_interrupted(instance)
             elif (instance.vm_state == instance_obj.BUILDING
@@ -164,6 +202,11 @@ class ComputeManager(object):
             self._recovery.recover_host_moves(context)
         except Exception:
             LOG.exception('Could not recover the moves of %s', self.host)
+        try:
+            self._live.recover_host_moves(context)
+        except Exception:
+            LOG.exception('Could not recover the live migrations of %s',
+                          self.host)
 
     def cleanup_host(self):
         pass
@@ -182,6 +225,7 @@ class ComputeManager(object):
         looks = [CONF.update_resources_interval,
                  self._soft_deletes.reclaim(context),
                  self._orphans.run_if_due(context),
+                 self._usage_audit.run_if_due(context),
                  self._shelve.offload_old_shelved(context)]
         return min(look for look in looks if look is not None)
 
@@ -251,11 +295,29 @@ class ComputeManager(object):
 
     # --- RPC API 1.5: rebuild and createImage (image_tasks) -------------
 
+    def swap_volume(self, context, instance, old_volume_id, new_volume_id,
+                    new_attachment_id):
+        self._volumes.swap_volume(context, instance, old_volume_id,
+                                  new_volume_id, new_attachment_id)
+
+    # --- RPC API 1.17: assisted volume snapshots (volume_tasks) --------
+
+    def volume_snapshot_create(self, context, instance, volume_id,
+                               create_info):
+        self._volumes.volume_snapshot_create(context, instance, volume_id,
+                                             create_info)
+
+    def volume_snapshot_delete(self, context, instance, volume_id,
+                               snapshot_id, delete_info):
+        self._volumes.volume_snapshot_delete(context, instance, volume_id,
+                                             snapshot_id, delete_info)
+
     def rebuild_instance(self, context, instance, image_ref, admin_password,
-                         preserve_ephemeral=False):
+                         preserve_ephemeral=False, reimage_boot_volume=False):
         self._images.rebuild_instance(
             context, instance, image_ref, admin_password,
-            preserve_ephemeral=preserve_ephemeral)
+            preserve_ephemeral=preserve_ephemeral,
+            reimage_boot_volume=reimage_boot_volume)
 
     def snapshot_instance(self, context, instance, image_id):
         self._images.snapshot_instance(context, instance, image_id)
@@ -305,6 +367,57 @@ class ComputeManager(object):
 
     def external_instance_event(self, context, instance, events):
         self._events.external_instance_event(context, instance, events)
+
+    # --- RPC API 1.14: evacuate (evacuate_tasks) -----------------------
+
+    def evacuate_instance(self, context, instance, migration,
+                          admin_password=None, stopped=False,
+                          request_spec=None):
+        self._evacuations.evacuate_instance(
+            context, instance, migration, admin_password=admin_password,
+            stopped=stopped, request_spec=request_spec)
+
+    # --- RPC API 1.15: live migration (live_migration_tasks) ------------
+
+    def check_can_live_migrate_destination(self, context, instance,
+                                           migration, block_migration,
+                                           disk_over_commit,
+                                           request_spec=None):
+        return self._live.check_can_live_migrate_destination(
+            context, instance, migration, block_migration,
+            disk_over_commit, request_spec=request_spec)
+
+    def check_can_live_migrate_source(self, context, instance,
+                                      migrate_data):
+        return self._live.check_can_live_migrate_source(
+            context, instance, migrate_data)
+
+    def live_migration(self, context, instance, migration, migrate_data):
+        self._live.live_migration(context, instance, migration,
+                                  migrate_data)
+
+    def pre_live_migration(self, context, instance, migration,
+                           migrate_data):
+        return self._live.pre_live_migration(context, instance, migration,
+                                             migrate_data)
+
+    def post_live_migration_at_destination(self, context, instance,
+                                           migration):
+        self._live.post_live_migration_at_destination(context, instance,
+                                                      migration)
+
+    def rollback_live_migration_at_destination(self, context, instance,
+                                               migration):
+        self._live.rollback_live_migration_at_destination(
+            context, instance, migration)
+
+    def live_migration_abort(self, context, instance, migration_id):
+        self._live.live_migration_abort(context, instance, migration_id)
+
+    def live_migration_force_complete(self, context, instance,
+                                      migration_id):
+        self._live.live_migration_force_complete(context, instance,
+                                                 migration_id)
 
     # --- RPC API 1.8: cross-cell resize steps (cross_cell_tasks) --------
 

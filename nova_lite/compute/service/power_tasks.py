@@ -5,11 +5,22 @@ The API set the task state (compare-and-swap) and recorded the action
 before casting; each method here runs one event of it, serialised per
 instance with build and terminate, and ends with the state Nova ends
 in (or, on failure, the task state cleared).
+
+A hard reboot unplugs and plugs again the VIFs of the ports whose VNIC
+type [workarounds] wait_for_vif_plugged_event_during_hard_reboot names
+and waits for their network-vif-plugged (vif_plugging.spawn_and_wait),
+as Nova's option does; by default (empty) nothing is awaited, as in
+Nova. A fatal miss leaves the guest running (the reboot itself
+happened): a fault is recorded and the server ends ACTIVE, as Nova
+ends a failed reboot whose guest runs.
 """
 from oslo_log import log as logging
 
 from nova_lite.compute import instance_events
 from nova_lite.compute.service import saves
+from nova_lite.compute.service import vif_plugging
+from nova_lite.conf import CONF
+from nova_lite import exception
 from nova_lite.notifications import instance as notify
 from nova_lite.objects import instance as instance_obj
 
@@ -44,12 +55,37 @@ TASK_STATES = frozenset(_POWER_TASKS)
 
 class PowerTasks(object):
     """The power actions of ComputeManager. host: this host's name;
-    driver: its virt driver; locks: its InstanceLocks."""
+    driver: its virt driver; locks: its InstanceLocks; network_api and
+    waits (its EventWaits): for the waits of a hard reboot (None: no
+    wait)."""
 
-    def __init__(self, host, driver, locks):
+    def __init__(self, host, driver, locks, network_api=None, waits=None):
         self.host = host
         self.driver = driver
         self.locks = locks
+        self.network_api = network_api
+        self.waits = waits
+
+    def _hard_reboot(self, context, instance):
+        """The guest rebooted (hard), waiting for network-vif-plugged of
+        the ports the workaround option names (see the module doc)."""
+        types = CONF.workarounds.wait_for_vif_plugged_event_during_hard_reboot
+        port_ids = [v['id'] for v in instance.network_info or ()
+                    if v.get('vnic_type', 'normal') in types]
+        if not port_ids or self.waits is None or self.network_api is None:
+            self.driver.reboot(instance.uuid, hard=True)
+            return
+        down = self.network_api.ports_unplugged(context, instance.uuid,
+                                                port_ids, self.host)
+        try:
+            vif_plugging.spawn_and_wait(
+                self.waits, self.network_api, context, instance, self.host,
+                port_ids, down,
+                lambda: self.driver.reboot(instance.uuid, hard=True))
+        except exception.VirtualInterfaceCreateException as exc:
+            LOG.warning('Reboot of %s: %s; the guest runs', instance.uuid,
+                        exc)
+            saves.record_fault(instance, exc, self.host)
 
     def _power_action(self, instance, task_state, event=None):
         """Run task_state's driver operation and save the state it ends
@@ -116,7 +152,10 @@ class PowerTasks(object):
                                       task_state=started):
                 return
             try:
-                self.driver.reboot(instance.uuid, hard=hard)
+                if hard:
+                    self._hard_reboot(context, instance)
+                else:
+                    self.driver.reboot(instance.uuid, hard=False)
             except Exception:
                 saves.save_quietly(instance, [started], task_state=None)
                 raise

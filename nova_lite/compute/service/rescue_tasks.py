@@ -36,8 +36,9 @@ class RescueTasks(object):
                         rescue_password, event):
         """rescuing -> RESCUED, RUNNING. Notifications:
         instance.rescue.start/.end."""
-        with self.locks(instance.uuid), notify.action(
-                context, instance, self.host, 'rescue', error_phase=True):
+        with self.locks(instance.uuid), notify.image_action(
+                context, instance, self.host, 'rescue', rescue_image_ref,
+                error_phase=True):
             self._run(instance, instance_obj.RESCUING, instance_obj.RESCUED,
                       lambda: self.driver.rescue(
                           instance.uuid, rescue_image_ref,

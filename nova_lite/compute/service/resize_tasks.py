@@ -24,6 +24,22 @@ on its host, every save a compare-and-swap on the state it expects:
                                the instance, old guest and flavor back,
                                migration reverted
 
+The ports follow as Nova's port bindings do (Neutron's
+/ports/{id}/bindings): prep_resize adds an INACTIVE binding of each port
+on the destination beside the source's ACTIVE one; finish_resize
+activates the destination's before the guest starts there (ports DOWN
+until it reports them plugged, which sends network-vif-plugged; as
+Nova's finish_migration nothing waits for it); confirm_resize deletes
+the source's; finish_revert_resize activates the source's again and
+deletes the destination's, and the source waits for the ports'
+network-vif-plugged once the old guest runs again, as Nova's
+finish_revert_resize does (vif_plugging: [DEFAULT]
+vif_plugging_timeout; missing when vif_plugging_is_fatal, the revert
+fails as a driver failure does: ERROR, fault, migration error); a
+failure before the guest runs at the destination deletes the
+destination's. A resize to the same host
+leaves the one binding alone.
+
 A driver failure in resize_instance or finish_resize rolls the move back
 (allocations as before, server as before on the source, migration
 error, a fault recorded); a delete that overtakes a step (its CAS fails)
@@ -37,10 +53,13 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute.service import group_check
 from nova_lite.compute.service import moves
 from nova_lite.compute.service import saves
+from nova_lite.compute.service import vif_plugging
 from nova_lite.conf import CONF
 from nova_lite import exception
+from nova_lite.network import api as network_api
 from nova_lite.notifications import instance as notify
 from nova_lite.objects import compute_inventory
 from nova_lite.objects import instance as instance_obj
@@ -52,12 +71,80 @@ LOG = logging.getLogger(__name__)
 class ResizeTasks(object):
     """prep_resize ... finish_revert_resize of ComputeManager, and the
     steps the recovery of an interrupted move reuses. host: this host's
-    name; driver: its virt driver; locks: its InstanceLocks."""
+    name; driver: its virt driver; locks: its InstanceLocks;
+    network_api: the network service's client; waits: its EventWaits
+    (None: no wait for network-vif-plugged)."""
 
-    def __init__(self, host, driver, locks):
+    def __init__(self, host, driver, locks, network=None, waits=None):
         self.host = host
+        self.waits = waits
         self.driver = driver
         self.locks = locks
+        self.network_api = network or network_api.API()
+
+    # --- port bindings ---------------------------------------------------
+
+    @staticmethod
+    def _moves_host(migration):
+        return migration.source_compute != migration.dest_compute
+
+    def _bind_inactive_here(self, context, instance, migration):
+        """Destination, prep: an INACTIVE binding of each port here. A
+        failure only logs: the activation at the finish makes what is
+        missing."""
+        if not self._moves_host(migration):
+            return
+        try:
+            self.network_api.create_instance_bindings(
+                context, instance.uuid, self.host)
+        except Exception:
+            LOG.exception('Could not bind the ports of %s on %s',
+                          instance.uuid, self.host)
+
+    def _activate_here(self, context, instance, drop_host=None):
+        """The ports ACTIVE on this host (DOWN until plugged, where plugs
+        are announced); their bindings to drop_host deleted. Returns
+        how many changed."""
+        changed = self.network_api.activate_instance_bindings(
+            context, instance.uuid, self.host)
+        if drop_host and drop_host != self.host:
+            self.network_api.delete_instance_bindings(
+                context, instance.uuid, drop_host)
+        return changed
+
+    def _plugged_here(self, context, instance):
+        """The guest runs here with its VIFs: the network service is
+        told (network-vif-plugged is sent; nothing waits for it, as
+        Nova's finish_migration), the info cache refreshed. Logged, not
+        raised, on failure."""
+        try:
+            port_ids = [p['id'] for p in self.network_api.get_ports(
+                context, device_id=instance.uuid)]
+            if port_ids:
+                self.network_api.ports_plugged(context, instance.uuid,
+                                               port_ids, self.host)
+            instance.network_info = self.network_api.get_instance_nw_info(
+                context, instance.uuid)
+        except Exception:
+            LOG.exception('Could not report the ports of %s plugged on %s',
+                          instance.uuid, self.host)
+
+    def _announced_ports(self, context, instance):
+        """The ids of the instance's ports whose plug here is announced
+        (network-vif-plugged): [] with no EventWaits or where plugs are
+        not announced."""
+        if self.waits is None or not self.network_api.plugs_announced():
+            return []
+        return [p['id'] for p in self.network_api.get_ports(
+            context, device_id=instance.uuid)]
+
+    def _drop_bindings(self, context, instance, host):
+        try:
+            self.network_api.delete_instance_bindings(context,
+                                                      instance.uuid, host)
+        except Exception:
+            LOG.exception('Could not delete the bindings of the ports of '
+                          '%s to %s', instance.uuid, host)
 
     def _rpc(self):
         return compute_rpcapi.ComputeAPI()
@@ -98,6 +185,9 @@ class ResizeTasks(object):
         except Exception:
             LOG.exception('Could not move the allocations of migration %s '
                           'back to %s', migration.uuid, instance.uuid)
+        if self._moves_host(migration) and migration.dest_compute:
+            # The destination's INACTIVE bindings (prep_resize's).
+            self._drop_bindings(context, instance, migration.dest_compute)
         saves.save_migration(migration, migration_obj.ERROR)
         saves.record_fault(instance, exc, self.host)
         moves.as_before(instance, migration, instance.old_flavor)
@@ -132,6 +222,9 @@ class ResizeTasks(object):
             except exception.MigrationNotFound as exc:
                 LOG.info('Migration %s moved on meanwhile: %s',
                          migration.uuid, exc)
+            if not self._group_allows(context, instance, migration,
+                                      request_spec):
+                return
             old_vm_state = instance.vm_state
             instance.old_flavor = instance.flavor
             instance.new_flavor = new_flavor
@@ -144,10 +237,37 @@ class ResizeTasks(object):
             except saves.MOVED_ON as exc:
                 self._abandon(context, instance, migration, exc)
                 return
+            self._bind_inactive_here(context, instance, migration)
             notify.notify_about_resize_prep(context, instance, self.host,
                                             new_flavor, notify.END)
         self._rpc().resize_instance(context, migration.source_compute,
                                     instance, migration)
+
+    def _group_allows(self, context, instance, migration, request_spec):
+        """The late check of the server group's policy (group_check).
+        On a violation the move ends here: the migration in error (under
+        the group's lock), the source allocation back with the instance
+        (the destination claim dropped), the violation recorded as a
+        fault, the task state cleared; False then."""
+        try:
+            group_check.check(
+                context, self.host, self.locks, instance,
+                group_check.group_of_spec(request_spec),
+                lambda: saves.save_migration(migration, migration_obj.ERROR),
+                migration.migration_type.capitalize())
+        except exception.InstanceGroupPolicyViolated as exc:
+            try:
+                compute_inventory.placement_for(context).move_allocations(
+                    context, migration.uuid, instance.uuid)
+            except Exception:
+                LOG.exception('Could not move the allocations of '
+                              'migration %s back to %s', migration.uuid,
+                              instance.uuid)
+            saves.record_fault(instance, exc, self.host)
+            saves.save_quietly(instance, [instance_obj.RESIZE_PREP],
+                               task_state=None)
+            return False
+        return True
 
     # --- source: resize_instance -----------------------------------------
 
@@ -243,6 +363,8 @@ class ResizeTasks(object):
         power_on = moves.powers_on(instance)
         with notify.action(context, instance, self.host, 'resize_finish'):
             try:
+                if self._moves_host(migration):
+                    self._activate_here(context, instance)
                 self.driver.finish_migration(
                     instance.uuid, new.vcpus, new.memory_mb,
                     moves.disk_gb(new), image_ref=instance.image_ref,
@@ -255,6 +377,8 @@ class ResizeTasks(object):
                 return self.send_back(context, instance, migration,
                                       [instance_obj.RESIZE_FINISH],
                                       migration_obj.ERROR)
+            if self._moves_host(migration):
+                self._plugged_here(context, instance)
             saves.save_migration(migration, migration_obj.FINISHED,
                                  [migration_obj.POST_MIGRATING])
             instance.vm_state = instance_obj.RESIZED
@@ -315,6 +439,9 @@ class ResizeTasks(object):
                 raise
             compute_inventory.placement_for(context).remove_allocations(
                 context, migration.uuid)
+            if self._moves_host(migration):
+                # The source's (INACTIVE since the finish).
+                self._drop_bindings(context, instance, self.host)
             saves.save_migration(migration, migration_obj.CONFIRMED,
                                  [migration_obj.CONFIRMING])
             instance.old_flavor = instance.new_flavor = None
@@ -380,9 +507,16 @@ class ResizeTasks(object):
         instance.host = migration.source_compute
         instance.node = migration.source_node
         try:
-            self.driver.finish_revert_migration(
-                instance.uuid, old.vcpus, old.memory_mb, moves.disk_gb(old),
-                power_on=moves.powers_on(instance))
+            awaited = []
+            if self._moves_host(migration) and self._activate_here(
+                    context, instance, drop_host=migration.dest_compute):
+                awaited = self._announced_ports(context, instance)
+            with vif_plugging.waiting_for(self.waits, instance, awaited):
+                self.driver.finish_revert_migration(
+                    instance.uuid, old.vcpus, old.memory_mb,
+                    moves.disk_gb(old), power_on=moves.powers_on(instance))
+                if self._moves_host(migration):
+                    self._plugged_here(context, instance)
         except Exception as exc:
             saves.record_fault(instance, exc, self.host)
             saves.save_migration(migration, migration_obj.ERROR)

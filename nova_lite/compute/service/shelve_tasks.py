@@ -22,7 +22,9 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
+from nova_lite.compute.service import group_check
 from nova_lite.compute.service import saves
+from nova_lite.compute.service import vif_plugging
 from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.image import api as image_api
@@ -69,10 +71,13 @@ class ShelveTasks(object):
     """shelve_instance, shelve_offload_instance and unshelve_instance of
     ComputeManager. host: this host's name; driver: its virt driver;
     locks: its InstanceLocks; network_api: the network service's
-    client; volumes: this host's VolumeTasks."""
+    client; volumes: this host's VolumeTasks; waits: its EventWaits
+    (an offloaded server's unshelve waits for network-vif-plugged)."""
 
-    def __init__(self, host, driver, locks, network_api, volumes):
+    def __init__(self, host, driver, locks, network_api, volumes,
+                 waits=None):
         self.host = host
+        self.waits = waits
         self.driver = driver
         self.locks = locks
         self.network_api = network_api
@@ -222,7 +227,25 @@ class ShelveTasks(object):
             if instance.vm_state == instance_obj.SHELVED:
                 self._power_on_shelved(context, instance)
             else:
+                self._check_group(context, instance, request_spec)
                 self._spawn_offloaded(context, instance)
+
+    def _check_group(self, context, instance, request_spec):
+        """The late check of the server group's policy (group_check)
+        for an offloaded server coming here: a violation leaves it
+        SHELVED_OFFLOADED with no host (before the group's lock is
+        released), its claim freed and the violation as its fault;
+        InstanceGroupPolicyViolated then."""
+        try:
+            group_check.check(
+                context, self.host, self.locks, instance,
+                group_check.group_of_spec(request_spec),
+                lambda: self.undo_spawn(context, instance,
+                                        [instance_obj.UNSHELVING]),
+                'Unshelve')
+        except exception.InstanceGroupPolicyViolated as exc:
+            saves.record_fault(instance, exc, self.host)
+            raise
 
     def _power_on_shelved(self, context, instance):
         try:
@@ -254,15 +277,24 @@ class ShelveTasks(object):
         try:
             if image_id:
                 image_api.API().get(context.elevated(), image_id)
-            self.network_api.bind_ports_to_host(context, instance.uuid,
-                                                self.host)
+            down = self.network_api.bind_ports_to_host(
+                context, instance.uuid, self.host) or []
             bdms, volume_backed = self.volumes.prep_block_devices(
                 context, instance)
             flavor = instance.flavor
-            self.driver.spawn(instance.uuid, flavor.vcpus, flavor.memory_mb,
-                              (0 if volume_backed else flavor.root_gb)
-                              + flavor.ephemeral_gb,
-                              name=instance.display_name)
+
+            def spawn():
+                self.driver.spawn(
+                    instance.uuid, flavor.vcpus, flavor.memory_mb,
+                    (0 if volume_backed else flavor.root_gb)
+                    + flavor.ephemeral_gb, name=instance.display_name)
+            if self.waits is None:
+                spawn()
+            else:
+                vif_plugging.spawn_and_wait(
+                    self.waits, self.network_api, context, instance,
+                    self.host, [v['id'] for v in instance.network_info or ()],
+                    down, spawn)
             self.volumes.plug_block_devices(context, instance, bdms)
         except Exception as exc:
             LOG.warning('Unshelve of %s failed on %s: %s', instance.uuid,

@@ -22,6 +22,7 @@ from oslo_serialization import jsonutils
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite import exception
+from nova_lite.notifications import instance as notify
 from nova_lite import objects
 
 LOG = logging.getLogger(__name__)
@@ -89,7 +90,8 @@ class VolumeTasks(object):
                     '%s-%s' % (instance.display_name or '', bdm.device_name
                                .rsplit('/', 1)[-1]),
                     image_id=bdm.image_id,
-                    availability_zone=instance.availability_zone)
+                    availability_zone=instance.availability_zone,
+                    snapshot_id=bdm.snapshot_id)
                 bdm.volume_id = volume['id']
                 bdm.save()
             if bdm.attachment_id is None:
@@ -188,6 +190,106 @@ class VolumeTasks(object):
                 self.volume_api.roll_detaching(context, volume_id)
                 raise
             bdm.destroy()
+
+    def volume_snapshot_create(self, context, instance, volume_id,
+                               create_info):
+        """os-assisted-volume-snapshots: the driver snapshots the file
+        of volume_id's device (a new qcow2 overlay, create_info's
+        new_file). Logged, not raised, when the volume has left the
+        server meanwhile (the cast has no caller to tell)."""
+        with self.locks(instance.uuid):
+            bdm = self._snapshot_bdm(context, instance, volume_id)
+            if bdm is not None:
+                self.driver.volume_snapshot_create(
+                    instance.uuid, bdm.device_name, create_info)
+                LOG.info('Snapshot %s of volume %s of %s created',
+                         create_info.get('snapshot_id'), volume_id,
+                         instance.uuid)
+
+    def volume_snapshot_delete(self, context, instance, volume_id,
+                               snapshot_id, delete_info):
+        """os-assisted-volume-snapshots: the driver deletes snapshot_id
+        of volume_id's device."""
+        with self.locks(instance.uuid):
+            bdm = self._snapshot_bdm(context, instance, volume_id)
+            if bdm is not None:
+                self.driver.volume_snapshot_delete(
+                    instance.uuid, bdm.device_name, snapshot_id)
+                LOG.info('Snapshot %s of volume %s of %s deleted',
+                         snapshot_id, volume_id, instance.uuid)
+
+    def _snapshot_bdm(self, context, instance, volume_id):
+        try:
+            return objects.BlockDeviceMapping.get_by_volume_and_instance(
+                context, volume_id, instance.uuid)
+        except exception.VolumeNotAttached:
+            LOG.warning('Volume %s is no longer attached to %s: its '
+                        'snapshot request is dropped', volume_id,
+                        instance.uuid)
+            return None
+
+    @instance_events.wrap_instance_event(prefix='compute')
+    def swap_volume(self, context, instance, old_volume_id, new_volume_id,
+                    new_attachment_id):
+        """The guest moves from old_volume_id (detaching) to
+        new_volume_id (attachment new_attachment_id reserved by the
+        API) on the same device: the new volume connected, the data
+        copied by the guest (the simulated driver swaps the device),
+        its attachment completed (in-use) and the mapping moved to it,
+        the old volume's attachment deleted (available). On a failure
+        the new attachment is deleted (available) and the old volume is
+        in-use again. Notifications instance.volume_swap.start/.end (or
+        .error)."""
+        with self.locks(instance.uuid):
+            notify.notify_about_volume_swap(
+                context, instance, self.host, notify.START, old_volume_id,
+                new_volume_id)
+            try:
+                self._swap(context, instance, old_volume_id, new_volume_id,
+                           new_attachment_id)
+            except Exception as exc:
+                notify.notify_about_volume_swap(
+                    context, instance, self.host, notify.ERROR,
+                    old_volume_id, new_volume_id, exception=exc)
+                raise
+            notify.notify_about_volume_swap(
+                context, instance, self.host, notify.END, old_volume_id,
+                new_volume_id)
+
+    def _swap(self, context, instance, old_volume_id, new_volume_id,
+              new_attachment_id):
+        bdm = objects.BlockDeviceMapping.get_by_volume_and_instance(
+            context, old_volume_id, instance.uuid)
+        old_attachment_id = bdm.attachment_id
+        try:
+            attachment = self.volume_api.attachment_update(
+                context, new_attachment_id, self._connector(),
+                mountpoint=bdm.device_name)
+            self.driver.swap_volume(instance.uuid, bdm.device_name,
+                                    attachment['connection_info'])
+            self.volume_api.attachment_complete(context,
+                                                new_attachment_id)
+        except Exception:
+            LOG.exception('Swapping volume %s for %s on %s failed',
+                          old_volume_id, new_volume_id, instance.uuid)
+            self.driver.attach_volume(instance.uuid,
+                                      _loads(bdm.connection_info),
+                                      bdm.device_name)
+            block_devices.release(context, [
+                {'attachment_id': new_attachment_id}])
+            self.volume_api.roll_detaching(context, old_volume_id)
+            raise
+        new_size = self.volume_api.get(context, new_volume_id)['size']
+        bdm.volume_id = new_volume_id
+        bdm.attachment_id = new_attachment_id
+        bdm.connection_info = _dumps(attachment['connection_info'])
+        if bdm.volume_size is not None:
+            bdm.volume_size = new_size
+        bdm.save()
+        block_devices.release(context, [
+            {'attachment_id': old_attachment_id}])
+        LOG.info('Volume %s of %s swapped for %s', old_volume_id,
+                 instance.uuid, new_volume_id)
 
 
 def _dumps(value):

@@ -14,7 +14,9 @@ Each task's docstring states its entry state (what must hold before
 
 ``step_boundary(name)`` runs before each named step of a move (the
 cross-cell chain, its confirm and revert, and the scheduling before a
-resize is handed off): it calls every observer in ``STEP_OBSERVERS``
+resize is handed off; and, in the API, ``boot_cast``: a boot written
+but not yet sent to a conductor): it calls every observer in
+``STEP_OBSERVERS``
 with the step's name. Nothing in nova_lite adds one; a plugin may, as
 its process starts (entry-point group ``nova_lite.start_hooks``, see
 nova_lite.service.prepare_process) -- the tests' plugin (tests/plugin)

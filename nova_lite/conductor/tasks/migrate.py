@@ -112,6 +112,10 @@ class UpdateRequestSpecTask(base.TaskBase):
         same_host = self.resize and CONF.allow_resize_to_same_host
         spec.flavor = self.new_flavor
         spec.ignore_hosts = [] if same_host else [self.instance.host]
+        # A host forced at boot binds the boot only (as Nova resets its
+        # forced destinations before a move).
+        spec.force_hosts = []
+        spec.force_nodes = []
         if self.allow_cross_cell:
             spec.requested_destination = {
                 'cell_uuid': None, 'host': self.host,

@@ -225,6 +225,11 @@ class BuildRequest(BASE, _Base):
     # the server is in a cell (NULL from an older API: counted as 0).
     vcpus = sa.Column(sa.Integer)
     memory_mb = sa.Column(sa.Integer)
+    # Who took the build request (a super conductor's token; NULL: no
+    # one yet) and when: a conductor building it, or the periodic task
+    # burying it when no conductor took it in time. Taken once, by one.
+    picked_up_by = sa.Column(sa.String(255))
+    picked_up_at = sa.Column(sa.DateTime)
 
 
 # --- key pairs: a user's, across projects and cells. Rows are

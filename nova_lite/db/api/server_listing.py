@@ -69,6 +69,17 @@ def request_spec(context, instance_uuid):
 
 
 @api_db.reader
+def request_specs(context, instance_uuids):
+    """{instance_uuid: request spec JSON} of instance_uuids, in one
+    query."""
+    if not instance_uuids:
+        return {}
+    return dict(context.session.execute(
+        sa.select(RS.c.instance_uuid, RS.c.spec).where(
+            RS.c.instance_uuid.in_(sorted(set(instance_uuids))))).all())
+
+
+@api_db.reader
 def mappings_in_cells(context, cell_uuids, project_id=None, limit=None,
                       after=None):
     """Instance mappings (as get_mapping) of live servers mapped to

@@ -1,5 +1,6 @@
 """Local-services database models (images, networks, subnets, ports and
-their bindings, volumes and their attachments).
+their bindings, volumes and their attachments, security groups,
+shares and their access rules).
 History lives in migrations/local_services; never edit there.
 
 Ids are UUID strings chosen by the services (as Glance's and Neutron's
@@ -53,6 +54,10 @@ class Network(BASE, _Base):
     project_id = sa.Column(sa.String(255))
     shared = sa.Column(sa.Boolean, nullable=False, default=False,
                        server_default=sa.false())
+    # Neutron's router:external: floating IPs are allocated from it (a
+    # floating IP pool of the Compute API).
+    external = sa.Column(sa.Boolean, nullable=False, default=False,
+                         server_default=sa.false())
 
 
 class Subnet(BASE, _Base):
@@ -141,6 +146,10 @@ class Volume(BASE, _Base):
     availability_zone = sa.Column(sa.String(255))
     deleted = sa.Column(sa.Boolean, nullable=False, default=False,
                         server_default=sa.false())
+    # A JSON object of string keys and values (Cinder's metadata).
+    properties = sa.Column(sa.Text)
+    # The snapshot it was created from.
+    snapshot_id = sa.Column(sa.String(36))
 
 
 class VolumeAttachment(BASE, _Base):
@@ -164,6 +173,29 @@ class VolumeAttachment(BASE, _Base):
     connection_info = sa.Column(sa.Text)
     # JSON: the connector the host gave.
     connector = sa.Column(sa.Text)
+
+
+class VolumeSnapshot(BASE, _Base):
+    """A point-in-time copy of a volume (Cinder's snapshots)."""
+    __tablename__ = 'volume_snapshots'
+    __table_args__ = (
+        sa.Index('volume_snapshots_volume_id_idx', 'volume_id'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    volume_id = sa.Column(sa.String(36), sa.ForeignKey('volumes.id'),
+                          nullable=False)
+    name = sa.Column(sa.String(255))
+    description = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    user_id = sa.Column(sa.String(255))
+    # GiB, the volume's when it was taken
+    size = sa.Column(sa.Integer, nullable=False)
+    # creating, available, deleting, error, deleted
+    status = sa.Column(sa.String(30), nullable=False)
+    # The image the volume came from (what its volumes get as theirs).
+    image_id = sa.Column(sa.String(36))
+    deleted = sa.Column(sa.Boolean, nullable=False, default=False,
+                        server_default=sa.false())
 
 
 class SecurityGroup(BASE, _Base):
@@ -215,3 +247,76 @@ class PortSecurityGroup(BASE, _Base):
     security_group_id = sa.Column(sa.String(36),
                                   sa.ForeignKey('security_groups.id'),
                                   primary_key=True)
+
+
+class FloatingIP(BASE, _Base):
+    """An address of an external network a project holds, associated
+    with (at most) one fixed IP of a port (Neutron's floatingips)."""
+    __tablename__ = 'floating_ips'
+    __table_args__ = (
+        # Two allocations racing for one address: one of them fails here
+        # and retries with the next free address.
+        sa.UniqueConstraint('floating_network_id', 'floating_ip_address',
+                            name='uniq_floating_ips0network_id0address'),
+        # A fixed IP has at most one floating IP.
+        sa.UniqueConstraint('port_id', 'fixed_ip_address',
+                            name='uniq_floating_ips0port_id0fixed_ip_address'),
+        sa.Index('floating_ips_project_id_idx', 'project_id'),
+        sa.Index('floating_ips_address_idx', 'floating_ip_address'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    floating_network_id = sa.Column(sa.String(36),
+                                    sa.ForeignKey('networks.id'),
+                                    nullable=False)
+    floating_ip_address = sa.Column(sa.String(64), nullable=False)
+    project_id = sa.Column(sa.String(255))
+    # The port (and its fixed IP) it is associated with; NULL: none.
+    port_id = sa.Column(sa.String(36))
+    fixed_ip_address = sa.Column(sa.String(64))
+    # 'DOWN' (not associated) or 'ACTIVE'
+    status = sa.Column(sa.String(16), nullable=False)
+    description = sa.Column(sa.String(255))
+
+
+class Share(BASE, _Base):
+    """A shared file system (Manila's share, with its one export
+    location)."""
+    __tablename__ = 'shares'
+    __table_args__ = (
+        sa.Index('shares_project_id_deleted_idx', 'project_id', 'deleted'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255))
+    description = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    user_id = sa.Column(sa.String(255))
+    # GiB
+    size = sa.Column(sa.Integer, nullable=False)
+    # NFS, CEPHFS, ...
+    share_proto = sa.Column(sa.String(255), nullable=False)
+    # creating, available, deleting, error, deleted
+    status = sa.Column(sa.String(30), nullable=False)
+    export_location = sa.Column(sa.String(255))
+    availability_zone = sa.Column(sa.String(255))
+    deleted = sa.Column(sa.Boolean, nullable=False, default=False,
+                        server_default=sa.false())
+
+
+class ShareAccessRule(BASE, _Base):
+    """Who may mount a share (Manila's share_access_map)."""
+    __tablename__ = 'share_access_rules'
+    __table_args__ = (
+        sa.UniqueConstraint('share_id', 'access_type', 'access_to',
+                            name='uniq_share_access_rules0share0to'),
+        sa.Index('share_access_rules_access_to_idx', 'access_to'),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    share_id = sa.Column(sa.String(36), sa.ForeignKey('shares.id'),
+                         nullable=False)
+    # ip, cert, user, cephx
+    access_type = sa.Column(sa.String(255), nullable=False)
+    access_to = sa.Column(sa.String(255), nullable=False)
+    # 'rw' or 'ro'
+    access_level = sa.Column(sa.String(2), nullable=False)
+    # queued_to_apply, active, error
+    state = sa.Column(sa.String(30), nullable=False)

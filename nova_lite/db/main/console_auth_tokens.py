@@ -16,8 +16,9 @@ from nova_lite.db.main import models
 TOKENS = models.ConsoleAuthToken.__table__
 INSTANCES = models.Instance.__table__
 
-COLUMNS = ('console_type', 'host', 'port', 'internal_access_path',
-           'instance_uuid', 'expires', 'access_url_base')
+COLUMNS = ('console_type', 'host', 'port', 'tls_port',
+           'internal_access_path', 'instance_uuid', 'expires',
+           'access_url_base')
 
 
 def token_hash(token):

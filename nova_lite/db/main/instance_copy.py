@@ -42,14 +42,17 @@ def _no_id(row):
 
 @main_db.reader
 def read_instance(context, uuid, migration_uuid=None):
-    """{'instance': row, 'tags': [...], <KEYED name>: [rows...],
-    'migration': row or None} of a live instance (InstanceNotFound)."""
+    """{'instance': row, 'tags': [...], 'shares': [share mapping
+    rows...], <KEYED name>: [rows...], 'migration': row or None} of a
+    live instance (InstanceNotFound)."""
     session = context.session
     found = _rows(session, INST, INST.c.uuid == uuid, INST.c.deleted == 0)
     if not found:
         raise exception.InstanceNotFound(instance_id=uuid)
     data = {'instance': found[0],
-            'tags': _rows(session, TAGS, TAGS.c.resource_id == uuid)}
+            'tags': _rows(session, TAGS, TAGS.c.resource_id == uuid),
+            'shares': _rows(session, inst_db.SHARES,
+                            inst_db.SHARES.c.instance_uuid == uuid)}
     for name, table in KEYED.items():
         data[name] = _rows(session, table, table.c.instance_uuid == uuid,
                            table.c.deleted == 0)
@@ -86,6 +89,8 @@ def write_instance(context, data, instance_values=None,
             session.execute(table.insert().values(**_no_id(row)))
     for row in data['tags']:
         session.execute(TAGS.insert().values(**row))
+    for row in data.get('shares', ()):
+        session.execute(inst_db.SHARES.insert().values(**_no_id(row)))
     for row in data.get('history', ()):
         session.execute(MIGRATIONS.delete().where(
             MIGRATIONS.c.uuid == row['uuid']))
@@ -113,6 +118,8 @@ def _delete_rows(session, uuid):
     for table in list(KEYED.values()) + [ACTIONS, MIGRATIONS]:
         session.execute(table.delete().where(table.c.instance_uuid == uuid))
     session.execute(TAGS.delete().where(TAGS.c.resource_id == uuid))
+    session.execute(inst_db.SHARES.delete().where(
+        inst_db.SHARES.c.instance_uuid == uuid))
     session.execute(INST.delete().where(INST.c.uuid == uuid))
 
 

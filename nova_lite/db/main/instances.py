@@ -35,6 +35,7 @@ ACTIONS = models.InstanceAction.__table__
 EVENTS = models.InstanceActionEvent.__table__
 BDM = models.BlockDeviceMapping.__table__
 MIGRATIONS = models.Migration.__table__
+SHARES = models.ShareMapping.__table__
 
 COLUMNS = tuple(c.name for c in INST.columns)
 EXTRA_COLUMNS = ('flavor', 'migration_context', 'keypairs')
@@ -335,8 +336,8 @@ def update(context, uuid, values, expected_task_state=UNSET,
 @main_db.writer
 def soft_delete(context, uuid, values=None):
     """Mark the instance deleted (deleted = id) with its 1:1,
-    metadata and block device mapping rows; values: columns to set
-    with it (vm_state, ...)."""
+    metadata and block device mapping rows, and forget its share
+    mappings; values: columns to set with it (vm_state, ...)."""
     session = context.session
     now = _now()
     row_id = session.execute(sa.select(INST.c.id).where(
@@ -352,6 +353,7 @@ def soft_delete(context, uuid, values=None):
             table.c.instance_uuid == uuid, table.c.deleted == 0).values(
                 deleted=table.c.id, deleted_at=now))
     session.execute(TAGS.delete().where(TAGS.c.resource_id == uuid))
+    session.execute(SHARES.delete().where(SHARES.c.instance_uuid == uuid))
     return get_record(context, uuid, read_deleted='yes')
 
 
@@ -365,7 +367,7 @@ def hard_delete(context, uuid):
     session.execute(EVENTS.delete().where(EVENTS.c.action_id.in_(
         action_ids)))
     for table in (ACTIONS, EXTRA, CACHE, META, SYSMETA, FAULTS, BDM,
-                  MIGRATIONS):
+                  MIGRATIONS, SHARES):
         session.execute(table.delete().where(
             table.c.instance_uuid == uuid))
     session.execute(TAGS.delete().where(TAGS.c.resource_id == uuid))

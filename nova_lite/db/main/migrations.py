@@ -24,7 +24,9 @@ COLUMNS = ('id', 'uuid', 'source_compute', 'dest_compute', 'source_node',
            'new_instance_type_id', 'instance_uuid', 'status',
            'migration_type', 'hidden', 'cross_cell_move', 'user_id',
            'project_id', 'created_at', 'updated_at', 'deleted_at',
-           'deleted')
+           'deleted', 'memory_total', 'memory_processed',
+           'memory_remaining', 'disk_total', 'disk_processed',
+           'disk_remaining')
 _WRITABLE = frozenset(COLUMNS) - {'id', 'created_at', 'updated_at',
                                   'deleted_at', 'deleted'}
 

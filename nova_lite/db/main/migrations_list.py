@@ -24,7 +24,9 @@ COLUMNS = ('id', 'uuid', 'source_compute', 'dest_compute', 'source_node',
            'dest_node', 'dest_host', 'old_instance_type_id',
            'new_instance_type_id', 'instance_uuid', 'status',
            'migration_type', 'user_id', 'project_id', 'cross_cell_move',
-           'created_at', 'updated_at')
+           'created_at', 'updated_at', 'memory_total', 'memory_processed',
+           'memory_remaining', 'disk_total', 'disk_processed',
+           'disk_remaining')
 # The sort of every listing: newest first, the cell's id then the uuid
 # (unique across cells) breaking ties.
 SORT_COLUMNS = ('created_at', 'id', 'uuid')

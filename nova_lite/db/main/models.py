@@ -347,6 +347,33 @@ class Migration(BASE, _Base):
                                 server_default=sa.false())
     user_id = sa.Column(sa.String(255))
     project_id = sa.Column(sa.String(255))
+    # A live migration's progress (bytes), as its source's driver reports.
+    memory_total = sa.Column(sa.BigInteger)
+    memory_processed = sa.Column(sa.BigInteger)
+    memory_remaining = sa.Column(sa.BigInteger)
+    disk_total = sa.Column(sa.BigInteger)
+    disk_processed = sa.Column(sa.BigInteger)
+    disk_remaining = sa.Column(sa.BigInteger)
+
+
+class TaskLog(BASE, models.ModelBase, models.TimestampMixin):
+    __tablename__ = 'task_log'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'task_name', 'host', 'period_beginning', 'period_ending',
+            name='uniq_task_log0task_name0host0period_beginning0'
+                 'period_ending'),
+        sa.Index('task_log_period_beginning_idx', 'period_beginning'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    task_name = sa.Column(sa.String(255), nullable=False)
+    state = sa.Column(sa.String(255), nullable=False)
+    host = sa.Column(sa.String(255), nullable=False)
+    period_beginning = sa.Column(sa.DateTime, nullable=False)
+    period_ending = sa.Column(sa.DateTime, nullable=False)
+    message = sa.Column(sa.String(255), nullable=False)
+    task_items = sa.Column(sa.Integer, nullable=True)
+    errors = sa.Column(sa.Integer, nullable=True)
 
 
 class ConsoleAuthToken(BASE, models.ModelBase, models.TimestampMixin):
@@ -365,8 +392,31 @@ class ConsoleAuthToken(BASE, models.ModelBase, models.TimestampMixin):
     console_type = sa.Column(sa.String(255), nullable=False)
     host = sa.Column(sa.String(255), nullable=False)
     port = sa.Column(sa.Integer, nullable=False)
+    # A console's TLS port, when it has one (spice-direct, 2.99).
+    tls_port = sa.Column(sa.Integer)
     internal_access_path = sa.Column(sa.String(255))
     instance_uuid = sa.Column(sa.String(36), nullable=False)
     instance_host = sa.Column(sa.String(255))
     expires = sa.Column(sa.Integer, nullable=False)
     access_url_base = sa.Column(sa.String(255))
+
+
+class ShareMapping(BASE, models.ModelBase, models.TimestampMixin):
+    """A share attached to a server (2.97): one per server and share,
+    and per server and tag (the name the guest mounts it by)."""
+    __tablename__ = 'share_mappings'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid', 'share_id',
+                            name='uniq_share_mappings0instance0share'),
+        sa.UniqueConstraint('instance_uuid', 'tag',
+                            name='uniq_share_mappings0instance0tag'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    share_id = sa.Column(sa.String(36), nullable=False)
+    # attaching, inactive, active, detaching, error
+    status = sa.Column(sa.String(32), nullable=False)
+    tag = sa.Column(sa.String(48), nullable=False)
+    export_location = sa.Column(sa.Text, nullable=False)
+    share_proto = sa.Column(sa.String(32), nullable=False)

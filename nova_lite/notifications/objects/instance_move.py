@@ -34,6 +34,35 @@ class InstanceActionResizePrepNotification(base.NotificationBase):
 
 
 @base.NotificationObjectRegistry.register
+class InstanceActionVolumeSwapPayload(payloads.InstanceActionPayload):
+    """instance.volume_swap.*: the volume a server leaves and the one it
+    moves to (Nova's payload of that name)."""
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = dict(payloads.InstanceActionPayload.fields, **{
+        'old_volume_id': fields.StringField(),
+        'new_volume_id': fields.StringField(),
+    })
+
+    def __init__(self, context, instance, old_volume_id, new_volume_id,
+                 fault=None):
+        super().__init__(context, instance, fault=fault)
+        self.old_volume_id = old_volume_id
+        self.new_volume_id = new_volume_id
+
+
+@base.NotificationObjectRegistry.register
+class InstanceActionVolumeSwapNotification(base.NotificationBase):
+    # 1.0: initial
+    VERSION = '1.0'
+
+    fields = dict(base.NotificationBase.fields, **{
+        'payload': fields.ObjectField('InstanceActionVolumeSwapPayload'),
+    })
+
+
+@base.NotificationObjectRegistry.register
 class InstanceExistsPayload(payloads.InstancePayload):
     # 1.0: initial
     VERSION = '1.0'

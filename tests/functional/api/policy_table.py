@@ -2,7 +2,8 @@
 policies, for every flavor, extra-spec, flavor-access, os-services,
 os-hypervisors, os-keypairs, servers (with their metadata and tags),
 server action (resize and migrate included), os-instance-actions,
-os-volume_attachments, os-availability-zone, os-migrations, server
+os-volume_attachments, server shares, os-availability-zone,
+os-migrations, server
 migrations and os-aggregates rule.
 
 migrations, limits, quota-set and quota-class-set rule.
@@ -10,7 +11,7 @@ migrations, limits, quota-set and quota-class-set rule.
 migrations and os-server-groups rule.
 
 migrations, server security groups, os-interface and external events
-rule.
+rule; and the floating-IP and volume proxies and IP actions.
 Plain data, so that the
 same table can be replayed against real Nova.
 
@@ -246,6 +247,9 @@ ROWS = [
     ('PUT', '/servers/{server}', {'server': {'name': 'renamed'}}, '2.1',
      {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 404}),
     ('PUT', '/servers/{server}', {'server': {'bogus': 1}}, '2.1', _all(400)),
+    # /os-volumes_boot: the alias of /servers, with its rules, to 2.102.
+    ('GET', '/os-volumes_boot/{server}', None, '2.102', _OWN_SERVER),
+    ('GET', '/os-volumes_boot/{server}', None, '2.103', _all(404)),
     ('POST', '/servers', _boot('policy-vm'), '2.37',
      {ADMIN: 202, MEMBER: 202, READER: 403, OTHER: 202}),
     ('POST', '/servers', {'server': {'name': 'x'}}, '2.37', _all(400)),
@@ -311,6 +315,24 @@ ROWS = [
     ('POST', '/servers/{error_server}/action',
      {'migrate': {'host': 'c1-host1'}}, '2.56',
      _admin_only(409, 403) | {OTHER: 404}),
+    # evacuate: administrators only (to a host that does not exist: the
+    # administrator's is then refused with 404, the server unchanged).
+    ('POST', '/servers/{error_server}/action',
+     {'evacuate': {'onSharedStorage': False, 'host': 'nosuch'}}, '2.1',
+     _admin_only(404, 403) | {OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'evacuate': {'host': 'nosuch'}}, '2.14',
+     _admin_only(404, 403) | {OTHER: 404}),
+    # os-migrateLive: administrators and the project's managers
+    # (MANAGER_ROWS); naming the host: administrators. The server in
+    # error refuses it (409).
+    ('POST', '/servers/{error_server}/action',
+     {'os-migrateLive': {'host': None, 'block_migration': 'auto'}},
+     '2.25', _admin_only(409, 403) | {OTHER: 404}),
+    ('POST', '/servers/{error_server}/action',
+     {'os-migrateLive': {'host': '{host}', 'block_migration': False,
+                         'disk_over_commit': False}},
+     '2.1', _admin_only(409, 403) | {OTHER: 404}),
     # server actions: members of the project act (the server then has a
     # task, so the administrator's stop comes too late: 409); resetState
     # is for administrators (resetNetwork is gone for everyone: 410); the
@@ -350,6 +372,19 @@ ROWS = [
      {ADMIN: 403, MEMBER: 403, READER: 403, OTHER: 404}),
     ('DELETE', '/servers/{server}/os-volume_attachments/' + MISSING_UUID,
      None, '2.1', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    # /servers/{id}/shares (2.97): the project's readers list and show,
+    # its members attach and detach, and an administrator does all
+    # (Nova 34's defaults, checked against it). The server is active
+    # (attach: 409) and the share missing (404).
+    ('GET', '/servers/{server}/shares', None, '2.97',
+     {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 404}),
+    ('GET', '/servers/{server}/shares/' + MISSING_UUID, None, '2.97',
+     {ADMIN: 404, MEMBER: 404, READER: 404, OTHER: 404}),
+    ('POST', '/servers/{server}/shares',
+     {'share': {'share_id': MISSING_UUID}}, '2.97',
+     {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    ('DELETE', '/servers/{error_server}/shares/' + MISSING_UUID, None,
+     '2.97', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
     # os-instance-actions: readers of the project list and show.
     ('GET', '/servers/{server}/os-instance-actions', None, '2.84',
      _OWN_SERVER),
@@ -369,6 +404,17 @@ ROWS = [
      _admin_only(200, 403) | {OTHER: 404}),
     ('GET', '/servers/{server}/migrations/1', None, '2.23',
      _admin_only(404, 403) | {OTHER: 404}),
+    # force_complete (2.22) and abort (DELETE, 2.24) of one:
+    # administrators and the project's managers (MANAGER_ROWS); the
+    # server is not migrating (409).
+    ('POST', '/servers/{server}/migrations/1/action',
+     {'force_complete': None}, '2.21', _all(404)),
+    ('POST', '/servers/{server}/migrations/1/action',
+     {'force_complete': None}, '2.22',
+     _admin_only(409, 403) | {OTHER: 404}),
+    ('DELETE', '/servers/{server}/migrations/1', None, '2.23', _all(404)),
+    ('DELETE', '/servers/{server}/migrations/1', None, '2.24',
+     _admin_only(409, 403) | {OTHER: 404}),
     # os-aggregates: administrators only (schemas first: 400 for all).
     ('GET', '/os-aggregates', None, '2.1', _admin_only(200)),
     ('POST', '/os-aggregates', {'aggregate': {'name': 'policy-agg'}}, '2.1',
@@ -440,6 +486,10 @@ ROWS = [
     ('GET', '/os-simple-tenant-usage', None, '2.1', _admin_only(200)),
     ('GET', '/os-simple-tenant-usage/project-a', None, '2.40',
      {ADMIN: 200, MEMBER: 200, READER: 200, OTHER: 403}),
+    # os-instance_usage_audit_log: administrators only.
+    ('GET', '/os-instance_usage_audit_log', None, '2.1', _admin_only(200)),
+    ('GET', '/os-instance_usage_audit_log/2026-11-01%2000:00:00', None,
+     '2.1', _admin_only(200)),
     # Consoles and introspection: console output, remote consoles and
     # crash dumps for members; tokens, diagnostics and injectNetworkInfo
     # for administrators; the topology for readers. The server's host
@@ -472,6 +522,11 @@ ROWS = [
      '2.1', _admin_only(409, 403) | {OTHER: 404}),
     ('POST', '/servers/{error_server}/action', {'unshelve': None}, '2.77',
      {ADMIN: 409, MEMBER: 409, READER: 403, OTHER: 404}),
+    # 2.91: unshelving to a host is for any administrator (Nova 34's
+    # rule:context_is_admin; the server in error then refuses it).
+    ('POST', '/servers/{error_server}/action',
+     {'unshelve': {'host': 'nowhere'}}, '2.91',
+     {ADMIN: 409, MEMBER: 403, READER: 403, OTHER: 404}),
     ('POST', '/servers/{error_server}/action',
      {'rescue': {'rescue_image_ref': MISSING_UUID}}, '2.1',
      {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
@@ -523,6 +578,187 @@ ROWS = [
      {'events': [{'name': 'network-changed',
                   'server_uuid': MISSING_UUID}]}, '2.1',
      _admin_only(404)),
+    # os-hosts below 2.43: administrators (501 for what the driver does
+    # not do; an unknown host is a 404).
+    ('GET', '/os-hosts', None, '2.42', _admin_only(200)),
+    ('GET', '/os-hosts/{host}', None, '2.1', _admin_only(200)),
+    ('GET', '/os-hosts/nohost', None, '2.1', _admin_only(404)),
+    ('PUT', '/os-hosts/{host}', {'status': 'enable'}, '2.42',
+     _admin_only(200)),
+    ('PUT', '/os-hosts/{host}', {'maintenance_mode': 'enable'}, '2.1',
+     _admin_only(501)),
+    ('GET', '/os-hosts/{host}/reboot', None, '2.1', _admin_only(501)),
+    ('GET', '/os-hosts/{host}/shutdown', None, '2.1', _admin_only(501)),
+    ('GET', '/os-hosts/{host}/startup', None, '2.1', _admin_only(501)),
+    # Network proxies below 2.36: readers of any project (and anyone for
+    # the pools); an unknown network is a 404 once the policy passed.
+    ('GET', '/os-networks', None, '2.1', _all(200)),
+    ('GET', '/os-networks/nope', None, '2.35', _all(404)),
+    ('GET', '/os-tenant-networks', None, '2.35', _all(200)),
+    ('GET', '/os-tenant-networks/nope', None, '2.1', _all(404)),
+    ('GET', '/os-floating-ip-pools', None, '2.1', _all(200)),
+    # The floating-IP proxy below 2.36: readers list and show, members
+    # allocate and release (an unknown pool or floating IP: 404).
+    ('GET', '/os-floating-ips', None, '2.1', _all(200)),
+    ('GET', '/os-floating-ips/' + MISSING_UUID, None, '2.35', _all(404)),
+    ('POST', '/os-floating-ips', {'pool': 'no-such-pool'}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('DELETE', '/os-floating-ips/' + MISSING_UUID, None, '2.35',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('GET', '/os-floating-ips', None, '2.36', _all(404)),
+    # The floating and fixed IP actions below 2.44: the server's members
+    # (an unknown floating IP: 404, before the policy for the removal,
+    # whose target is the server it is on; a network or address the
+    # server cannot use: 400).
+    ('POST', '/servers/{server}/action',
+     {'addFloatingIp': {'address': '192.0.2.1'}}, '2.43',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'removeFloatingIp': {'address': '192.0.2.1'}}, '2.1', _all(404)),
+    ('POST', '/servers/{server}/action',
+     {'addFixedIp': {'networkId': 'no-such-network'}}, '2.1',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'removeFixedIp': {'address': '192.0.2.1'}}, '2.43',
+     {ADMIN: 400, MEMBER: 400, READER: 403, OTHER: 404}),
+    ('POST', '/servers/{server}/action',
+     {'removeFixedIp': {'address': '192.0.2.1'}}, '2.44', _all(404)),
+    # The volume proxies below 2.36: readers list and show, members
+    # create and delete (their own project's; unknown ones: 404).
+    ('GET', '/os-volumes', None, '2.1', _all(200)),
+    ('GET', '/os-volumes/detail', None, '2.35', _all(200)),
+    ('GET', '/os-volumes/' + MISSING_UUID, None, '2.1', _all(404)),
+    ('POST', '/os-volumes', {'volume': {'size': 1}}, '2.1',
+     {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 200}),
+    ('DELETE', '/os-volumes/' + MISSING_UUID, None, '2.35',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('GET', '/os-snapshots', None, '2.35', _all(200)),
+    ('GET', '/os-snapshots/detail', None, '2.1', _all(200)),
+    ('GET', '/os-snapshots/' + MISSING_UUID, None, '2.1', _all(404)),
+    ('POST', '/os-snapshots', {'snapshot': {'volume_id': MISSING_UUID}},
+     '2.1', {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('DELETE', '/os-snapshots/' + MISSING_UUID, None, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('GET', '/os-volumes', None, '2.36', _all(404)),
+    # The security-group proxy below 2.36: readers of a project read,
+    # members write (their own project's groups; unknown ones: 404).
+    ('GET', '/os-security-groups', None, '2.35', _all(200)),
+    ('POST', '/os-security-groups', {'security_group': {'name': 'pt-sg'}},
+     '2.1', {ADMIN: 200, MEMBER: 200, READER: 403, OTHER: 200}),
+    ('GET', '/os-security-groups/' + MISSING_UUID, None, '2.1', _all(404)),
+    ('PUT', '/os-security-groups/' + MISSING_UUID,
+     {'security_group': {'name': 'pt-sg2'}}, '2.35',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('DELETE', '/os-security-groups/' + MISSING_UUID, None, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('POST', '/os-security-group-rules', {'security_group_rule': {
+        'parent_group_id': MISSING_UUID, 'ip_protocol': 'tcp',
+        'from_port': 1, 'to_port': 2}}, '2.1',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    ('DELETE', '/os-security-group-rules/' + MISSING_UUID, None, '2.35',
+     {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
+    # Gone (410 for everyone at every version, before any policy):
+    # nova-network's APIs, cells v1, cloudpipe, agents, certificates
+    # and default security-group rules (as Nova 34).
+    ('GET', '/os-security-group-default-rules', None, '2.1', _all(410)),
+    ('GET', '/os-security-group-default-rules', None, '2.36', _all(410)),
+    ('POST', '/os-security-group-default-rules', {}, '2.1', _all(410)),
+    ('POST', '/os-security-group-default-rules', {}, '2.36', _all(410)),
+    ('GET', '/os-security-group-default-rules/x1', None, '2.1', _all(410)),
+    ('GET', '/os-security-group-default-rules/x1', None, '2.36', _all(410)),
+    ('DELETE', '/os-security-group-default-rules/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-security-group-default-rules/x1', None, '2.36', _all(410)),
+    ('POST', '/os-networks', {}, '2.1', _all(410)),
+    ('POST', '/os-networks', {}, '2.36', _all(410)),
+    ('POST', '/os-networks/add', {}, '2.1', _all(410)),
+    ('POST', '/os-networks/add', {}, '2.36', _all(410)),
+    ('DELETE', '/os-networks/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-networks/x1', None, '2.36', _all(410)),
+    ('POST', '/os-tenant-networks', {}, '2.1', _all(410)),
+    ('POST', '/os-tenant-networks', {}, '2.36', _all(410)),
+    ('DELETE', '/os-tenant-networks/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-tenant-networks/x1', None, '2.36', _all(410)),
+    ('GET', '/os-fixed-ips/x1', None, '2.1', _all(410)),
+    ('GET', '/os-fixed-ips/x1', None, '2.36', _all(410)),
+    ('GET', '/os-floating-ips-bulk', None, '2.1', _all(410)),
+    ('GET', '/os-floating-ips-bulk', None, '2.36', _all(410)),
+    ('POST', '/os-floating-ips-bulk', {}, '2.1', _all(410)),
+    ('POST', '/os-floating-ips-bulk', {}, '2.36', _all(410)),
+    ('GET', '/os-floating-ips-bulk/x1', None, '2.1', _all(410)),
+    ('GET', '/os-floating-ips-bulk/x1', None, '2.36', _all(410)),
+    ('PUT', '/os-floating-ips-bulk/x1', {}, '2.1', _all(410)),
+    ('PUT', '/os-floating-ips-bulk/x1', {}, '2.36', _all(410)),
+    ('GET', '/os-floating-ip-dns', None, '2.1', _all(410)),
+    ('GET', '/os-floating-ip-dns', None, '2.36', _all(410)),
+    ('PUT', '/os-floating-ip-dns/x1', {}, '2.1', _all(410)),
+    ('PUT', '/os-floating-ip-dns/x1', {}, '2.36', _all(410)),
+    ('DELETE', '/os-floating-ip-dns/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-floating-ip-dns/x1', None, '2.36', _all(410)),
+    ('GET', '/os-floating-ip-dns/x1/entries/x1', None, '2.1', _all(410)),
+    ('GET', '/os-floating-ip-dns/x1/entries/x1', None, '2.36', _all(410)),
+    ('PUT', '/os-floating-ip-dns/x1/entries/x1', {}, '2.1', _all(410)),
+    ('PUT', '/os-floating-ip-dns/x1/entries/x1', {}, '2.36', _all(410)),
+    ('DELETE', '/os-floating-ip-dns/x1/entries/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-floating-ip-dns/x1/entries/x1', None, '2.36', _all(410)),
+    ('GET', '/os-fping', None, '2.1', _all(410)),
+    ('GET', '/os-fping', None, '2.36', _all(410)),
+    ('GET', '/os-fping/x1', None, '2.1', _all(410)),
+    ('GET', '/os-fping/x1', None, '2.36', _all(410)),
+    ('GET', '/os-cells', None, '2.1', _all(410)),
+    ('GET', '/os-cells', None, '2.36', _all(410)),
+    ('POST', '/os-cells', {}, '2.1', _all(410)),
+    ('POST', '/os-cells', {}, '2.36', _all(410)),
+    ('GET', '/os-cells/x1', None, '2.1', _all(410)),
+    ('GET', '/os-cells/x1', None, '2.36', _all(410)),
+    ('PUT', '/os-cells/x1', {}, '2.1', _all(410)),
+    ('PUT', '/os-cells/x1', {}, '2.36', _all(410)),
+    ('DELETE', '/os-cells/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-cells/x1', None, '2.36', _all(410)),
+    ('GET', '/os-cells/x1/capacities', None, '2.1', _all(410)),
+    ('GET', '/os-cells/x1/capacities', None, '2.36', _all(410)),
+    ('GET', '/os-cells/sync_instances', None, '2.1', _all(410)),
+    ('GET', '/os-cells/sync_instances', None, '2.36', _all(410)),
+    ('POST', '/os-cells/sync_instances', {}, '2.1', _all(410)),
+    ('POST', '/os-cells/sync_instances', {}, '2.36', _all(410)),
+    ('PUT', '/os-cells/sync_instances', {}, '2.1', _all(410)),
+    ('PUT', '/os-cells/sync_instances', {}, '2.36', _all(410)),
+    ('DELETE', '/os-cells/sync_instances', None, '2.1', _all(410)),
+    ('DELETE', '/os-cells/sync_instances', None, '2.36', _all(410)),
+    ('GET', '/os-cloudpipe', None, '2.1', _all(410)),
+    ('GET', '/os-cloudpipe', None, '2.36', _all(410)),
+    ('POST', '/os-cloudpipe', {}, '2.1', _all(410)),
+    ('POST', '/os-cloudpipe', {}, '2.36', _all(410)),
+    ('PUT', '/os-cloudpipe/configure-project', {}, '2.1', _all(410)),
+    ('PUT', '/os-cloudpipe/configure-project', {}, '2.36', _all(410)),
+    ('GET', '/os-agents', None, '2.1', _all(410)),
+    ('GET', '/os-agents', None, '2.36', _all(410)),
+    ('POST', '/os-agents', {}, '2.1', _all(410)),
+    ('POST', '/os-agents', {}, '2.36', _all(410)),
+    ('PUT', '/os-agents/x1', {}, '2.1', _all(410)),
+    ('PUT', '/os-agents/x1', {}, '2.36', _all(410)),
+    ('DELETE', '/os-agents/x1', None, '2.1', _all(410)),
+    ('DELETE', '/os-agents/x1', None, '2.36', _all(410)),
+    ('POST', '/os-certificates', {}, '2.1', _all(410)),
+    ('POST', '/os-certificates', {}, '2.36', _all(410)),
+    ('GET', '/os-certificates/x1', None, '2.1', _all(410)),
+    ('GET', '/os-certificates/x1', None, '2.36', _all(410)),
+    ('GET', '/servers/{server}/os-virtual-interfaces', None, '2.1',
+     _all(410)),
+    ('GET', '/servers/{server}/os-virtual-interfaces', None, '2.44',
+     _all(410)),
+    ('POST', '/servers/{server}/consoles', {}, '2.1', _all(410)),
+    ('GET', '/os-cells/detail', None, '2.1', _all(410)),
+    ('PUT', '/os-cloudpipe/x1', {}, '2.1', _all(410)),
+    ('POST', '/os-networks/x1/action', {'disassociate': None},
+     '2.1', _all(410)),
+    ('POST', '/os-networks/x1/action', {'disassociate_host': None},
+     '2.1', _all(410)),
+    ('POST', '/os-networks/x1/action', {'disassociate_project': None},
+     '2.1', _all(410)),
+    ('POST', '/os-networks/x1/action', {'associate_host': None},
+     '2.1', _all(410)),
+    ('POST', '/os-fixed-ips/x1/action', {'reserve': None}, '2.1', _all(410)),
+    ('POST', '/os-fixed-ips/x1/action', {'unreserve': None}, '2.1', _all(410)),
 ]
 
 # What a project's manager (project-a) gets: the rules Nova 34 gives
@@ -541,6 +777,20 @@ MANAGER_ROWS = [
      {MANAGER: 409}),
     ('POST', '/servers/{error_server}/action',
      {'migrate': {'host': 'c1-host1'}}, '2.56', {MANAGER: 403}),
+    # Evacuate stays for administrators.
+    ('POST', '/servers/{error_server}/action',
+     {'evacuate': {'host': 'nosuch'}}, '2.14', {MANAGER: 403}),
+    # Live migration, its force-complete and abort: the same.
+    ('POST', '/servers/{error_server}/action',
+     {'os-migrateLive': {'host': None, 'block_migration': 'auto'}},
+     '2.25', {MANAGER: 409}),
+    ('POST', '/servers/{error_server}/action',
+     {'os-migrateLive': {'host': '{host}', 'block_migration': 'auto'}},
+     '2.25', {MANAGER: 403}),
+    ('POST', '/servers/{server}/migrations/1/action',
+     {'force_complete': None}, '2.22', {MANAGER: 409}),
+    ('DELETE', '/servers/{server}/migrations/1', None, '2.24',
+     {MANAGER: 409}),
 ]
 
 # The access-list reads as Nova 34 answers them with its own default

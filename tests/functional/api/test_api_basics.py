@@ -1,5 +1,6 @@
 """Versions, microversion negotiation, auth and faults at the WSGI app."""
 import io
+import json
 
 import pytest
 import webob
@@ -42,9 +43,51 @@ def test_legacy_v2_document(app, path):
             'type': 'application/vnd.openstack.compute+json;version=2'}]}}
 
 
-def test_legacy_v2_serves_nothing_else(app):
-    resp = app.get('/v2/servers', status=404)
+def test_legacy_v2_serves_the_api_at_2_1(app):
+    """/v2 is Nova's v2 compatible endpoint: the API at 2.1 whatever the
+    request asks, no microversion echoed."""
+    new = headers('2.61')
+    app.post_json('/v2.1/flavors', {'flavor': {
+        'name': 'legacy', 'ram': 64, 'vcpus': 1, 'disk': 1,
+        'description': 'shown from 2.55'}}, headers=new)
+    resp = app.get('/v2/flavors/detail', headers=new)
+    flavor = resp.json['flavors'][0]
+    # description (2.55) and extra_specs (2.61) are not shown at 2.1.
+    assert 'description' not in flavor and 'extra_specs' not in flavor
+    assert 'OpenStack-API-Version' not in resp.headers
+    assert 'X-OpenStack-Nova-API-Version' not in resp.headers
+    v21 = app.get('/v2.1/flavors/detail', headers=headers('2.1')).json
+    assert resp.json == json.loads(json.dumps(v21).replace(
+        'localhost/v2.1/', 'localhost/v2/'))
+    # /v2/{project_id}/... as clients of the v2 API call it.
+    resp = app.get('/v2/0a1b2c/os-services',
+                   headers={'X-Auth-Token': 'admin:0a1b2c'})
+    assert resp.json['services']
+    # A version outside the range is not refused either.
+    app.get('/v2/flavors', headers=headers('9.9'))
+
+
+def test_legacy_v2_drops_unknown_body_properties(app):
+    body = {'keypair': {'name': 'legacy', 'unknown': 1,
+                        'public_key': None}}
+    resp = app.post_json('/v2.1/os-keypairs', body, headers=ADMIN,
+                         status=400)
+    assert 'unknown' in resp.json['badRequest']['message']
+    resp = app.post_json('/v2/os-keypairs', body, headers=ADMIN,
+                         status=400)
+    # Dropped, not refused: the other errors still count.
+    assert 'public_key' in resp.json['badRequest']['message']
+    del body['keypair']['public_key']
+    resp = app.post_json('/v2/os-keypairs', body, headers=ADMIN)
+    assert resp.json['keypair']['name'] == 'legacy'
+    assert 'unknown' not in resp.json['keypair']
+
+
+def test_legacy_v2_faults_and_root(app):
+    resp = app.get('/v2/servers/nope', headers=ADMIN, status=404)
     assert resp.json['itemNotFound']['code'] == 404
+    assert 'OpenStack-API-Version' not in resp.headers
+    app.get('/v2/servers', status=401)
     resp = app.post_json('/v2/', {}, status=405)
     assert resp.json['badMethod']['code'] == 405
 
@@ -80,7 +123,7 @@ def test_microversion_negotiation_and_headers(app, hdrs, expected):
     assert 'X-OpenStack-Nova-API-Version' in resp.headers['Vary']
 
 
-@pytest.mark.parametrize('value', ['2.0', '2.89', '3.0', '1.5'])
+@pytest.mark.parametrize('value', ['2.0', '2.105', '3.0', '1.5'])
 def test_version_out_of_range_is_406(app, value):
     resp = app.get('/v2.1/os-services', headers=headers(value), status=406)
     assert resp.json['notAcceptable']['code'] == 406

@@ -38,12 +38,15 @@ def _used(api):
 
 
 def _settled(api, uuid):
-    """The server's body once it has no task state (ERROR or not)."""
+    """The server's body once it has no task state (ERROR or not) and,
+    in ERROR, its fault: the state and the fault are two writes (as in
+    Nova), so a read may come between them."""
     def reached():
         body = api('GET', '/servers/%s' % uuid, token=ADMIN).json()
         server = body['server']
         if server['status'] != 'BUILD' and \
-                server['OS-EXT-STS:task_state'] is None:
+                server['OS-EXT-STS:task_state'] is None and (
+                    server['status'] != 'ERROR' or 'fault' in server):
             return server
         return None
     return wait_for(reached, timeout=30, message='%s settled' % uuid)

@@ -77,8 +77,10 @@ def test_image_backed_resize_to_the_other_cell_and_confirm(
     # The ports are active at the destination, still bound (inactive)
     # at the source until the confirm.
     assert xp.bound(uuid) == sorted([(dest, 'ACTIVE'), (source, 'INACTIVE')])
-    assert {p['binding:host_id'] for p in network_api.API().get_ports(
-        xp.ctxt, device_id=uuid)} == {dest}
+    ports = network_api.API().get_ports(xp.ctxt, device_id=uuid)
+    assert {p['binding:host_id'] for p in ports} == {dest}
+    # Down while their binding moved, plugged again at the destination.
+    assert [p['status'] for p in ports] == ['ACTIVE'] * len(ports) != []
     # No snapshot image is left behind.
     images = xp.api('GET', '/images', token=ADMIN).json()['images']
     assert not [i for i in images if 'resize-snapshot' in i['name']]
@@ -430,3 +432,92 @@ def test_auto_confirm_of_a_cross_cell_resize_is_the_super_conductors(
     assert _actions(xp, uuid) == ['confirmResize', 'create', 'resize']
     xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
     xp.gone(uuid)
+
+
+def _member(xp, group, host, flavor='small'):
+    """A server of the admin's project ACTIVE on host (forced), in
+    group (None: in none)."""
+    body = _server('m', flavorRef=flavor, availability_zone='nova:' + host)
+    if group:
+        body['os:scheduler_hints'] = {'group': group}
+    created = xp.api('POST', '/servers', body, version='2.37', token=ADMIN)
+    assert created.status_code == 202, created.text
+    uuid = created.json()['server']['id']
+    assert xp.wait_status(uuid, 'ACTIVE')[HOST] == host
+    return uuid
+
+
+def test_cross_cell_resize_keeps_anti_affinity(xplane):  # noqa: F811
+    """A member of an anti-affinity group resized into the other cell
+    goes to the host of that cell without a member, though the weighers
+    prefer the member's (more free); resized back into a cell whose
+    every host has a member, it fails (no valid host) and stays."""
+    xp = xplane
+    group = xp.api('POST', '/os-server-groups', {'server_group': {
+        'name': 'apart', 'policies': ['anti-affinity']}},
+        token=ADMIN).json()['server_group']['id']
+    mover = _member(xp, group, 'cell1-compute1')
+    member = _member(xp, group, 'cell2-compute1')
+    # Not a member: makes cell2-compute2 the weighers' second choice.
+    filler = _member(xp, None, 'cell2-compute2', flavor='large')
+    server = xp.resize_into(mover, 'cell2', token=ADMIN)
+    assert server[HOST] == 'cell2-compute2'
+    assert xp.mapped_cell(mover) == 'cell2'
+    xp.act(mover, {'confirmResize': None}, token=ADMIN, status=204)
+    assert xp.wait_status(mover, 'ACTIVE')[HOST] == 'cell2-compute2'
+    # Every host of cell1 gets a member: no move into it keeps the
+    # policy.
+    others = [_member(xp, group, host)
+              for host in ('cell1-compute1', 'cell1-compute2')]
+    before = migration_of(mover)['uuid']
+    cell2 = xp.hosts_of('cell2')
+    xp._set_enabled(cell2, False)
+    try:
+        xp.act(mover, {'resize': {'flavorRef': 'large'}}, token=ADMIN)
+        migration = wait_for(
+            lambda: migration_of(mover)['uuid'] != before
+            and migration_of(mover)['status'] == 'error'
+            and migration_of(mover), timeout=60, message='resize refused')
+    finally:
+        xp._set_enabled(cell2, True)
+    server = xp.wait_status(mover, 'ACTIVE')
+    assert server[HOST] == 'cell2-compute2'
+    assert server['flavor']['original_name'] == 'medium'
+    assert xp.mapped_cell(mover) == 'cell2'
+    assert xp.copies(mover) == {'cell2': False}
+    assert held(mover) == {'cell2-compute2': MEDIUM}
+    assert held(migration['uuid']) == {}
+    # As a racing scheduler would: the group filters off, the scheduler
+    # picks a member's host of cell1; each destination's late check
+    # refuses it (the alternates too) and the server stays.
+    CONF.set_override('enabled_filters', ['ComputeFilter'],
+                      group='filter_scheduler')
+    xp._set_enabled(cell2, False)
+    try:
+        xp.act(mover, {'resize': {'flavorRef': 'large'}}, token=ADMIN)
+        late = wait_for(
+            lambda: migration_of(mover)['uuid'] != migration['uuid']
+            and migration_of(mover)['status'] == 'error'
+            and migration_of(mover), timeout=60, message='late check')
+    finally:
+        xp._set_enabled(cell2, True)
+        CONF.clear_override('enabled_filters', group='filter_scheduler')
+    server = xp.wait_status(mover, 'ACTIVE')
+    assert server[HOST] == 'cell2-compute2'
+    assert xp.mapped_cell(mover) == 'cell2'
+    assert xp.copies(mover) == {'cell2': False}
+    assert held(mover) == {'cell2-compute2': MEDIUM}
+    assert held(late['uuid']) == {}
+    newest = xp.api('GET', '/servers/%s/os-instance-actions' % mover,
+                    token=ADMIN).json()['instanceActions'][0]
+    events = xp.api('GET', '/servers/%s/os-instance-actions/%s' % (
+        mover, newest['request_id']), version='2.51',
+        token=ADMIN).json()['instanceAction']['events']
+    assert any('InstanceGroupPolicyViolated' in (e.get('traceback') or '')
+               for e in events), events
+    assert [list(held(u)) for u in others] == [['cell1-compute1'],
+                                               ['cell1-compute2']]
+    for uuid in [mover, member, filler] + others:
+        xp.api('DELETE', '/servers/%s' % uuid, token=ADMIN)
+    for uuid in [mover, member, filler] + others:
+        xp.gone(uuid)

@@ -466,3 +466,44 @@ def test_member_may_not_manage_flavors(app, mixed):
     assert 'new' not in [f['name'] for f in get(
         app, '/flavors?is_public=None')['flavors']]
     assert get(app, '/flavors/l1', v='2.55')['flavor']['description'] is None
+
+
+def test_name_filter_and_fields_from_2_102(app, mixed):
+    """2.102: name filters both generations (as Nova 34: a regular
+    expression searched in the name; an empty one matches all; one that
+    is not a regular expression is a 400 naming the filter); an unknown
+    parameter is 400 on the list; rxtx_factor and
+    OS-FLV-DISABLED:disabled leave the bodies and the create schema."""
+    for path in ('/flavors', '/flavors/detail'):
+        assert _ids(get(app, path + '?name=legacy-1&is_public=None',
+                        v='2.102')) == ['l1']
+        assert _ids(get(app, path + '?name=api-1', v='2.102')) == ['a1']
+        assert _ids(get(app, path + '?name=%5Eapi-1%24',
+                        v='2.102')) == ['a1']
+        assert 'a1' in _ids(get(app, path + '?name=api', v='2.102'))
+        assert 'a1' in _ids(get(app, path + '?name=pi-', v='2.102'))
+        assert _ids(get(app, path + '?name=%5Epi-', v='2.102')) == []
+        assert _ids(get(app, path + '?name=API-1', v='2.102')) == []
+        everything = _ids(get(app, path + '?is_public=None', v='2.102'))
+        assert _ids(get(app, path + '?name=&is_public=None',
+                        v='2.102')) == everything
+        refused = app.get('/v2.1' + path + '?name=%5B', status=400,
+                          headers=headers('2.102'))
+        assert 'name filter' in refused.json['badRequest']['message']
+        # Below 2.102 name is unknown: a 400 from 2.75 as every unknown.
+        resp = app.get('/v2.1' + path + '?name=api-1',
+                       headers=headers('2.101'), status=400)
+        assert 'name' in resp.json['badRequest']['message']
+    shown = get(app, '/flavors/a1', v='2.102')['flavor']
+    assert 'rxtx_factor' not in shown
+    assert 'OS-FLV-DISABLED:disabled' not in shown
+    older = get(app, '/flavors/a1', v='2.101')['flavor']
+    assert older['rxtx_factor'] == 1.0
+    assert older['OS-FLV-DISABLED:disabled'] is False
+    body = {'flavor': {'name': 'rx', 'ram': 64, 'vcpus': 1, 'disk': 1,
+                       'rxtx_factor': 2.0}}
+    refused = app.post_json('/v2.1/flavors', body,
+                            headers=headers('2.102', ADMIN), status=400)
+    assert 'rxtx_factor' in refused.json['badRequest']['message']
+    app.post_json('/v2.1/flavors', body, headers=headers('2.101', ADMIN),
+                  status=200)

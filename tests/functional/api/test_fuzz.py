@@ -94,6 +94,13 @@ SERVICE_PATHS = st.one_of(
     st.builds('/image/v2/images/{}'.format, IDS),
     st.builds('/networking/v2.0/{}/{}'.format, st.sampled_from(
         ['networks', 'subnets', 'ports', 'routers']), IDS),
+    st.sampled_from(['/share', '/share/v2', '/share/v2/shares',
+                     '/share/v2/shares/detail',
+                     '/share/v2/share-access-rules',
+                     '/share/v2/project-a/shares']),
+    st.builds('/share/v2/shares/{}'.format, IDS),
+    st.builds('/share/v2/shares/{}/export_locations'.format, IDS),
+    st.builds('/share/v2/share-access-rules?share_id={}'.format, IDS),
 )
 SERVER_GROUP_PATHS = st.one_of(
     st.just('/v2.1/os-server-groups'),
@@ -102,15 +109,59 @@ SERVER_GROUP_PATHS = st.one_of(
 )
 PATHS = st.one_of(PATHS, FLAVOR_PATHS, KEYPAIR_PATHS, IMAGE_PATHS,
                   SERVICE_PATHS, SERVER_GROUP_PATHS)
-# Extensions, usage, and every route under /v2.1/{project_id}.
+# Extensions, usage, every route under /v2.1/{project_id}, and the
+# legacy v2 compatible endpoint /v2 (lenient bodies).
 USAGE_PATHS = st.one_of(
     st.sampled_from(['/v2.1/extensions', '/v2.1/os-simple-tenant-usage',
                      '/v2.1/admin/os-simple-tenant-usage',
-                     '/v2.1/0a1b/os-services', '/v2.1/0a1b']),
+                     '/v2.1/0a1b/os-services', '/v2.1/0a1b',
+                     '/v2/flavors', '/v2/0a1b/os-services',
+                     '/v2/servers/detail', '/v2/os-keypairs']),
     st.builds('/v2.1/extensions/{}'.format, IDS),
     st.builds('/v2.1/os-simple-tenant-usage/{}'.format, IDS),
+    st.just('/v2.1/os-instance_usage_audit_log'),
+    st.builds('/v2.1/os-instance_usage_audit_log/{}'.format, st.one_of(
+        IDS, st.just('2026-11-01%2000:00:00'))),
 )
 PATHS = st.one_of(PATHS, USAGE_PATHS)
+# The APIs Nova answers 410 (nova-network's, cells v1, cloudpipe,
+# agents, certificates, default security-group rules).
+_GONE = st.sampled_from([
+    'os-networks', 'os-networks/add', 'os-tenant-networks', 'os-fixed-ips',
+    'os-floating-ips-bulk', 'os-floating-ips-bulk/delete',
+    'os-floating-ip-dns', 'os-fping', 'os-cells', 'os-cells/sync_instances',
+    'os-cloudpipe', 'os-cloudpipe/configure-project', 'os-agents',
+    'os-certificates', 'os-certificates/root',
+    'os-security-group-default-rules', 'os-floating-ip-pools'])
+GONE_PATHS = st.one_of(
+    st.builds('/v2.1/{}'.format, _GONE),
+    st.builds('/v2.1/{}/{}'.format, _GONE, IDS),
+    st.builds('/v2.1/{}/{}/{}'.format, _GONE, IDS,
+              st.sampled_from(['action', 'capacities', 'entries', 'x'])),
+    st.builds('/v2.1/os-floating-ip-dns/{}/entries/{}'.format, IDS, IDS),
+)
+OS_HOSTS_PATHS = st.one_of(
+    st.just('/v2.1/os-hosts'),
+    st.builds('/v2.1/os-hosts/{}'.format, IDS),
+    st.builds('/v2.1/os-hosts/{}/{}'.format, IDS, st.sampled_from(
+        ['reboot', 'shutdown', 'startup', 'x'])),
+)
+SG_PROXY_PATHS = st.one_of(
+    st.sampled_from(['/v2.1/os-security-groups',
+                     '/v2.1/os-security-group-rules']),
+    st.builds('/v2.1/os-security-groups/{}'.format, IDS),
+    st.builds('/v2.1/os-security-group-rules/{}'.format, IDS),
+)
+# The volume and floating-IP proxies (below 2.36).
+VOLUME_FIP_PATHS = st.one_of(
+    st.sampled_from(['/v2.1/os-volumes', '/v2.1/os-volumes/detail',
+                     '/v2.1/os-snapshots', '/v2.1/os-snapshots/detail',
+                     '/v2.1/os-floating-ips']),
+    st.builds('/v2.1/{}/{}'.format, st.sampled_from(
+        ['os-volumes', 'os-snapshots', 'os-floating-ips']), IDS),
+)
+PATHS = st.one_of(PATHS, GONE_PATHS, OS_HOSTS_PATHS, SG_PROXY_PATHS,
+                  VOLUME_FIP_PATHS)
 QUERY_KEYS = st.sampled_from(['host', 'binary', 'limit', 'marker',
                               'user_id', 'changes-since',
                               'status', 'name', 'page_size',
@@ -129,8 +180,9 @@ VERSIONS = st.one_of(
     st.none(),
     st.sampled_from(['2.1', '2.6', '2.7', '2.11', '2.33', '2.52', '2.53',
                      '2.54', '2.55', '2.61', '2.69', '2.74', '2.75',
-                     '2.85', '2.86', '2.87', '2.88', 'latest', '2.89',
-                     '0.0', '2.a', '']),
+                     '2.85', '2.86', '2.87', '2.88', '2.89', '2.90',
+                     '2.92', '2.93', '2.94', '2.96', '2.101', '2.102', '2.103',
+                     '2.104', 'latest', '2.105', '0.0', '2.a', '']),
     st.text(alphabet=PRINTABLE, max_size=12))
 TOKENS = st.sampled_from(['admin:admin', 'admin', 'bob:p', 'bob:project-a',
                           ':', 'x' * 300, None])
@@ -234,7 +286,8 @@ PUBLIC_KEYS = st.one_of(
         '-----\nMII\n-----END CERTIFICATE-----', '']),
     FIELD_VALUES)
 KEYPAIR_BODIES = st.fixed_dictionaries(
-    {'name': st.one_of(st.sampled_from(['kp', 'kp0', 'x y']),
+    {'name': st.one_of(st.sampled_from(['kp', 'kp0', 'x y', 'me@host',
+                                        'id.pub', '@.']),
                        st.text(min_size=1, max_size=6), FIELD_VALUES)},
     optional={'public_key': PUBLIC_KEYS,
               'type': st.one_of(st.sampled_from(['ssh', 'x509', 'rsa']),
@@ -243,7 +296,9 @@ KEYPAIR_BODIES = st.fixed_dictionaries(
                                    FIELD_VALUES)}).map(
     lambda k: {'keypair': k})
 KEYPAIR_REQUESTS = st.one_of(
-    _endpoint('POST', st.just('/v2.1/os-keypairs'), _json(KEYPAIR_BODIES)),
+    _endpoint('POST', st.sampled_from(['/v2.1/os-keypairs',
+                                       '/v2/os-keypairs']),
+              _json(KEYPAIR_BODIES)),
     _endpoint('GET', KEYPAIR_PATHS),
     _endpoint('DELETE', KEYPAIR_PATHS),
     st.tuples(METHODS, KEYPAIR_PATHS, BODIES),
@@ -263,7 +318,8 @@ SERVER_GROUP_BODIES = st.fixed_dictionaries(
                       'x': FIELD_VALUES}), FIELD_VALUES)}).map(
     lambda g: {'server_group': g})
 SERVER_GROUP_REQUESTS = st.one_of(
-    _endpoint('POST', st.just('/v2.1/os-server-groups'),
+    _endpoint('POST', st.sampled_from(['/v2.1/os-server-groups',
+                                       '/v2/os-server-groups']),
               _json(SERVER_GROUP_BODIES)),
     _endpoint('GET', SERVER_GROUP_PATHS),
     _endpoint('DELETE', SERVER_GROUP_PATHS),
@@ -347,7 +403,8 @@ def test_no_input_gives_a_server_error(app, mixed, method, path, query,
 @settings(SETTINGS, max_examples=250)
 @given(request=FLAVOR_REQUESTS, query=QUERIES,
        version=st.sampled_from(['2.1', '2.6', '2.7', '2.54', '2.55', '2.61',
-                                '2.74', '2.75', '2.88']),
+                                '2.74', '2.75', '2.88', '2.102',
+                                '2.104']),
        token=st.sampled_from(['admin:admin', 'admin:admin',
                               'bob:project-a']))
 def test_no_flavor_input_gives_a_server_error(flavor_app, request, query,
@@ -362,7 +419,7 @@ def test_no_flavor_input_gives_a_server_error(flavor_app, request, query,
 @settings(SETTINGS, max_examples=150)
 @given(request=KEYPAIR_REQUESTS, query=QUERIES,
        version=st.sampled_from(['2.1', '2.2', '2.9', '2.10', '2.34', '2.35',
-                                '2.88']),
+                                '2.88', '2.91', '2.92', '2.102', '2.104']),
        token=st.sampled_from(['admin:admin', 'bob:project-a']))
 def test_no_keypair_input_gives_a_server_error(app, request, query, version,
                                                token):
@@ -377,7 +434,8 @@ def test_no_keypair_input_gives_a_server_error(app, request, query, version,
        query=st.one_of(QUERIES, st.sampled_from([
            'all_projects=1', 'limit=-1', 'offset=x', 'limit=1&offset=1'])),
        version=st.sampled_from(['2.1', '2.13', '2.15', '2.63', '2.64',
-                                '2.74', '2.75', '2.88']),
+                                '2.74', '2.75', '2.88', '2.102',
+                                '2.104']),
        token=st.sampled_from(['admin:admin', 'bob:project-a']))
 def test_no_server_group_input_gives_a_server_error(app, request, query,
                                                     version, token):
@@ -421,6 +479,7 @@ ENDPOINTS = [
     ('GET', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6'),
     ('DELETE', '/v2.1/images/00000000-0000-0000-0000-000000000001'),
     ('GET', '/image/v2/images'), ('GET', '/networking/v2.0/networks'),
+    ('GET', '/share/v2/shares'), ('POST', '/share/v2/shares'),
     ('POST', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata'),
     ('PUT', '/v2.1/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/metadata/k'),
     ('GET', '/v2.1/os-aggregates'), ('POST', '/v2.1/os-aggregates'),
@@ -439,6 +498,14 @@ ENDPOINTS = [
     ('GET', '/v2.1/os-server-groups'), ('POST', '/v2.1/os-server-groups'),
     ('GET', '/v2.1/os-server-groups/' + MISSING_GROUP),
     ('DELETE', '/v2.1/os-server-groups/' + MISSING_GROUP),
+
+    ('GET', '/v2.1/os-hosts'), ('PUT', '/v2.1/os-hosts/c1-host1'),
+    ('GET', '/v2.1/os-security-groups'),
+    ('POST', '/v2.1/os-security-groups'),
+    ('PUT', '/v2.1/os-security-groups/' + MISSING_GROUP),
+    ('POST', '/v2.1/os-security-group-rules'),
+    ('GET', '/v2.1/os-networks'), ('POST', '/v2.1/os-networks'),
+    ('POST', '/v2.1/os-fixed-ips/10.0.0.1/action'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),
@@ -516,7 +583,7 @@ QUOTA_PATHS = st.one_of(
 )
 QUOTA_KEYS = ['instances', 'cores', 'ram', 'metadata_items', 'key_pairs',
               'server_groups', 'server_group_members', 'injected_files',
-              'injected_file_content_bytes', 'injected_file_path_length',
+              'injected_file_content_bytes', 'injected_file_path_bytes',
               'floating_ips', 'fixed_ips', 'security_groups',
               'security_group_rules', 'force', 'x']
 QUOTA_VALUES = st.one_of(
@@ -548,6 +615,88 @@ def test_no_quota_input_gives_a_server_error(app, request, query, version,
                                              token):
     """/limits, os-quota-sets and os-quota-class-sets with bodies shaped
     like their own."""
+    method, path, body = request
+    _request(app, method, path, query, version, False, token, body,
+             'application/json', None)
+
+
+# --- legacy APIs below 2.36/2.43: os-hosts, the security-group proxy ----
+LEGACY_ID = st.one_of(st.just(MISSING_GROUP), IDS)
+_SG_RULE_BODIES = st.fixed_dictionaries({}, optional={
+    'parent_group_id': st.one_of(LEGACY_ID, FIELD_VALUES),
+    'ip_protocol': st.one_of(st.sampled_from(['tcp', 'udp', 'icmp', 'TCP',
+                                              'gre', '']), FIELD_VALUES),
+    'from_port': st.one_of(st.integers(-2, 70000), FIELD_VALUES),
+    'to_port': st.one_of(st.integers(-2, 70000), FIELD_VALUES),
+    'cidr': st.one_of(st.sampled_from(['10.0.0.0/8', '::/0', 'x', '']),
+                      FIELD_VALUES),
+    'group_id': st.one_of(LEGACY_ID, FIELD_VALUES)})
+_SG_BODIES = st.fixed_dictionaries({}, optional={
+    'name': st.one_of(st.text(max_size=6), FIELD_VALUES),
+    'description': st.one_of(st.text(max_size=6), FIELD_VALUES)})
+_SWITCH = st.one_of(st.sampled_from(['enable', 'disable', 'Enable', 'on']),
+                    FIELD_VALUES)
+LEGACY_REQUESTS = st.one_of(
+    _endpoint('POST', st.just('/v2.1/os-security-group-rules'),
+              _json(_SG_RULE_BODIES.map(
+                  lambda b: {'security_group_rule': b}))),
+    _endpoint('POST', st.just('/v2.1/os-security-groups'),
+              _json(_SG_BODIES.map(lambda b: {'security_group': b}))),
+    _endpoint('PUT', st.builds('/v2.1/os-security-groups/{}'.format,
+                               LEGACY_ID),
+              _json(_SG_BODIES.map(lambda b: {'security_group': b}))),
+    _endpoint('PUT', st.builds('/v2.1/os-hosts/{}'.format, st.one_of(
+        st.sampled_from(['c1-host1', 'nohost']), IDS)),
+        _json(st.fixed_dictionaries({}, optional={
+            'status': _SWITCH, 'maintenance_mode': _SWITCH}))),
+    _endpoint('POST', st.builds('/v2.1/{}/{}/action'.format, st.sampled_from(
+        ['os-networks', 'os-fixed-ips']), IDS), _json(st.dictionaries(
+            st.sampled_from(['disassociate', 'reserve', 'unreserve', 'x']),
+            FIELD_VALUES, max_size=2))),
+    _endpoint('POST', st.just('/v2.1/os-volumes'), _json(
+        st.fixed_dictionaries({}, optional={
+            'size': FIELD_VALUES, 'snapshot_id': st.one_of(LEGACY_ID,
+                                                           FIELD_VALUES),
+            'metadata': st.one_of(st.just({'k': 'v'}), FIELD_VALUES),
+            'display_name': FIELD_VALUES, 'volume_type': FIELD_VALUES,
+            'availability_zone': FIELD_VALUES}).map(
+            lambda b: {'volume': b}))),
+    _endpoint('POST', st.just('/v2.1/os-snapshots'), _json(
+        st.fixed_dictionaries({}, optional={
+            'volume_id': st.one_of(LEGACY_ID, FIELD_VALUES),
+            'force': st.one_of(st.sampled_from(['true', 'no']),
+                               FIELD_VALUES),
+            'display_name': FIELD_VALUES}).map(
+            lambda b: {'snapshot': b}))),
+    _endpoint('POST', st.just('/v2.1/os-floating-ips'), st.one_of(
+        st.none(), _json(st.fixed_dictionaries({}, optional={
+            'pool': st.one_of(st.sampled_from(['public', 'nope']),
+                              FIELD_VALUES)})))),
+    _endpoint('POST', st.builds('/v2.1/servers/{}/action'.format, IDS),
+              _json(st.builds(
+                  lambda action, key, value: {action: {key: value}},
+                  st.sampled_from(['addFloatingIp', 'removeFloatingIp',
+                                   'addFixedIp', 'removeFixedIp']),
+                  st.sampled_from(['address', 'fixed_address',
+                                   'networkId', 'x']),
+                  st.one_of(st.sampled_from(['172.24.4.2', '10.0.0.2',
+                                             '::1', '']),
+                            FIELD_VALUES)))),
+    st.tuples(METHODS, st.one_of(SG_PROXY_PATHS, OS_HOSTS_PATHS,
+                                 GONE_PATHS, VOLUME_FIP_PATHS), BODIES),
+)
+
+
+@settings(SETTINGS, max_examples=150)
+@given(request=LEGACY_REQUESTS, query=st.one_of(QUERIES, st.sampled_from(
+           ['all_tenants=1', 'all_tenants=x', 'zone=nova', 'zone='])),
+       version=st.sampled_from(['2.1', '2.35', '2.36', '2.42', '2.43',
+                                '2.44', '2.88']),
+       token=st.sampled_from(['admin:admin', 'bob:project-a']))
+def test_no_legacy_input_gives_a_server_error(app, request, query, version,
+                                              token):
+    """os-hosts, the security-group, volume and floating-IP proxies, the
+    IP actions and the 410 APIs with bodies shaped like theirs."""
     method, path, body = request
     _request(app, method, path, query, version, False, token, body,
              'application/json', None)

@@ -1,8 +1,10 @@
-"""Hypothesis on GET /os-migrations and /servers/{id}/migrations[/{id}]:
-no query string, path, microversion or credentials make them answer
-5xx; every error is a Compute API fault (test_fuzz.check). Migrations
-exist in both cells (a hidden one, an in-progress live migration of a
-server), so many requests reach real records and markers."""
+"""Hypothesis on GET /os-migrations and /servers/{id}/migrations[/{id}]
+(and their force_complete action and DELETE): no query string, path,
+body, microversion or credentials make them answer 5xx; every error is
+a Compute API fault (test_fuzz.check). Migrations exist in both cells
+(a hidden one, an in-progress live migration of a server), so many
+requests reach real records and markers."""
+import json
 from urllib import parse
 
 from hypothesis import given
@@ -72,3 +74,26 @@ def test_no_migrations_input_gives_a_server_error(app, migrations, data,
         max_size=4))
     fuzz._request(app, method, path, parse.urlencode(pairs), version, False,
                   token, b'', None, None)
+
+
+FORCE_COMPLETE_BODIES = st.one_of(
+    st.just(b''), st.just(b'{"force_complete": null}'),
+    st.builds(lambda name, value: json.dumps({name: value}).encode(),
+              st.sampled_from(['force_complete', 'abort', 'foo']),
+              st.one_of(st.none(), fuzz.FIELD_VALUES)))
+
+
+@settings(fuzz.SETTINGS, max_examples=100)
+@given(data=st.data(), method=st.sampled_from(['POST', 'DELETE']),
+       version=VERSIONS, token=TOKENS, body=FORCE_COMPLETE_BODIES)
+def test_no_force_complete_or_abort_gives_a_server_error(
+        app, migrations, data, method, version, token, body):
+    server, uuids, ids = migrations
+    servers = st.one_of(st.just(server), st.just(server), fuzz.IDS)
+    migration = data.draw(st.one_of(st.sampled_from(ids), fuzz.IDS))
+    path = '/v2.1/servers/%s/migrations/%s' % (data.draw(servers),
+                                               migration)
+    if method == 'POST':
+        path += '/action'
+    fuzz._request(app, method, path, '', version, False, token, body,
+                  'application/json' if body else None, None)

@@ -11,6 +11,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 import pytest
 
+from nova_lite.share import api as share_api
 from nova_lite.volume import api as volume_api
 from tests.functional.api import server_fixtures as sf
 from tests.functional.api import test_fuzz as fuzz
@@ -18,6 +19,7 @@ from tests.functional.api import test_fuzz as fuzz
 _IDS = st.one_of(fuzz.IDS, st.sampled_from(['detail', 'ips', 'action',
                                              'os-instance-actions',
                                              'os-volume_attachments',
+                                             'shares',
                                              'metadata', 'tags',
                                              'migrations',
                                              'remote-consoles',
@@ -48,8 +50,12 @@ def _paths(uuids):
     known = st.sampled_from(uuids)
     server = st.one_of(known, known, _IDS)
     return st.one_of(
-        st.sampled_from(['/v2.1/servers', '/v2.1/servers/detail']),
+        st.sampled_from(['/v2.1/servers', '/v2.1/servers/detail',
+                         '/v2.1/os-volumes_boot',
+                         '/v2.1/os-volumes_boot/detail']),
         st.builds('/v2.1/servers/{}'.format, server),
+        st.builds('/v2.1/os-volumes_boot/{}'.format, server),
+        st.builds('/v2.1/os-volumes_boot/{}/action'.format, server),
         st.builds('/v2.1/servers/{}/ips'.format, server),
         st.builds('/v2.1/servers/{}/ips/{}'.format, server,
                   st.one_of(st.sampled_from(['private', 'public']),
@@ -107,7 +113,8 @@ QUERIES = st.lists(st.tuples(QUERY_KEYS, QUERY_VALUES), max_size=4).map(
     parse.urlencode)
 SERVER_KEYS = ['name', 'description', 'accessIPv4', 'accessIPv6',
                'OS-DCF:diskConfig', 'flavorRef', 'imageRef', 'networks',
-               'metadata', 'min_count', 'max_count', 'tags', 'user_data']
+               'metadata', 'min_count', 'max_count', 'tags', 'user_data',
+               'hostname', 'pinned_availability_zone']
 # Bodies of /metadata ({"metadata": {...}}, {"meta": {...}}) and /tags
 # ({"tags": [...]}), well and badly formed.
 _SUB_VALUES = st.one_of(
@@ -139,7 +146,8 @@ VERSIONS = st.sampled_from(['2.1', '2.3', '2.19', '2.26', '2.38', '2.47',
                             '2.78',
                             '2.21', '2.51', '2.58', '2.62', '2.63', '2.66',
                             '2.69', '2.71', '2.73', '2.75', '2.84', '2.88',
-                            'latest'])
+                            '2.89', '2.90', '2.93', '2.94', '2.96', '2.101',
+                            '2.102', '2.103', '2.104', 'latest'])
 TOKENS = st.sampled_from(['admin:admin', 'bob:project-a', 'eve:project-b',
                           None])
 PRINTABLE = string.printable
@@ -286,6 +294,59 @@ def test_no_resize_or_migrate_body_gives_a_server_error(
                   version, False, token, body, 'application/json', None)
 
 
+# evacuate: every key it takes at some microversion, plus unknown ones;
+# hosts that exist (or not) half the time.
+EVACUATE_KEYS = ['host', 'onSharedStorage', 'adminPass', 'force', 'foo']
+_EVACUATE_VALUES = st.one_of(
+    st.sampled_from(['c1-host1', 'c2-host1', 'nosuch', '', 'a b', True,
+                     False, 'true', 'off', 'maybe']), fuzz.FIELD_VALUES)
+EVACUATE_BODIES = st.builds(
+    lambda value: json.dumps({'evacuate': value}).encode(),
+    st.one_of(st.none(), fuzz.FIELD_VALUES,
+              st.dictionaries(st.sampled_from(EVACUATE_KEYS),
+                              _EVACUATE_VALUES, max_size=4)))
+EVACUATE_VERSIONS = st.sampled_from(['2.1', '2.13', '2.14', '2.29', '2.67',
+                                     '2.68', 'latest'])
+
+
+@settings(fuzz.SETTINGS, max_examples=120)
+@given(data=st.data(), version=EVACUATE_VERSIONS, token=TOKENS,
+       body=EVACUATE_BODIES)
+def test_no_evacuate_body_gives_a_server_error(app, servers, data, version,
+                                               token, body):
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, 'POST', '/v2.1/servers/%s/action' % server, '',
+                  version, False, token, body, 'application/json', None)
+
+
+# os-migrateLive: every key it takes at some microversion, plus unknown
+# ones; hosts that exist (or not), 'auto' and booleans as strings.
+LIVE_MIGRATE_KEYS = ['host', 'block_migration', 'disk_over_commit',
+                     'force', 'foo']
+_LIVE_MIGRATE_VALUES = st.one_of(
+    st.sampled_from([None, True, False, 'auto', 'true', 'False', 'yes',
+                     'c1-host1', 'c2-host1', 'nosuch', '', 'a b']),
+    fuzz.FIELD_VALUES)
+LIVE_MIGRATE_BODIES = st.builds(
+    lambda value: json.dumps({'os-migrateLive': value}).encode(),
+    st.one_of(st.none(), fuzz.FIELD_VALUES,
+              st.dictionaries(st.sampled_from(LIVE_MIGRATE_KEYS),
+                              _LIVE_MIGRATE_VALUES, max_size=4)))
+LIVE_MIGRATE_VERSIONS = st.sampled_from([
+    '2.1', '2.24', '2.25', '2.29', '2.30', '2.33', '2.34', '2.67', '2.68',
+    'latest'])
+
+
+@settings(fuzz.SETTINGS, max_examples=150)
+@given(data=st.data(), version=LIVE_MIGRATE_VERSIONS, token=TOKENS,
+       body=LIVE_MIGRATE_BODIES)
+def test_no_live_migrate_body_gives_a_server_error(
+        app, servers, data, version, token, body):
+    server = data.draw(st.one_of(st.sampled_from(servers), fuzz.IDS))
+    fuzz._request(app, 'POST', '/v2.1/servers/%s/action' % server, '',
+                  version, False, token, body, 'application/json', None)
+
+
 # os-volume_attachments: every key a body takes at some microversion,
 # plus unknown ones; real volumes (available, and attached to a server)
 # half the time.
@@ -293,7 +354,7 @@ VOLUME_ATTACHMENT_KEYS = ['volumeId', 'device', 'tag',
                           'delete_on_termination', 'id', 'serverId', 'foo']
 VOLUME_ATTACHMENT_VERSIONS = st.sampled_from([
     '2.1', '2.48', '2.49', '2.70', '2.75', '2.78', '2.79', '2.84', '2.85',
-    'latest'])
+    '2.88', '2.89', '2.100', '2.101', 'latest'])
 
 
 @pytest.fixture
@@ -333,6 +394,47 @@ def test_no_volume_attachment_input_gives_a_server_error(
                   json.dumps(body).encode(), 'application/json', None)
 
 
+# /servers/{id}/shares (2.97): every key the body takes plus unknown
+# ones; real shares half the time, and a stopped server the examples
+# can attach them to (and detach them from).
+SHARE_KEYS = ['share_id', 'tag', 'foo']
+SHARE_VERSIONS = st.sampled_from(['2.1', '2.96', '2.97', 'latest'])
+
+
+@pytest.fixture
+def shares(seeded, servers):
+    ctxt = seeded.env.ctxt
+    api = share_api.API()
+    free = api.create(ctxt, 'NFS', 1, name='free')['id']
+    used = api.create(ctxt, 'NFS', 1, name='used')['id']
+    stopped = sf.add_server(seeded.env, 'cell1', sf.flavor(ctxt, 'shares'),
+                            vm_state='stopped')
+    return [free, used], servers + [stopped]
+
+
+@settings(fuzz.SETTINGS, max_examples=200)
+@given(data=st.data(), method=st.sampled_from(['GET', 'POST', 'PUT',
+                                               'DELETE', 'PATCH']),
+       version=SHARE_VERSIONS, token=TOKENS, query=QUERIES)
+def test_no_server_share_input_gives_a_server_error(
+        app, shares, data, method, version, token, query):
+    share_ids, server_ids = shares
+    share = st.one_of(st.sampled_from(share_ids), fuzz.IDS)
+    server = data.draw(st.one_of(st.sampled_from(server_ids), fuzz.IDS))
+    path = '/v2.1/servers/%s/shares' % server
+    if data.draw(st.booleans()):
+        path += '/' + data.draw(share)
+    body = data.draw(st.one_of(
+        st.dictionaries(st.sampled_from(SHARE_KEYS),
+                        st.one_of(share, fuzz.FIELD_VALUES), max_size=3)
+        .map(lambda b: {'share': b}),
+        fuzz.FIELD_VALUES.map(lambda v: {'share': v}),
+        st.dictionaries(st.sampled_from(['share', 'foo']),
+                        fuzz.FIELD_VALUES, max_size=2)))
+    fuzz._request(app, method, path, query, version, False, token,
+                  json.dumps(body).encode(), 'application/json', None)
+
+
 # shelve, shelveOffload, unshelve, rescue, unrescue, createBackup,
 # changePassword and restore (and os-server-password's methods; not
 # forceDelete, which would delete the servers): every key each
@@ -356,7 +458,7 @@ SHELVE_RESCUE_BODIES = st.builds(
               st.dictionaries(st.sampled_from(SHELVE_RESCUE_KEYS),
                               _SHELVE_RESCUE_VALUES, max_size=3)))
 SHELVE_RESCUE_VERSIONS = st.sampled_from(['2.1', '2.76', '2.77', '2.86',
-                                          '2.87', 'latest'])
+                                          '2.87', '2.90', '2.91', 'latest'])
 
 
 @settings(fuzz.SETTINGS, max_examples=150)

@@ -1,5 +1,6 @@
-"""/identity under noauth2: version discovery answers, every lookup is a
-403 (clients then use project ids as given); under keystone, nothing."""
+"""/identity under noauth2: version discovery and project look-ups
+answer (a project is its id), every other lookup is a 403 (clients then
+use ids as given); under keystone, nothing."""
 import webtest
 
 from nova_lite.api import app as api_app
@@ -13,8 +14,14 @@ def test_discovery_answers_and_lookups_are_forbidden(api_env):
     assert versions[0]['links'][0]['href'] == \
         'http://localhost/identity/v3/'
     assert app.get('/identity/v3/').json['version']['status'] == 'stable'
-    for path in ('/identity/v3/projects/p1', '/identity/v3/projects?name=p',
-                 '/identity/v3/users'):
+    project = app.get('/identity/v3/projects/p1').json['project']
+    assert project['id'] == project['name'] == 'p1'
+    assert [p['id'] for p in app.get(
+        '/identity/v3/projects?name=p2').json['projects']] == ['p2']
+    listed = app.get('/identity/v3/projects',
+                     headers={'X-Auth-Token': 'admin:admin'}).json
+    assert 'admin' in [p['id'] for p in listed['projects']]
+    for path in ('/identity/v3/users', '/identity/v3/domains/default'):
         resp = app.get(path, status=403)
         assert 'no identity service' in resp.json['forbidden']['message']
     app.post_json('/identity/v3', {}, status=403)

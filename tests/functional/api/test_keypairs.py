@@ -213,3 +213,29 @@ def test_unknown_query_parameters_are_400_from_2_75(app, method, path):
     resp = app.request(path, method=method, headers=headers('2.74', MEMBER),
                        status='*')
     assert resp.status_int in (200, 204)
+
+
+def test_import_only_with_wider_names_from_2_92(app):
+    """2.92: no generation (public_key required, a 400 naming it); names
+    may hold '@' and '.', which 2.91 refuses."""
+    generated = create(app, {'name': 'gen'}, version='2.91')
+    assert generated.status_int == 201 and generated.json['keypair'][
+        'private_key']
+    refused = create(app, {'name': 'gen2'}, version='2.92')
+    fault(refused, 'badRequest', 400)
+    assert 'public_key' in refused.json['badRequest']['message']
+    key = new_public_key()
+    fault(create(app, {'name': 'me@host.example', 'public_key': key},
+                 version='2.91'), 'badRequest', 400)
+    made = create(app, {'name': 'me@host.example', 'public_key': key},
+                  version='2.92')
+    assert made.status_int == 201, made.text
+    assert 'private_key' not in made.json['keypair']
+    shown = app.get(URL + '/me@host.example',
+                    headers=headers('2.92', MEMBER))
+    assert shown.json['keypair']['name'] == 'me@host.example'
+    assert shown.json['keypair']['fingerprint'] == md5_fingerprint(key)
+    fault(create(app, {'name': 'bad/name', 'public_key': key},
+                 version='2.92'), 'badRequest', 400)
+    app.delete(URL + '/me@host.example', headers=headers('2.92', MEMBER),
+               status=204)

@@ -106,3 +106,25 @@ def test_pages_in_the_default_order_keep_ties_in_uuid_order(app, seeded):
     ascending = app.get('/v2.1/servers?all_tenants=1&sort_dir=asc&limit=4',
                         headers=headers('2.47')).json
     assert [s['id'] for s in ascending['servers']] == expected[::-1][:4]
+
+
+def test_pinned_zones_of_a_page_are_read_in_one_query(app, seeded):
+    """2.96: a detail page reads its servers' request specs (their
+    pinned zones) in one API DB statement, however many servers."""
+    env = seeded.env
+    small = sf.flavor(env.ctxt, 'small')
+    uuids = {sf.add_server(env, 'cell1' if i % 2 else 'cell2', small)
+             for i in range(6)}
+    path = '/v2.1/servers/detail?all_tenants=1'
+    app.get(path, headers=headers('2.96', ADMIN))
+    counter = _counter(env)
+    with counter.counting():
+        body = app.get(path, headers=headers('2.96', ADMIN)).json
+    assert {s['id'] for s in body['servers']} == uuids
+    # Written straight into the cells, they have no request spec: unpinned.
+    assert {s['pinned_availability_zone'] for s in body['servers']} == {
+        None}
+    reads = [s for s in counter.statements['api'] if 'request_specs' in s]
+    assert len(reads) == 1 and 'IN' in reads[0], reads
+    before = app.get(path, headers=headers('2.95', ADMIN)).json['servers']
+    assert all('pinned_availability_zone' not in s for s in before)

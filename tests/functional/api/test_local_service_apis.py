@@ -1,5 +1,6 @@
 """The embedded image and network services as Glance's and Neutron's APIs
 show them (read only), at /image and /networking."""
+import json
 import uuid
 
 import pytest
@@ -46,10 +47,73 @@ def test_image_filters_paging_and_errors(app):
                       status=404)
     assert missing.json['itemNotFound']['code'] == 404
     assert app.get('/image/v2/images', status=401).status_int == 401
-    assert app.post_json('/image/v2/images', {}, headers=MEMBER,
+    assert app.post_json('/image/v2/images/x', {}, headers=MEMBER,
                          status=405).status_int == 405
     assert app.get('/image/v2/images?limit=x', headers=MEMBER,
                    status=400).status_int == 400
+
+
+def test_image_created_uploaded_patched(app):
+    """Glance's create, upload and property patch, as Tempest's compute
+    tests use them."""
+    made = app.post_json('/image/v2/images', {
+        'name': 'up', 'container_format': 'bare', 'disk_format': 'raw',
+        'min_ram': 64, 'hw_rescue_bus': 'virtio'}, headers=MEMBER,
+        status=201).json
+    assert (made['status'], made['visibility'], made['min_ram'],
+            made['hw_rescue_bus'], made['size']) == (
+        'queued', 'private', 64, 'virtio', None)
+    path = '/image/v2/images/' + made['id']
+    # Refusals: a read-only field, a public image by a member (403), a
+    # property that is no string (400), another project's upload (404).
+    app.post_json('/image/v2/images', {'status': 'active'},
+                  headers=MEMBER, status=403)
+    app.post_json('/image/v2/images', {'visibility': 'public'},
+                  headers=MEMBER, status=403)
+    app.post_json('/image/v2/images', {'k': 1}, headers=MEMBER,
+                  status=400)
+    app.put(path + '/file', b'x', headers=dict(
+        OTHER, **{'Content-Type': 'application/octet-stream'}), status=404)
+    app.put(path + '/file', b'0123456789', headers=dict(
+        MEMBER, **{'Content-Type': 'application/octet-stream'}),
+        status=204)
+    shown = app.get(path, headers=MEMBER).json
+    assert (shown['status'], shown['size'], shown['checksum']) == (
+        'active', 10, '781e5e245d69b566979b86e28d23f2c7')
+    app.put(path + '/file', b'y', headers=dict(
+        MEMBER, **{'Content-Type': 'application/octet-stream'}),
+        status=409)
+    patch = {'Content-Type':
+             'application/openstack-images-v2.1-json-patch'}
+    patched = app.patch(path, json.dumps([
+        {'op': 'add', 'path': '/hw_rescue_device', 'value': 'disk'},
+        {'op': 'remove', 'path': '/hw_rescue_bus'}]),
+        headers=dict(MEMBER, **patch)).json
+    assert patched['hw_rescue_device'] == 'disk'
+    assert 'hw_rescue_bus' not in patched
+    # Glance's v2.0 draft form, as Tempest's images client sends it.
+    assert app.patch(path, json.dumps([{'add': '/hw_rescue_bus',
+                                        'value': 'scsi'}]),
+                     headers=dict(MEMBER, **patch)).json[
+        'hw_rescue_bus'] == 'scsi'
+    app.patch(path, json.dumps([{'op': 'replace', 'path': '/status',
+                                 'value': 'x'}]),
+              headers=dict(MEMBER, **patch), status=403)
+    # Filtered by a property, oldest first (Tempest's backup listing).
+    other = app.post_json('/image/v2/images', {
+        'name': 'up2', 'hw_rescue_device': 'disk'}, headers=MEMBER,
+        status=201).json
+    query = '/image/v2/images?hw_rescue_device=disk&sort_key=created_at'
+    newest = [i['id'] for i in app.get(query, headers=MEMBER).json[
+        'images']]
+    assert sorted(newest) == sorted([made['id'], other['id']])
+    assert [i['id'] for i in app.get(
+        query + '&sort_dir=asc', headers=MEMBER).json['images']] == \
+        newest[::-1]
+    assert [i['id'] for i in app.get(
+        query + '&limit=1', headers=MEMBER).json['images']] == newest[:1]
+    app.get('/image/v2/images?sort_dir=up', headers=MEMBER, status=400)
+    app.delete(path, headers=MEMBER, status=204)
 
 
 def test_private_image_only_for_its_project(app, api_env):
@@ -61,6 +125,15 @@ def test_private_image_only_for_its_project(app, api_env):
     app.get('/image/v2/images/' + image['id'], headers=OTHER, status=404)
     assert image['id'] not in [i['id'] for i in app.get(
         '/image/v2/images', headers=OTHER).json['images']]
+    # Its tasks (none run here), then deleted by its project only.
+    path = '/image/v2/images/' + image['id']
+    assert app.get(path + '/tasks', headers=MEMBER).json == {'tasks': []}
+    app.get(path + '/tasks', headers=OTHER, status=404)
+    app.delete(path, headers=OTHER, status=404)
+    app.delete('/image/v2/images/' + CIRROS, headers=MEMBER, status=403)
+    app.delete('/image/v2/images', headers=MEMBER, status=405)
+    app.delete(path, headers=MEMBER, status=204)
+    app.get(path, headers=MEMBER, status=404)
 
 
 def test_networks_subnets_and_ports(app, api_env):
@@ -124,3 +197,56 @@ def test_project_network_is_hidden_from_other_projects(app, api_env):
 def test_unknown_paths_are_404(app, path):
     assert app.get(path, headers=MEMBER, status=404).json[
         'itemNotFound']['code'] == 404
+
+
+def test_networks_and_subnets_created_and_deleted(app, api_env):
+    """Neutron's network and subnet create/delete, as Tempest's compute
+    tests use them (ServersTestMultiNic)."""
+    base = '/networking/v2.0/'
+    net = app.post_json(base + 'networks', {'network': {'name': 'n1'}},
+                        headers=MEMBER, status=201).json['network']
+    assert (net['name'], net['subnets'], net['shared'],
+            net['project_id']) == ('n1', [], False, 'project-a')
+    # Refusals: shared by a member (403), an unknown attribute, an IPv6
+    # or malformed cidr, a gateway outside it (400), another project's
+    # network (404), an overlapping cidr (400).
+    app.post_json(base + 'networks', {'network': {'shared': True}},
+                  headers=MEMBER, status=403)
+    app.post_json(base + 'networks', {'network': {'mtu': 9000}},
+                  headers=MEMBER, status=400)
+    for bad in ({'cidr': 'fd00::/64', 'ip_version': 6},
+                {'cidr': 'nope', 'ip_version': 4},
+                {'cidr': '19.80.0.0/24', 'ip_version': 4,
+                 'gateway_ip': '10.0.0.1'}):
+        app.post_json(base + 'subnets', {'subnet': dict(
+            bad, network_id=net['id'])}, headers=MEMBER, status=400)
+    spec = {'network_id': net['id'], 'cidr': '19.80.0.0/24',
+            'ip_version': 4}
+    app.post_json(base + 'subnets', {'subnet': spec}, headers=OTHER,
+                  status=404)
+    subnet = app.post_json(base + 'subnets', {'subnet': spec},
+                           headers=MEMBER, status=201).json['subnet']
+    assert (subnet['cidr'], subnet['gateway_ip'], subnet['network_id'],
+            subnet['allocation_pools']) == (
+        '19.80.0.0/24', '19.80.0.1', net['id'],
+        [{'start': '19.80.0.2', 'end': '19.80.0.254'}])
+    app.post_json(base + 'subnets', {'subnet': dict(
+        spec, cidr='19.80.0.128/25')}, headers=MEMBER, status=400)
+    assert app.get(base + 'networks/' + net['id'], headers=MEMBER).json[
+        'network']['subnets'] == [subnet['id']]
+    # A port with an address from it: neither can go (409).
+    port = network_api.API().create_port(api_env.ctxt, net['id'],
+                                         project_id='project-a')
+    assert port['fixed_ips'][0]['ip_address'] == '19.80.0.2'
+    app.delete(base + 'subnets/' + subnet['id'], headers=MEMBER,
+               status=409)
+    app.delete(base + 'networks/' + net['id'], headers=MEMBER, status=409)
+    app.delete(base + 'ports/' + port['id'], headers=OTHER, status=404)
+    app.delete(base + 'ports/' + port['id'], headers=MEMBER, status=204)
+    app.delete(base + 'networks/' + net['id'], headers=OTHER, status=404)
+    app.delete(base + 'subnets/' + subnet['id'], headers=MEMBER,
+               status=204)
+    app.delete(base + 'subnets/' + subnet['id'], headers=MEMBER,
+               status=404)
+    app.delete(base + 'networks/' + net['id'], headers=MEMBER, status=204)
+    app.get(base + 'networks/' + net['id'], headers=MEMBER, status=404)

@@ -250,3 +250,42 @@ def test_rebuild_sends_start_and_end_or_error_with_the_fault(
     assert _data(error)['fault']['nova_object.data']['exception_message']
     assert len(notifications.about(uuid, 'instance.rebuild.start')) == 2
     assert len(notifications.about(uuid, 'instance.rebuild.end')) == 1
+
+
+def _ips(notification):
+    return [(ip['nova_object.name'], ip['nova_object.data']['port_uuid'])
+            for ip in _data(notification)['ip_addresses']]
+
+
+def test_interface_attach_and_detach_carry_the_ip_payloads(
+        api, notifications):
+    """As Nova's samples: instance.interface_attach/detach.start/.end
+    are InstanceActionPayloads whose ip_addresses (IpPayload 1.0) show
+    the server's ports before and after the change."""
+    uuid = _boot(api)
+    wait_for(lambda: _status(api, uuid) == 'ACTIVE', timeout=30)
+    path = '/servers/%s/os-interface' % uuid
+    first = api('GET', path).json()['interfaceAttachments'][0]['port_id']
+    attached = api('POST', path, {'interfaceAttachment': {
+        'net_id': '3cb9bc59-5699-4588-a4b1-b87f96708bc6'}})
+    assert attached.status_code == 200, attached.text
+    port = attached.json()['interfaceAttachment']
+    start, = notifications.wait_for(uuid, 'instance.interface_attach.start')
+    end, = notifications.wait_for(uuid, 'instance.interface_attach.end')
+    assert end['payload']['nova_object.name'] == 'InstanceActionPayload'
+    assert _ips(start) == [('IpPayload', first)]
+    assert _ips(end) == [('IpPayload', first),
+                         ('IpPayload', port['port_id'])]
+    ip = _data(end)['ip_addresses'][1]
+    assert ip['nova_object.version'] == '1.0'
+    assert ip['nova_object.data'] == {
+        'label': 'private', 'mac': port['mac_addr'],
+        'address': port['fixed_ips'][0]['ip_address'], 'version': 4,
+        'port_uuid': port['port_id'],
+        'device_name': ('tap' + port['port_id'])[:14], 'meta': {}}
+    assert api('DELETE', path + '/' + port['port_id']).status_code == 202
+    start, = notifications.wait_for(uuid, 'instance.interface_detach.start')
+    end, = notifications.wait_for(uuid, 'instance.interface_detach.end')
+    assert _ips(start) == [('IpPayload', first),
+                           ('IpPayload', port['port_id'])]
+    assert _ips(end) == [('IpPayload', first)]

@@ -143,7 +143,7 @@ def test_quota_set_show_update_detail_defaults_and_delete(running):
         'metadata_items': 128, 'key_pairs': 100, 'server_groups': 10,
         'server_group_members': 10, 'injected_files': 5,
         'injected_file_content_bytes': 10240,
-        'injected_file_path_length': 255, 'floating_ips': 10,
+        'injected_file_path_bytes': 255, 'floating_ips': 10,
         'fixed_ips': -1, 'security_groups': 10,
         'security_group_rules': 20}
     updated = set_quota(api, project_id, instances=4, cores='8')
@@ -271,10 +271,11 @@ def test_create_over_ram_and_instances(running, mode):
         'Quota exceeded for ram: Requested 1024, but already used 1024 of '
         '1536 ram')
     active(api, token, boot(api, token).json()['server']['id'])
-    # Both are used up: Nova names them all, with the first's figures.
+    # Both are used up: Nova names them all (sorted), with each one's
+    # figures in that order.
     assert forbidden(boot(api, token, status=403)) == (
-        'Quota exceeded for instances,ram: Requested 1, but already used 2 '
-        'of 2 instances,ram')
+        'Quota exceeded for instances, ram: Requested 1, 512, but already '
+        'used 2, 1536 of 2, 1536 instances, ram')
 
 
 def test_min_max_count_is_cut_to_what_fits(running, mode):
@@ -390,7 +391,7 @@ def test_personality_while_the_microversion_accepts_it(running):
     api = running.api
     project_id, token = project()
     set_quota(api, project_id, injected_files=1,
-              injected_file_path_length=10,
+              injected_file_path_bytes=10,
               injected_file_content_bytes=8)
     files = [{'path': '/a', 'contents': 'YQ=='},
              {'path': '/b', 'contents': 'Yg=='}]

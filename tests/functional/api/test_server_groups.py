@@ -12,6 +12,7 @@ import pytest
 
 from tests.functional.api.plane_fixtures import override  # noqa: F401
 from tests.functional.api.plane_fixtures import running  # noqa: F401
+from tests.functional.api.resize_helpers import held
 from tests.functional.api.resize_helpers import migration_of
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import ADMIN
@@ -302,6 +303,62 @@ def test_same_host_and_different_host_hints(api, override):  # noqa: F811
     _delete_all(api, [first, near, far])
 
 
+# --- forced hosts ----------------------------------------------------------
+
+def test_forced_host_skips_the_filters_but_not_the_claim(
+        api, override):  # noqa: F811
+    """availability_zone 'zone:host' and 'zone::node' (admins) force
+    the host or node: the scheduler's filters are skipped (Nova's
+    force_hosts / force_nodes), a 2.74 requested host is not; the
+    claim is still made (no room: no valid host) and a disabled host is
+    still refused (as Nova's COMPUTE_STATUS_DISABLED pre-filter)."""
+    override('enabled_filters', ['ComputeFilter', 'DifferentHostFilter'],
+             group='filter_scheduler')
+    host = 'cell2-compute1'
+    first = _boot(api, token=ADMIN, availability_zone='nova:' + host)
+    first = first.json()['server']['id']
+    assert _settled(api, first)[HOST] == host
+    apart = {'different_host': [first]}
+    # Requested at 2.74: DifferentHostFilter refuses the only host.
+    body = _server('asked', host=host)
+    body['os:scheduler_hints'] = apart
+    asked = api('POST', '/servers', body, version='2.74', token=ADMIN)
+    assert asked.status_code == 202, asked.text
+    asked = _settled(api, asked.json()['server']['id'])
+    assert asked['status'] == 'ERROR'
+    assert 'No valid host' in asked['fault']['message']
+    # Forced: the filters are skipped, the server lands there, claimed.
+    placed = []
+    for zone in ('nova:' + host, 'nova::' + host, 'nova:%s:%s' % (host,
+                                                                  host)):
+        resp = _boot(api, token=ADMIN, hints=apart, availability_zone=zone)
+        assert resp.status_code == 202, resp.text
+        server = _settled(api, resp.json()['server']['id'])
+        assert (server['status'], server[HOST]) == ('ACTIVE', host), zone
+        assert list(held(server['id'])) == [host]
+        placed.append(server['id'])
+    # The claim is still made: no room there, no valid host.
+    assert api('POST', '/flavors', {'flavor': {
+        'name': 'huge', 'id': 'huge', 'ram': 4194304, 'vcpus': 1,
+        'disk': 1}}, token=ADMIN).status_code == 200
+    resp = _boot(api, token=ADMIN, availability_zone='nova:' + host,
+                 flavorRef='huge')
+    huge = _settled(api, resp.json()['server']['id'])
+    assert huge['status'] == 'ERROR' and huge[HOST] is None
+    assert held(huge['id']) == {}
+    # A disabled host is refused even when forced.
+    _set_enabled(api, [host], False)
+    try:
+        resp = _boot(api, token=ADMIN, availability_zone='nova:' + host)
+        disabled = _settled(api, resp.json()['server']['id'])
+        assert disabled['status'] == 'ERROR'
+    finally:
+        _set_enabled(api, [host], True)
+    api('DELETE', '/flavors/huge', token=ADMIN)
+    _delete_all(api, [first, asked['id'], huge['id'], disabled['id']]
+                + placed)
+
+
 # --- moves ------------------------------------------------------------------
 
 def test_cold_migrate_and_resize_keep_anti_affinity(api):
@@ -393,3 +450,98 @@ def test_concurrent_boots_never_break_anti_affinity(api):
     active = [s[HOST] for s in servers if s['status'] == 'ACTIVE']
     assert 1 <= len(active) == len(set(active)) <= 4
     _delete_all(api, [s['id'] for s in servers])
+
+
+# --- the late check on moves ----------------------------------------------
+# As two schedulers racing would: the scheduler's group filters are off,
+# so the scheduler picks the host of the other member; the destination
+# compute's late check refuses the move and it ends cleanly.
+
+def _failed_with(api, uuid, error):
+    """Whether an event of the server's newest action failed with
+    error."""
+    newest = api('GET', '/servers/%s/os-instance-actions' % uuid,
+                 token=ADMIN).json()['instanceActions'][0]
+    events = api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, newest['request_id']), version='2.51',
+        token=ADMIN).json()['instanceAction']['events']
+    return any(error in (e.get('traceback') or '') for e in events)
+
+
+def _pair_in_cell1(api):
+    """An anti-affinity group of the admin's project with one member on
+    each compute of cell1: (group, [member on compute1, on compute2])."""
+    group = _group(api, 'anti-affinity', token=ADMIN)
+    members = []
+    for host in ('cell1-compute1', 'cell1-compute2'):
+        resp = _boot(api, group=group['id'], token=ADMIN,
+                     availability_zone='nova:%s' % host)
+        assert resp.status_code == 202, resp.text
+        members.append(resp.json()['server']['id'])
+    for uuid, host in zip(members, ('cell1-compute1', 'cell1-compute2')):
+        assert _settled(api, uuid)[HOST] == host
+    return group, members
+
+
+@pytest.mark.parametrize('body', [{'migrate': None},
+                                  {'resize': {'flavorRef': 'medium'}}],
+                         ids=['migrate', 'resize'])
+def test_late_check_refuses_a_cold_move_onto_a_member(
+        api, override, body):  # noqa: F811
+    _group_id, (mover, other) = _pair_in_cell1(api)
+    override('enabled_filters', ['ComputeFilter'], group='filter_scheduler')
+    before = held(mover)
+    assert list(before) == ['cell1-compute1']
+    resp = api('POST', '/servers/%s/action' % mover, body, token=ADMIN)
+    assert resp.status_code == 202, resp.text
+    migration = wait_for(
+        lambda: (migration_of(mover) or {}).get('status') == 'error'
+        and migration_of(mover), timeout=30, message='move refused')
+    assert migration['dest_compute'] == 'cell1-compute2'
+    server = _settled(api, mover)
+    # As before the move: ACTIVE on its host with its flavor and claim.
+    assert server['status'] == 'ACTIVE'
+    assert server[HOST] == 'cell1-compute1'
+    assert server['flavor']['original_name'] == 'small'
+    assert held(mover) == before
+    assert held(migration['uuid']) == {}
+    assert list(held(other)) == ['cell1-compute2']
+    _delete_all(api, [mover, other])
+
+
+def test_late_check_refuses_an_unshelve_onto_a_member(
+        api, override):  # noqa: F811
+    _group_id, (mover, other) = _pair_in_cell1(api)
+    assert api('POST', '/servers/%s/action' % mover, {'shelve': None},
+               token=ADMIN).status_code == 202
+    _settled(api, mover, ['SHELVED_OFFLOADED'])
+    hosts = _computes(api)
+    _set_enabled(api, [h for h in hosts if h != 'cell1-compute2'], False)
+    try:
+        # The scheduler keeps the policy: no valid host, still offloaded.
+        assert api('POST', '/servers/%s/action' % mover, {'unshelve': None},
+                   token=ADMIN).status_code == 202
+        server = _settled(api, mover, ['SHELVED_OFFLOADED'])
+        assert server[HOST] is None and held(mover) == {}
+        # The scheduler does not (as a racing one): the compute's late
+        # check sends it back, offloaded, its claim freed, with a fault.
+        override('enabled_filters', ['ComputeFilter'],
+                 group='filter_scheduler')
+        assert api('POST', '/servers/%s/action' % mover, {'unshelve': None},
+                   token=ADMIN).status_code == 202
+
+        def refused():
+            found = api('GET', '/servers/%s' % mover, version='2.71',
+                        token=ADMIN).json()['server']
+            return found if (found['status'] == 'SHELVED_OFFLOADED'
+                             and found['OS-EXT-STS:task_state'] is None
+                             and _failed_with(
+                                 api, mover, 'InstanceGroupPolicyViolated')) \
+                else None
+        server = wait_for(refused, timeout=30, message='unshelve refused')
+        assert server[HOST] is None
+        assert held(mover) == {}
+        assert list(held(other)) == ['cell1-compute2']
+    finally:
+        _set_enabled(api, hosts, True)
+    _delete_all(api, [mover, other])

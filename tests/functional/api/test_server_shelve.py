@@ -3,20 +3,32 @@ changePassword and os-server-password through the REST API on a
 running plane (two cells): the states each takes a server through, its
 snapshot image and its allocations, the states and locks that refuse
 them (409), their policies, the 2.77 availability zone, the periodic
-offload, backup rotation, the instance actions they record and a
-delete of a shelved server."""
+offload, backup rotation, the instance actions they record, a delete
+of a shelved server, and an unshelve whose super conductor fails or
+stops at each of its steps (rolled back at once, or at the next start of
+the super conductor)."""
+import copy
+import os
+
+import nova_lite_test_hooks as step_hooks
 import pytest
 import requests
 
 from nova_lite.compute.api import server_actions
 from nova_lite.compute.api import server_backups
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import manager as conductor_manager
 from nova_lite import context as nova_context
+from nova_lite import objects
 from nova_lite.placement import allocations
+from nova_lite.virt import fake
+from tests.functional.api.resize_helpers import guests
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_servers_boot import IMAGE
 from tests.functional.api.test_servers_boot import MEMBER
 from tests.functional.api.test_servers_boot import OTHER
 from tests.functional.conftest import wait_for
+from tests.functional import notification_fixtures
 
 
 def _glance(running, image_id):
@@ -147,6 +159,202 @@ def test_shelve_offload_by_an_administrator(running, keep_shelved):
     assert response.status_code == 202, response.text
     running.settle(uuid, 'active')
     assert running.host(uuid).startswith('cell2-')
+
+
+def _still_offloaded(running, uuid, image):
+    """SHELVED_OFFLOADED with no task, no host, nothing claimed, no
+    guest anywhere, its snapshot still there to unshelve from."""
+    running.settle(uuid, 'shelved_offloaded')
+    server = _show(running, uuid)
+    assert server['status'] == 'SHELVED_OFFLOADED'
+    assert server['OS-EXT-SRV-ATTR:host'] is None
+    assert _claims(uuid) == {}
+    hosts = [s.host for s in running.plane.services
+             if s.binary == 'nova-compute']
+    assert not [h for h in hosts if uuid in guests(running.plane, h)]
+    assert _glance(running, image['id']).json()['status'] == 'active'
+
+
+def _conductor_event(running, uuid):
+    """(request id, conductor_unshelve_instance event) of the newest
+    unshelve action."""
+    [request_id] = [a['request_id'] for a in running.api(
+        'GET', '/servers/%s/os-instance-actions' % uuid,
+        token=ADMIN).json()['instanceActions']
+        if a['action'] == 'unshelve'][:1]
+    action = running.api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, request_id), version='2.51', token=ADMIN).json()[
+        'instanceAction']
+    return request_id, {e['event']: e for e in action['events']}
+
+
+@pytest.mark.parametrize('step', ['unshelve_schedule', 'unshelve_dispatch'])
+def test_unshelve_steps_fail_or_crash_and_recover(running, step):
+    """A failure at a step of the super conductor's unshelve rolls it
+    back at once; a crash there (nothing rolled back, no cast sent)
+    leaves the server unshelving until the super conductor's next start
+    rolls it back: SHELVED_OFFLOADED, no claim, the snapshot kept; a
+    cast that went out before the stop and reaches the compute after
+    the rollback does nothing. The server unshelves afterwards and its
+    snapshot goes."""
+    uuid = running.boot('cell2')
+    assert _act(running, uuid, {'shelve': None}).status_code == 202
+    running.settle(uuid, 'shelved_offloaded')
+    [image] = _shelved_images(running, uuid)
+    with step_hooks.observing(step_hooks.fail_at(step)):
+        assert _act(running, uuid, {'unshelve': None}).status_code == 202
+        _still_offloaded(running, uuid, image)
+    assert _conductor_event(running, uuid)[1][
+        'conductor_unshelve_instance']['result'] == 'Error'
+
+    before = len(step_hooks.CRASHES)
+    with step_hooks.observing(step_hooks.crash_at(step)):
+        assert _act(running, uuid, {'unshelve': None}).status_code == 202
+        wait_for(lambda: len(step_hooks.CRASHES) > before, timeout=30,
+                 message='crash at %s' % step)
+    server = _show(running, uuid)
+    assert server['status'] == 'SHELVED_OFFLOADED'
+    assert server['OS-EXT-STS:task_state'] == 'unshelving'
+    cell = running.cells['cell2']
+    with nova_context.target_cell(running.ctxt, cell) as cctxt:
+        stale = objects.Instance.get_by_uuid(cctxt, uuid)
+    if step == 'unshelve_dispatch':
+        # Claimed and pointed at its host; the cast never sent.
+        assert stale.host and server['OS-EXT-SRV-ATTR:host'] == stale.host
+        assert _claims(uuid)
+    else:
+        assert stale.host is None and _claims(uuid) == {}
+    conductor_manager.ComputeTaskManager().init_host(
+        nova_context.get_admin_context(), None)
+    _still_offloaded(running, uuid, image)
+    request_id, events = _conductor_event(running, uuid)
+    assert events['conductor_unshelve_instance']['result'] == 'Error'
+    if step == 'unshelve_dispatch':
+        # The cast a stop right after sending it would have left in the
+        # compute's queue, delivered after the rollback: the compute
+        # finds the task cleared and spawns nothing.
+        with nova_context.target_cell(running.ctxt, cell) as cctxt:
+            late = copy.copy(cctxt)
+            late.request_id = request_id
+            compute_rpcapi.ComputeAPI().unshelve_instance(late, stale)
+        wait_for(lambda: 'compute_unshelve_instance' in _conductor_event(
+            running, uuid)[1], timeout=30, message='late cast handled')
+        wait_for(lambda: _conductor_event(running, uuid)[1][
+            'compute_unshelve_instance']['finish_time'], timeout=30,
+            message='late cast finished')
+        _still_offloaded(running, uuid, image)
+    # Nothing stuck: it unshelves, and its snapshot goes.
+    assert _act(running, uuid, {'unshelve': None}).status_code == 202
+    running.settle(uuid, 'active')
+    assert _claims(uuid)
+    wait_for(lambda: _glance(running, image['id']).status_code == 404,
+             timeout=30, message='shelved image deleted')
+    assert running.api('DELETE', '/servers/%s' % uuid,
+                       token=MEMBER).status_code == 204
+    running.gone(uuid)
+
+
+def test_unshelve_of_a_shelved_server_crashed_before_its_cast(
+        running, keep_shelved):
+    """A SHELVED server (guest and claim kept on its host): a failure
+    before the cast leaves it SHELVED with no task; a crash there is
+    finished by the super conductor's next start, which sends the cast
+    again: ACTIVE on its host, its snapshot gone."""
+    uuid = running.boot('cell1')
+    host = running.host(uuid)
+    held = _claims(uuid)
+    assert _act(running, uuid, {'shelve': None}).status_code == 202
+    running.settle(uuid, 'shelved')
+    [image] = _shelved_images(running, uuid)
+    with step_hooks.observing(step_hooks.fail_at('unshelve_dispatch')):
+        assert _act(running, uuid, {'unshelve': None}).status_code == 202
+        running.settle(uuid, 'shelved')
+    assert _claims(uuid) == held
+    before = len(step_hooks.CRASHES)
+    with step_hooks.observing(step_hooks.crash_at('unshelve_dispatch')):
+        assert _act(running, uuid, {'unshelve': None}).status_code == 202
+        wait_for(lambda: len(step_hooks.CRASHES) > before, timeout=30,
+                 message='crash at unshelve_dispatch')
+    assert _show(running, uuid)['OS-EXT-STS:task_state'] == 'unshelving'
+    conductor_manager.ComputeTaskManager().init_host(
+        nova_context.get_admin_context(), None)
+    running.settle(uuid, 'active')
+    server = _show(running, uuid)
+    assert (server['OS-EXT-SRV-ATTR:host'], server['OS-EXT-STS:power_state'],
+            _claims(uuid)) == (host, 1, held)
+    events = _conductor_event(running, uuid)[1]
+    assert events['conductor_unshelve_instance']['result'] == 'Success'
+    assert events['compute_unshelve_instance']['result'] == 'Success'
+    wait_for(lambda: _glance(running, image['id']).status_code == 404,
+             timeout=30, message='shelved image deleted')
+
+
+def test_versioned_notifications_of_each_action(running, override):
+    """instance.<action>.start and .end from the server's compute, as
+    Nova sends them, the .end showing the state the action left: an
+    InstanceActionPayload for shelve, shelve_offload, unshelve,
+    unrescue, trigger_crash_dump, soft_delete and restore; rescue's
+    names its rescue image, the snapshot of a createBackup its image."""
+    override('reclaim_instance_interval', 3600)
+    collector = notification_fixtures.Collector().start()
+    try:
+        uuid = running.boot('cell2')
+        assert _act(running, uuid, {'shelve': None}).status_code == 202
+        running.settle(uuid, 'shelved_offloaded')
+        assert _act(running, uuid, {'unshelve': None}).status_code == 202
+        running.settle(uuid, 'active')
+        host = running.host(uuid)
+        assert _act(running, uuid, {'rescue': {
+            'rescue_image_ref': IMAGE}}).status_code == 200
+        running.settle(uuid, 'rescued')
+        assert _act(running, uuid, {'unrescue': None}).status_code == 202
+        running.settle(uuid, 'active')
+        backup = _act(running, uuid, {'createBackup': {
+            'name': 'nb', 'backup_type': 'daily', 'rotation': 1}},
+            version='2.45').json()['image_id']
+        running.settle(uuid, 'active')
+        assert _act(running, uuid, {'trigger_crash_dump': None},
+                    version='2.17').status_code == 202
+        collector.wait_for(uuid, 'instance.trigger_crash_dump.end')
+        assert running.api('DELETE', '/servers/%s' % uuid,
+                           token=MEMBER).status_code == 204
+        running.settle(uuid, 'soft-delete')
+        assert _act(running, uuid, {'restore': None}).status_code == 202
+        running.settle(uuid, 'active')
+        ends = {}
+        for action, state in (
+                ('shelve', 'shelved'), ('shelve_offload', 'shelved_offloaded'),
+                ('unshelve', 'active'), ('rescue', 'rescued'),
+                ('unrescue', 'active'), ('trigger_crash_dump', 'active'),
+                ('soft_delete', 'soft-delete'), ('restore', 'active')):
+            [start] = collector.wait_for(uuid, 'instance.%s.start' % action)
+            [end] = collector.wait_for(uuid, 'instance.%s.end' % action)
+            for sent in (start, end):
+                assert sent['priority'] == 'INFO'
+                assert sent['payload']['nova_object.name'] == (
+                    'InstanceActionRescuePayload' if action == 'rescue'
+                    else 'InstanceActionPayload'), sent
+                assert sent['publisher_id'].startswith('nova-compute:')
+            ends[action] = end['payload']['nova_object.data']
+            if state:
+                assert ends[action]['state'] == state, (action, ends[action])
+        assert ends['shelve_offload']['host'] is None
+        assert ends['unshelve']['host'] == host
+        assert ends['rescue']['rescue_image_ref'] == IMAGE
+        [start] = collector.wait_for(uuid, 'instance.snapshot.start')
+        [end] = collector.wait_for(uuid, 'instance.snapshot.end')
+        for sent in (start, end):
+            assert sent['payload']['nova_object.name'] == (
+                'InstanceActionSnapshotPayload')
+            assert sent['payload']['nova_object.data'][
+                'snapshot_image_id'] == backup
+        assert end['payload']['nova_object.data']['task_state'] is None
+        assert [n['event_type'] for n in collector.about(uuid)
+                if n['event_type'].startswith('instance.shelve')] == [
+            'instance.shelve.start', 'instance.shelve.end',
+            'instance.shelve_offload.start', 'instance.shelve_offload.end']
+    finally:
+        collector.stop()
 
 
 def test_unshelve_into_a_zone_at_277(running):
@@ -403,3 +611,76 @@ def test_volume_backed_shelve_offloads_with_no_image_and_rescue_at_287(
     assert _act(running, uuid, {'unshelve': None}).status_code == 202
     running.settle(uuid, 'active')
     assert _claims(uuid)
+
+
+def test_delete_overtakes_a_backup_in_flight(running, override):  # noqa
+    """A DELETE while the backup's snapshot is being taken (task state
+    image_pending_upload/uploading) is accepted, as in Nova: the server
+    goes and the half-made image with it (Tempest deletes its servers
+    right after createBackup)."""
+    uuid = running.boot('cell2')
+    override('delay_methods', {'snapshot': 3}, group='fake_driver')
+    response = _act(running, uuid, {'createBackup': {
+        'name': 'b', 'backup_type': 'daily', 'rotation': 1}},
+        version='2.45')
+    assert response.status_code == 202, response.text
+    image_id = response.json()['image_id']
+    wait_for(lambda: running.api('GET', '/servers/%s' % uuid).json()[
+        'server']['OS-EXT-STS:task_state'] in (
+        'image_pending_upload', 'image_uploading'), timeout=30,
+        message='snapshot in flight')
+    deleted = running.api('DELETE', '/servers/%s' % uuid)
+    assert deleted.status_code == 204, deleted.text
+    running.gone(uuid)
+    wait_for(lambda: _glance(running, image_id).status_code == 404,
+             timeout=30, message='half-made backup deleted')
+
+
+def test_attach_and_detach_on_a_shelved_offloaded_server(running):
+    """As Nova from 2.20 (Tempest's AttachVolumeShelveTestJSON): a
+    volume attached to a shelved-offloaded server is in-use at once with
+    its mapping and no host; the unshelving host connects it (the guest
+    has it); a detach while offloaded frees it at once. Below 2.20: 409."""
+    from tests.functional.api.test_volumes import Volumes
+    volumes = Volumes(running.plane.endpoint)
+    uuid = running.boot('cell1')
+    assert _act(running, uuid, {'shelve': None}).status_code == 202
+    running.settle(uuid, 'shelved_offloaded')
+    kept, dropped = volumes.create(name='kept'), volumes.create(name='gone')
+    path = '/servers/%s/os-volume_attachments' % uuid
+    for volume in (kept, dropped):
+        body = {'volumeAttachment': {'volumeId': volume['id']}}
+        response = running.api('POST', path, body, version='2.19')
+        assert response.status_code == 409, response.text
+        assert volumes.status(volume['id']) == 'available'
+        response = running.api('POST', path, body, version='2.20')
+        assert response.status_code == 200, response.text
+        assert response.json()['volumeAttachment']['device']
+        # In-use on return: no compute is involved.
+        assert volumes.status(volume['id']) == 'in-use'
+    [attachment] = volumes.get(kept['id']).json()['volume']['attachments']
+    assert (attachment['server_id'], attachment['host_name']) == (uuid, None)
+    gone = '%s/%s' % (path, dropped['id'])
+    assert running.api('DELETE', gone, version='2.19').status_code == 409
+    assert running.api('DELETE', gone, version='2.20').status_code == 202
+    assert volumes.status(dropped['id']) == 'available'
+    assert running.api('GET', gone).status_code == 404
+    assert _actions(running, uuid)[:3] == [
+        'detach_volume', 'attach_volume', 'attach_volume']
+    # Unshelved: connected on its new host, in the guest.
+    assert _act(running, uuid, {'unshelve': None}).status_code == 202
+    running.settle(uuid, 'active')
+    host = running.host(uuid)
+    shown = running.api('GET', '%s/%s' % (path, kept['id'])).json()[
+        'volumeAttachment']
+    assert shown['device'] and shown['serverId'] == uuid
+    volume = volumes.get(kept['id']).json()['volume']
+    assert volume['status'] == 'in-use'
+    assert [a['host_name'] for a in volume['attachments']] == [host]
+    guest = fake.load_guests(os.path.join(
+        running.plane.state_dir, 'fake-hypervisor'), host)[uuid]
+    assert guest['volumes'][shown['device']] == kept['id']
+    # And it detaches as any other.
+    assert running.api('DELETE', '%s/%s' % (path, kept['id'])).status_code \
+        == 202
+    volumes.wait(kept['id'], 'available')

@@ -4,6 +4,7 @@ statements a report costs (independent of the number of servers)."""
 import datetime
 
 from nova_lite.api.openstack.compute import simple_tenant_usage
+from nova_lite.conf import CONF
 from tests.functional.api.fixtures import ADMIN
 from tests.functional.api.fixtures import headers
 from tests.functional.api.fixtures import MEMBER
@@ -91,6 +92,15 @@ def test_policy_and_bad_input(app, seeded):
     assert body == {'tenant_usages': []}
 
 
+def test_empty_tenant_id_is_not_found(app, seeded):
+    # Tempest's TenantUsagesNegativeTestJSON: the show URL with an empty
+    # project id (a trailing slash) is a 404 in Nova 34, not the list.
+    for url in ('%s/?%s' % (URL, WINDOW), '%s/' % URL):
+        resp = app.get(url, headers=ADMIN, status=404)
+        assert resp.json['itemNotFound']['code'] == 404
+    app.get('%s?%s' % (URL, WINDOW), headers=ADMIN, status=200)
+
+
 def test_pages_walk_both_cells_in_project_and_uuid_order(app, seeded):
     env = seeded.env
     flavor = sf.flavor(env.ctxt, 'small')
@@ -119,6 +129,27 @@ def test_pages_walk_both_cells_in_project_and_uuid_order(app, seeded):
     assert len(own['tenant_usage']['server_usages']) == 2
     assert '/os-simple-tenant-usage/project-a?' in own[
         'tenant_usage_links'][0]['href']
+
+
+def test_below_240_nova_stops_at_max_limit_without_links(app, seeded):
+    """No paging below 2.40, but as in Nova at most [api] max_limit
+    servers, and no links."""
+    env = seeded.env
+    flavor = sf.flavor(env.ctxt, 'small')
+    for i in range(3):
+        sf.add_server(env, 'cell1' if i % 2 else 'cell2', flavor)
+    CONF.set_override('max_limit', 2, group='api')
+    try:
+        body = app.get('%s?%s&detailed=1' % (URL, WINDOW),
+                       headers=headers('2.39')).json
+        own = app.get('%s/project-a?%s' % (URL, WINDOW),
+                      headers=headers('2.1')).json
+    finally:
+        CONF.clear_override('max_limit', group='api')
+    assert sum(len(t['server_usages']) for t in body['tenant_usages']) == 2
+    assert 'tenant_usages_links' not in body
+    assert len(own['tenant_usage']['server_usages']) == 2
+    assert 'tenant_usage_links' not in own
 
 
 def test_statements_do_not_depend_on_the_number_of_servers(app, seeded):

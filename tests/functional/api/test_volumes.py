@@ -195,6 +195,25 @@ def test_cli_boots_from_a_volume_and_attaches_another(api, volumes,
     assert volumes('GET', '/volumes', token=ADMIN).json() == {'volumes': []}
 
 
+def test_boot_from_a_blank_volume_with_an_image_ref_beside_it(api,
+                                                             volumes):
+    """As Nova (Tempest's test_stable_device_rescue_bfv_blank_volume):
+    imageRef and a blank root volume: the server boots from the
+    volume."""
+    server = _boot(api, [{'source_type': 'blank',
+                          'destination_type': 'volume', 'boot_index': '0',
+                          'volume_size': 1,
+                          'delete_on_termination': 'true'}], image=IMAGE)
+    [attached] = server['os-extended-volumes:volumes_attached']
+    assert attached['delete_on_termination']
+    volume = volumes.get(attached['id']).json()['volume']
+    assert volume['status'] == 'in-use' and volume['size'] == 1
+    assert volume['attachments'][0]['device'] == '/dev/vda'
+    assert api('DELETE', '/servers/%s' % server['id']).status_code == 204
+    _gone(api, server['id'])
+    volumes.wait(attached['id'], 'gone')
+
+
 def test_volume_backed_servers_claim_no_root_disk(api):
     assert _local_gb_used(api) == 0
     image_backed = api('POST', '/servers', {'server': {
@@ -214,7 +233,7 @@ BAD_MAPPINGS = [
     ({'source_type': 'blank', 'destination_type': 'volume',
       'boot_index': 0}, '', 'non-zero size'),
     ({'source_type': 'snapshot', 'destination_type': 'volume',
-      'uuid': MISSING, 'boot_index': 0}, '', 'snapshots'),
+      'uuid': MISSING, 'boot_index': 0}, '', 'failed to get snapshot'),
     (_volume(MISSING), '', 'failed to get volume'),
     ({'source_type': 'image', 'destination_type': 'local', 'uuid': IMAGE,
       'boot_index': 1}, IMAGE, 'Mapping image to local'),
@@ -318,7 +337,8 @@ def test_attach_refused_in_wrong_states_and_to_locked_servers(api,
         'name': 'vm', 'flavorRef': 'disky', 'imageRef': IMAGE,
         'networks': 'none'}}, version='2.37').json()['server']['id']
     _wait_status(api, server, 'ACTIVE')
-    volume = volumes.create(size=1)
+    # (Bootable: a server boots from it below.)
+    volume = volumes.create(size=1, imageRef=IMAGE)
     path = '/servers/%s/os-volume_attachments' % server
     body = {'volumeAttachment': {'volumeId': volume['id']}}
     _put_in(api, server, 'error')
@@ -349,3 +369,73 @@ def test_attach_refused_in_wrong_states_and_to_locked_servers(api,
     _gone(api, unscheduled)
     # delete_on_termination: deleted with it.
     volumes.wait(volume['id'], 'gone')
+
+
+def test_set_bootable_and_no_boot_from_a_non_bootable_volume(api,
+                                                            volumes):
+    """os-set_bootable as Cinder (200, no body); a server does not boot
+    from a volume whose bootable flag is off (400, as Nova: Tempest's
+    test_create_server_from_non_bootable_volume)."""
+    blank = volumes.create(size=1)
+    assert blank['bootable'] == 'false'
+    action = '/volumes/%s/action' % blank['id']
+
+    def bootable():
+        return volumes.get(blank['id']).json()['volume']['bootable']
+
+    response = _create(api, [_volume(blank['id'])])
+    assert response.status_code == 400, response.text
+    assert response.json()['badRequest']['message'] == (
+        'Block Device %s is not bootable.' % blank['id'])
+    response = volumes('POST', action, {'os-set_bootable': {'bootable': True}})
+    assert response.status_code == 200, response.text
+    assert response.content == b''
+    assert bootable() == 'true'
+    for value, shown in ((False, 'false'), ('True', 'true'),
+                         ('false', 'false')):
+        assert volumes('POST', action, {'os-set_bootable': {
+            'bootable': value}}).status_code == 200
+        assert bootable() == shown
+    # Bad bodies and unknown actions: 400; nothing changed.
+    for body in ({'os-set_bootable': {'bootable': 'maybe'}},
+                 {'os-set_bootable': {}}, {'os-set_bootable': None},
+                 {'os-set_bootable': {'bootable': True, 'x': 1}},
+                 {'os-no-such-action': {}}, {}, None):
+        response = volumes('POST', action, body)
+        assert response.status_code == 400, (body, response.text)
+        assert response.json()['badRequest']['code'] == 400
+    assert bootable() == 'false'
+    # A volume that is missing, or another project's: 404.
+    assert volumes('POST', '/volumes/%s/action' % MISSING, {
+        'os-set_bootable': {'bootable': True}}).status_code == 404
+    assert volumes('POST', action, {'os-set_bootable': {'bootable': True}},
+                   token=OTHER).status_code == 404
+    assert volumes('GET', action).status_code == 405
+    assert bootable() == 'false'
+    # Made bootable, it boots (and stays the caller's).
+    assert volumes('POST', action, {'os-set_bootable': {
+        'bootable': True}}).status_code == 200
+    server = _boot(api, [_volume(blank['id'])])
+    assert server['os-extended-volumes:volumes_attached'][0][
+        'id'] == blank['id']
+    assert api('DELETE', '/servers/%s' % server['id']).status_code == 204
+    _gone(api, server['id'])
+
+
+def test_volume_microversion_negotiated(volumes):
+    """The volume service names the microversion it answered at, as
+    Cinder does (Tempest's volume clients check it): none 3.0,
+    ``latest`` the maximum, outside 3.0-3.70 a 406."""
+    def ask(version=None):
+        headers = {'X-Auth-Token': MEMBER}
+        if version:
+            headers['OpenStack-API-Version'] = 'volume %s' % version
+        return requests.get(volumes.base + '/project-a/volumes',
+                            headers=headers, timeout=30)
+
+    assert ask().headers['OpenStack-API-Version'] == 'volume 3.0'
+    assert ask('3.68').headers['OpenStack-API-Version'] == 'volume 3.68'
+    assert ask('latest').headers['OpenStack-API-Version'] == 'volume 3.70'
+    assert ask('3.71').status_code == 406
+    assert ask('2.1').status_code == 406
+    assert ask('3.x').status_code == 400

@@ -188,23 +188,36 @@ def test_delete_before_scheduling_creates_nothing(plane, user, flavor):
         assert _ports(inst.uuid) == []
 
 
-def test_build_on_a_compute_that_dies_ends_in_error(tmp_path, conf, user):
+def _fast_heartbeats(conf, spawn_delay):
+    """Heartbeats every second, a compute down after two, and a spawn
+    long enough to act on the compute while it runs."""
     conf.set_override('periodic_interval', 1)
     conf.set_override('report_interval', 1)
     conf.set_override('service_down_time', 2)
-    conf.set_override('spawn_delay', 6.0, group='fake_driver')
+    conf.set_override('spawn_delay', spawn_delay, group='fake_driver')
+
+
+def _spawning(p, user, name, timeout):
+    """The instance of a new networked build on plane p, once spawning."""
+    admin = nova_context.get_admin_context()
+    objects.Flavor(admin, name='small', flavorid='small', memory_mb=512,
+                   vcpus=1, root_gb=1, ephemeral_gb=0, swap=0,
+                   is_public=True).create()
+    instances, _ = compute_servers.create(
+        user, 'small', IMAGE, name, requested_networks='auto')
+    uuid = instances[0].uuid
+    return wait_for(lambda: (lambda i: i if i is not None
+                             and i.task_state == 'spawning' else None)(
+        _find(p, uuid)[1]), timeout=timeout, message='spawning')
+
+
+def test_build_on_a_compute_that_dies_ends_in_error(tmp_path, conf, user):
+    _fast_heartbeats(conf, 6.0)
     p = start_plane(tmp_path / 'dies', with_api=False)
     try:
         admin = nova_context.get_admin_context()
-        objects.Flavor(admin, name='small', flavorid='small', memory_mb=512,
-                       vcpus=1, root_gb=1, ephemeral_gb=0, swap=0,
-                       is_public=True).create()
-        instances, _ = compute_servers.create(
-            user, 'small', IMAGE, 'orphan', requested_networks='auto')
-        uuid = instances[0].uuid
-        inst = wait_for(lambda: (lambda i: i if i is not None
-                                 and i.task_state == 'spawning' else None)(
-            _find(p, uuid)[1]), timeout=10, message='spawning')
+        inst = _spawning(p, user, 'orphan', timeout=10)
+        uuid = inst.uuid
         # The compute goes down (forced down: as if its heartbeats had
         # stopped) while its spawn still runs.
         cell, _ = _find(p, uuid)
@@ -218,6 +231,41 @@ def test_build_on_a_compute_that_dies_ends_in_error(tmp_path, conf, user):
                  and _ports(uuid) == [], message='claim and port freed')
         # No host holds it any more (placement check_allocations agrees).
         assert (inst.host, inst.node) == (None, None)
+    finally:
+        stop_plane(p)
+
+
+def test_build_goes_on_while_its_compute_heartbeat_is_late(tmp_path, conf,
+                                                          user):
+    """A compute whose heartbeat is late but which answers its cell
+    conductor's ping keeps its builds (a conductor or an all-in-one
+    process that fell behind -- starved, or paused -- sees every
+    heartbeat late): the build ends ACTIVE, not in ERROR."""
+    # A spawn long enough for the conductor to find the heartbeat late
+    # while the guest spawns, on a loaded machine too.
+    _fast_heartbeats(conf, 10.0)
+    p = start_plane(tmp_path / 'late', with_api=False)
+    try:
+        admin = nova_context.get_admin_context()
+        inst = _spawning(p, user, 'late', timeout=60)
+        uuid = inst.uuid
+        compute = [s for s in p.services if s.binary == 'nova-compute'
+                   and s.host == inst.host][0]
+        # Its heartbeats stop reaching the database (test machinery);
+        # it still takes its messages.
+        compute.report_state = lambda: None
+        cell, _ = _find(p, uuid)
+        with nova_context.target_cell(admin, cell) as cctxt:
+            wait_for(lambda: not [
+                s for s in objects.ServiceList.get_by_host(
+                    cctxt, inst.host) if s.binary == 'nova-compute'][
+                0].is_up(), timeout=60, message='heartbeat late')
+        active = wait_for(lambda: (lambda i: i if i is not None and i.vm_state
+                                   in ('active', 'error') else None)(
+            _find(p, uuid)[1]), timeout=60, message='build ended')
+        assert (active.vm_state, active.task_state) == ('active', None)
+        assert active.host == inst.host
+        assert allocations.get_allocations(admin, uuid) != {}
     finally:
         stop_plane(p)
 

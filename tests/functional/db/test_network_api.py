@@ -37,7 +37,13 @@ def test_default_network_is_shared_private_10_0_0_0_24(api, user):
 def test_ensure_default_network_twice_keeps_one(api, admin):
     api.ensure_default_network(admin)
     api.ensure_default_network(admin)
-    assert len(api.get_networks(admin)) == 1
+    # The shared 'private' and the external 'public' (the floating IP
+    # pool, which only administrators see as a network).
+    nets = api.get_networks(admin)
+    assert [(n['name'], n['shared'], n['external']) for n in nets] == [
+        ('private', True, False), ('public', False, True)]
+    assert api.get_floating_ip_pools(admin) == [
+        {'id': network_api.PUBLIC_NETWORK_ID, 'name': 'public'}]
 
 
 def test_auto_allocates_lowest_free_address_on_shared_network(api, user):

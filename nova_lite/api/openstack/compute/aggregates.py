@@ -39,6 +39,7 @@ class AggregatesController(object):
     """/os-aggregates"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.authorize(agg_policies.INDEX)
         return {'aggregates': [_view(a) for a in
@@ -68,6 +69,7 @@ class AggregateController(wsgi.ActionController):
                 reason='Invalid aggregate id %s' % self.aggregate_id)
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.authorize(agg_policies.SHOW)
         return _one(aggregates_api.get(ctxt, self._id()))

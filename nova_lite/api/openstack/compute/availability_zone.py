@@ -2,7 +2,9 @@
 (administrators): the zones of the services of every cell, as
 nova_lite.compute.api.availability_zones derives them (no host
 aggregates)."""
+from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import common
+from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute.api import availability_zones as az_api
 from nova_lite.policies import availability_zone as az_policies
@@ -32,12 +34,14 @@ class AvailabilityZoneController(object):
     """/os-availability-zone, /os-availability-zone/detail"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.authorize(az_policies.LIST)
         return {'availabilityZoneInfo': [
             _zone(z) for z in az_api.list_zones(ctxt.elevated())]}
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def detail(self):
         ctxt = wsgi.authorize(az_policies.DETAIL)
         return {'availabilityZoneInfo': [

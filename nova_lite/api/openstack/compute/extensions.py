@@ -1,6 +1,8 @@
 """/extensions and /extensions/{alias}: the fixed list of the v2
 extensions Nova 34 still shows (the v2.1 API has no extensions; the
 list only tells old clients what the API does)."""
+from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite import exception
 from nova_lite.policies import extensions as ext_policies
@@ -193,6 +195,7 @@ class ExtensionsController(object):
     """/extensions"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         wsgi.authorize(ext_policies.BASE)
         return {'extensions': list(EXTENSIONS)}
@@ -205,6 +208,7 @@ class ExtensionController(object):
         self.alias = alias
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         wsgi.authorize(ext_policies.BASE)
         found = _BY_ALIAS.get(self.alias)

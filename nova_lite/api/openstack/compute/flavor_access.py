@@ -16,6 +16,7 @@ class FlavorAccessController(object):
         self.flavor_id = flavor_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.authorize(fl_policies.ACCESS_LIST, own_project=True)
         return views.access(flavors_api.access_list(ctxt, self.flavor_id))

@@ -57,6 +57,7 @@ class ExtraSpecsController(object):
         self.flavor_id = flavor_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.authorize(fl_policies.EXTRA_SPECS_INDEX, own_project=True)
         return {'extra_specs': flavors_api.get(

@@ -1,6 +1,8 @@
 """Flavors: list, show, create, update (2.55) and delete; extra specs,
 access lists and the access actions are routed to their own
 controllers."""
+import re
+
 import pecan
 
 from nova_lite.api.openstack import api_version as av
@@ -59,6 +61,19 @@ def _limit(query):
     return min(int(limit), CONF.api.max_limit)
 
 
+def _name_filter(query):
+    """The 2.102 name filter: a regular expression (400 naming it when
+    it is not one, where Nova's database would answer 500)."""
+    name = validation.last(query, 'name')
+    if name is not None:
+        try:
+            re.compile(name)
+        except re.error as exc:
+            raise exception.InvalidInput(
+                reason='Invalid name filter [%s]: %s' % (name, exc))
+    return name
+
+
 def _list(query, detailed):
     ctxt = wsgi.request_context()
     version = wsgi.api_version()
@@ -74,6 +89,7 @@ def _list(query, detailed):
         sort_key=validation.last(query, 'sort_key') or 'flavorid',
         sort_dir=validation.last(query, 'sort_dir') or 'asc',
         limit=limit, marker=validation.last(query, 'marker'),
+        name=_name_filter(query),
         # Lists never show access lists; extra specs only in 2.61 bodies.
         expected_attrs=['extra_specs'] if render.extra_specs else [])
     params = {k: v[-1] for k, v in validation.query_params().items()}
@@ -81,8 +97,11 @@ def _list(query, detailed):
 
 
 def _list_query(fn):
-    fn = validation.query_schema(schemas.index_query_v275,
-                                 av.STRICT_QUERY_EMPTY_SERVERS)(fn)
+    fn = validation.query_schema(schemas.index_query_v2102,
+                                 av.FLAVOR_NAME_FILTER)(fn)
+    fn = validation.query_schema(
+        schemas.index_query_v275, av.STRICT_QUERY_EMPTY_SERVERS,
+        av.before(av.FLAVOR_NAME_FILTER))(fn)
     return validation.query_schema(
         schemas.index_query, av.MIN,
         av.before(av.STRICT_QUERY_EMPTY_SERVERS))(fn)
@@ -109,6 +128,7 @@ class FlavorController(object):
         self.flavor_id = flavor_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         flavor = flavors_api.get(ctxt, self.flavor_id)
@@ -132,6 +152,7 @@ class FlavorsController(object):
     """/flavors, /flavors/detail"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
@@ -139,13 +160,16 @@ class FlavorsController(object):
     @wsgi.expose()
     @validation.schema(schemas.create, av.MIN,
                        av.before(av.FLAVOR_DESCRIPTION))
-    @validation.schema(schemas.create_v255, av.FLAVOR_DESCRIPTION)
+    @validation.schema(schemas.create_v255, av.FLAVOR_DESCRIPTION,
+                       av.before(av.FLAVOR_NAME_FILTER))
+    @validation.schema(schemas.create_v2102, av.FLAVOR_NAME_FILTER)
     def post(self, body=None):
         ctxt = wsgi.authorize(fl_policies.CREATE)
         flavor = flavors_api.create(ctxt, **_create_args(body['flavor']))
         return builder(ctxt, wsgi.api_version()).show(flavor)
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)

@@ -156,11 +156,13 @@ class HypervisorsController(object):
     """/os-hypervisors, /os-hypervisors/detail, /os-hypervisors/statistics"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)

@@ -48,6 +48,7 @@ class InstanceActionController(object):
         self.request_id = request_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         instance = _instance(ctxt, self.server_id, policies.SHOW)
@@ -62,6 +63,7 @@ class InstanceActionsController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def index(self, query=None):
         ctxt = wsgi.request_context()

@@ -74,6 +74,7 @@ class KeypairsController(object):
     """/os-keypairs"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.user_query_v210, av.KEYPAIR_USER_ID,
                              av.before(av.KEYPAIR_PAGING))
     @validation.query_schema(schemas.index_query_v235, av.KEYPAIR_PAGING,
@@ -98,15 +99,20 @@ class KeypairsController(object):
     @validation.schema(schemas.create, av.MIN, av.before(av.KEYPAIR_TYPE))
     @validation.schema(schemas.create_v22, av.KEYPAIR_TYPE,
                        av.before(av.KEYPAIR_USER_ID))
-    @validation.schema(schemas.create_v210, av.KEYPAIR_USER_ID)
+    @validation.schema(schemas.create_v210, av.KEYPAIR_USER_ID,
+                       av.before(av.KEYPAIR_IMPORT_ONLY))
+    @validation.schema(schemas.create_v292, av.KEYPAIR_IMPORT_ONLY)
     def post(self, body=None):
         params = body['keypair']
         ctxt, user_id = _owner(kp_policies.CREATE, params.get('user_id'))
         key_type = params.get('type', keypair_obj.KEYPAIR_TYPE_SSH)
         if 'public_key' in params:
+            safe = (keypairs_api.SAFE_CHARS_V292
+                    if wsgi.api_version() >= av.KEYPAIR_IMPORT_ONLY
+                    else keypairs_api.SAFE_CHARS)
             keypair = keypairs_api.import_key_pair(
                 ctxt, user_id, params['name'], params['public_key'],
-                key_type)
+                key_type, safe_chars=safe)
             return _builder().create(keypair)
         keypair, private_key = keypairs_api.create_key_pair(
             ctxt, user_id, params['name'], key_type)

@@ -56,6 +56,7 @@ class MigrationsController(object):
     """/os-migrations"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_index_query
     def index(self, query=None):
         ctxt = wsgi.request_context()

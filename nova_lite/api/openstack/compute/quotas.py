@@ -25,6 +25,10 @@ NETWORK = ('floating_ips', 'fixed_ips', 'security_groups',
            'security_group_rules')
 PERSONALITY = ('injected_files', 'injected_file_content_bytes',
                'injected_file_path_length')
+# Resources whose name in the API differs from the stored one: Nova shows
+# the [quota] injected_file_path_length limit as injected_file_path_bytes.
+API_NAMES = {'injected_file_path_length': 'injected_file_path_bytes'}
+STORED_NAMES = {v: k for k, v in API_NAMES.items()}
 SERVER_GROUPS = ('server_groups', 'server_group_members')
 _INT_MAX = 0x7FFFFFFF
 
@@ -62,7 +66,7 @@ def _limit_values(body):
             raise exception.ValidationError(
                 field=key, detail='%s must be between -1 and %d.'
                 % (key, _INT_MAX))
-        values[key] = number
+        values[STORED_NAMES.get(key, key)] = number
     return values
 
 
@@ -80,8 +84,10 @@ def _user_query(fn):
 
 
 def _no_query(fn):
+    """A quota class set takes no query parameter from 2.102 (as Nova;
+    the project defaults keep ignoring them at every version)."""
     return validation.query_schema(schemas.no_query_v275,
-                                   av.STRICT_QUERY_EMPTY_SERVERS)(fn)
+                                   av.STRICT_QUERY_EVERYWHERE)(fn)
 
 
 # --- /limits -------------------------------------------------------------
@@ -153,7 +159,8 @@ class LimitsController(object):
 # --- os-quota-sets -------------------------------------------------------
 
 def _set_body(values, version, project_id=None):
-    body = {name: values[name] for name in _set_resources(version)}
+    body = {API_NAMES.get(name, name): values[name]
+            for name in _set_resources(version)}
     if project_id is not None:
         body['id'] = project_id
     return {'quota_set': body}
@@ -205,7 +212,6 @@ class QuotaSetDefaultsController(QuotaSetController):
     """/os-quota-sets/{project_id}/defaults"""
 
     @wsgi.expose()
-    @_no_query
     def index(self, query=None):
         ctxt = self._can(qp.QS_DEFAULTS)
         return _set_body(quotas_api.defaults(ctxt), wsgi.api_version(),
@@ -222,8 +228,9 @@ class QuotaSetDetailController(QuotaSetController):
         user_id = _queried(query, 'user_id')
         limits = quotas_api.limits(ctxt, self.project_id, user_id)
         used = quotas_api.usage(ctxt, self.project_id, user_id)
-        body = {name: {'in_use': used.get(name, 0), 'limit': limits[name],
-                       'reserved': 0}
+        body = {API_NAMES.get(name, name): {
+                    'in_use': used.get(name, 0), 'limit': limits[name],
+                    'reserved': 0}
                 for name in _set_resources(wsgi.api_version())}
         body['id'] = self.project_id
         return {'quota_set': body}
@@ -239,7 +246,8 @@ class QuotaClassSetController(object):
 
     def _body(self, values, with_id):
         version = wsgi.api_version()
-        body = {name: values[name] for name in _class_resources(version)}
+        body = {API_NAMES.get(name, name): values[name]
+                for name in _class_resources(version)}
         if with_id:
             body['id'] = self.class_name
         return {'quota_class_set': body}

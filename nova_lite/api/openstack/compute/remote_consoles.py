@@ -1,8 +1,9 @@
-"""POST /servers/{server_id}/remote-consoles (2.6; mks 2.8), GET
-/os-console-auth-tokens/{console_token} (administrators; RDP consoles
-only before 2.31), GET /servers/{server_id}/diagnostics (administrators;
-Nova's standard format from 2.48) and GET /servers/{server_id}/topology
-(2.78), through nova_lite.compute.api.server_consoles."""
+"""POST /servers/{server_id}/remote-consoles (2.6; mks 2.8;
+spice-direct 2.99), GET /os-console-auth-tokens/{console_token}
+(administrators; RDP consoles only before 2.31; tls_port from 2.99),
+GET /servers/{server_id}/diagnostics (administrators; Nova's standard
+format from 2.48) and GET /servers/{server_id}/topology (2.78), through
+nova_lite.compute.api.server_consoles."""
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_consoles \
     as schemas
@@ -32,7 +33,10 @@ class RemoteConsolesController(object):
     @validation.schema(schemas.create_remote_console, av.REMOTE_CONSOLES,
                        av.before(av.REMOTE_CONSOLES_MKS))
     @validation.schema(schemas.create_remote_console_v28,
-                       av.REMOTE_CONSOLES_MKS)
+                       av.REMOTE_CONSOLES_MKS,
+                       av.before(av.CONSOLE_SPICE_DIRECT))
+    @validation.schema(schemas.create_remote_console_v299,
+                       av.CONSOLE_SPICE_DIRECT)
     def post(self, body=None):
         ctxt, instance = _authorized(self.server_id,
                                      policies.REMOTE_CONSOLES)
@@ -51,6 +55,7 @@ class ConsoleAuthTokenController(object):
         self.token = token
 
     @wsgi.expose()
+    @validation.strict_list_query(av.CONSOLE_SPICE_DIRECT)
     def index(self):
         ctxt = wsgi.authorize(policies.CONSOLE_AUTH_TOKENS)
         found = server_consoles.validate_token(ctxt, self.token)
@@ -59,10 +64,13 @@ class ConsoleAuthTokenController(object):
             raise exception.Unauthorized(
                 message='The requested console type details are not '
                         'accessible')
-        return {'console': {
+        console = {
             'instance_uuid': found['instance_uuid'], 'host': found['host'],
             'port': found['port'],
-            'internal_access_path': found['internal_access_path']}}
+            'internal_access_path': found['internal_access_path']}
+        if wsgi.api_version() >= av.CONSOLE_SPICE_DIRECT:
+            console['tls_port'] = found['tls_port']
+        return {'console': console}
 
 
 # Fixed counters of the simulated guest's devices (as Nova's fake
@@ -129,6 +137,7 @@ class DiagnosticsController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.no_query)
     def index(self, query=None):
         ctxt, instance = _authorized(self.server_id, policies.DIAGNOSTICS)
@@ -148,6 +157,7 @@ class TopologyController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.no_query)
     def index(self, query=None):
         ctxt, instance = _authorized(self.server_id, policies.TOPOLOGY)

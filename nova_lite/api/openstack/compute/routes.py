@@ -20,26 +20,33 @@ serve a request, in the Compute API's fault format:
   microversions only: 404.
 
 A literal segment wins over a ``{name}`` one (``/servers/detail`` is not
-the server ``detail``); an empty segment ends the path (``/servers/`` is
-``/servers``) and anything after it is a 404.
+the server ``detail``); a path with an empty segment (``/servers/``,
+``/os-volumes//x``) is a 404, as in Nova, but ``/`` itself.
 """
 import collections
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute import aggregates
+from nova_lite.api.openstack.compute import assisted_volume_snapshots
 from nova_lite.api.openstack.compute import availability_zone
 from nova_lite.api.openstack.compute import extensions
 from nova_lite.api.openstack.compute import flavor_access
 from nova_lite.api.openstack.compute import flavor_extra_specs
 from nova_lite.api.openstack.compute import flavors
+from nova_lite.api.openstack.compute import floating_ips
+from nova_lite.api.openstack.compute import gone
+from nova_lite.api.openstack.compute import hosts
 from nova_lite.api.openstack.compute import hypervisors
 from nova_lite.api.openstack.compute import image_metadata
 from nova_lite.api.openstack.compute import images
 from nova_lite.api.openstack.compute import instance_actions
+from nova_lite.api.openstack.compute import instance_usage_audit_log
 from nova_lite.api.openstack.compute import keypairs
 from nova_lite.api.openstack.compute import migrations
+from nova_lite.api.openstack.compute import networks
 from nova_lite.api.openstack.compute import quotas
 from nova_lite.api.openstack.compute import remote_consoles
+from nova_lite.api.openstack.compute import security_group_proxy
 from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_actions
 from nova_lite.api.openstack.compute import server_backup_actions
@@ -48,25 +55,34 @@ from nova_lite.api.openstack.compute import server_groups
 from nova_lite.api.openstack.compute import server_interfaces
 from nova_lite.api.openstack.compute import server_metadata
 from nova_lite.api.openstack.compute import server_migrations
+from nova_lite.api.openstack.compute import server_shares
 from nova_lite.api.openstack.compute import server_tags
 from nova_lite.api.openstack.compute import servers
 from nova_lite.api.openstack.compute import services
 from nova_lite.api.openstack.compute import simple_tenant_usage
 from nova_lite.api.openstack.compute import volume_attachments
+from nova_lite.api.openstack.compute import volumes
 from nova_lite.api.openstack import versions
 from nova_lite.policies import aggregates as agg_pol
+from nova_lite.policies import assisted_volume_snapshots as avs_pol
 from nova_lite.policies import availability_zone as az_pol
 from nova_lite.policies import extensions as ext_pol
 from nova_lite.policies import flavors as fl_pol
+from nova_lite.policies import floating_ips as fip_pol
+from nova_lite.policies import hosts as host_pol
 from nova_lite.policies import hypervisors as hv_pol
 from nova_lite.policies import instance_actions as ia_pol
+from nova_lite.policies import instance_usage_audit_log as iual_pol
 from nova_lite.policies import keypairs as kp_pol
+from nova_lite.policies import migrate_live as ml_pol
 from nova_lite.policies import migrations as mg_pol
+from nova_lite.policies import networks as net_pol
 from nova_lite.policies import quotas as qt_pol
 from nova_lite.policies import security_groups as secgrp_pol
 from nova_lite.policies import server_actions as sa_pol
 from nova_lite.policies import server_backups as sb_pol
 from nova_lite.policies import server_consoles as sc_pol
+from nova_lite.policies import server_evacuate as sev_pol
 from nova_lite.policies import server_external_events as see_pol
 from nova_lite.policies import server_groups as sg_pol
 from nova_lite.policies import server_images as si_pol
@@ -74,12 +90,14 @@ from nova_lite.policies import server_interfaces as sif_pol
 from nova_lite.policies import server_metadata as sm_pol
 from nova_lite.policies import server_migrations as smg_pol
 from nova_lite.policies import server_resize as sr_pol
+from nova_lite.policies import server_shares as shr_pol
 from nova_lite.policies import server_shelve as ssh_pol
 from nova_lite.policies import server_tags as st_pol
 from nova_lite.policies import servers as sv_pol
 from nova_lite.policies import services as svc_pol
 from nova_lite.policies import simple_tenant_usage as stu_pol
 from nova_lite.policies import volume_attachments as va_pol
+from nova_lite.policies import volumes as vol_pol
 
 
 class Route(collections.namedtuple('Route', [
@@ -164,6 +182,8 @@ ROUTES = (
                      [sr_pol.REVERT_RESIZE]),
               action('migrate', _ServerActions.migrate,
                      [sr_pol.MIGRATE, sr_pol.MIGRATE_HOST]),
+              action('os-migrateLive', _ServerActions.migrate_live,
+                     [ml_pol.MIGRATE_LIVE, ml_pol.MIGRATE_LIVE_HOST]),
               # consoles and introspection
               action('os-getConsoleOutput', _ServerActions.get_console_output,
                      [sc_pol.CONSOLE_OUTPUT], status=200),
@@ -190,7 +210,7 @@ ROUTES = (
               action('shelveOffload', _ServerActions.shelve_offload,
                      [ssh_pol.SHELVE_OFFLOAD]),
               action('unshelve', _ServerActions.unshelve,
-                     [ssh_pol.UNSHELVE]),
+                     [ssh_pol.UNSHELVE, ssh_pol.UNSHELVE_TO_HOST]),
               action('rescue', _ServerActions.rescue, [ssh_pol.RESCUE],
                      status=200),
               action('unrescue', _ServerActions.unrescue,
@@ -202,12 +222,24 @@ ROUTES = (
               action('restore', _ServerActions.restore, [sb_pol.RESTORE]),
               action('forceDelete', _ServerActions.force_delete,
                      [sb_pol.FORCE_DELETE]),
+              action('evacuate', _ServerActions.evacuate, [sev_pol.EVACUATE],
+                     status=200),
 
               action('addSecurityGroup', _ServerActions.add_security_group,
                      [secgrp_pol.ADD]),
               action('removeSecurityGroup',
                      _ServerActions.remove_security_group,
                      [secgrp_pol.REMOVE]),
+              # Below 2.44, as Nova 34.
+              action('addFloatingIp', _ServerActions.add_floating_ip,
+                     [fip_pol.ADD], until=floating_ips.LAST_ACTIONS),
+              action('removeFloatingIp', _ServerActions.remove_floating_ip,
+                     [fip_pol.REMOVE], until=floating_ips.LAST_ACTIONS),
+              action('addFixedIp', _ServerActions.add_fixed_ip,
+                     [fip_pol.ADD_FIXED_IP], until=floating_ips.LAST_ACTIONS),
+              action('removeFixedIp', _ServerActions.remove_fixed_ip,
+                     [fip_pol.REMOVE_FIXED_IP],
+                     until=floating_ips.LAST_ACTIONS),
           ]),
 
     # --- servers: sub-resources -------------------------------------------
@@ -243,6 +275,17 @@ ROUTES = (
     route('GET', '/servers/{server_id}/migrations/{migration_id}',
           server_migrations.ServerMigrationController, 'index',
           [smg_pol.SHOW, smg_pol.INDEX_HOST], since=av.SERVER_MIGRATIONS),
+    route('DELETE', '/servers/{server_id}/migrations/{migration_id}',
+          server_migrations.ServerMigrationController, 'delete',
+          [smg_pol.DELETE], since=av.LIVE_MIGRATION_ABORT),
+    route('POST', '/servers/{server_id}/migrations/{migration_id}/action',
+          server_migrations.ServerMigrationActionController, 'post',
+          actions=[
+              action('force_complete',
+                     server_migrations.ServerMigrationActionController
+                     .force_complete, [smg_pol.FORCE_COMPLETE],
+                     since=av.LIVE_MIGRATION_FORCE_COMPLETE),
+          ]),
     route('GET', '/servers/{server_id}/tags', server_tags.ServerTagsController,
           'index', [st_pol.INDEX], since=av.SERVER_TAGS),
     route('PUT', '/servers/{server_id}/tags', server_tags.ServerTagsController,
@@ -274,6 +317,18 @@ ROUTES = (
     route('DELETE', '/servers/{server_id}/os-volume_attachments/{volume_id}',
           volume_attachments.VolumeAttachmentController, 'delete',
           [va_pol.DELETE]),
+    route('GET', '/servers/{server_id}/shares',
+          server_shares.ServerSharesController, 'index', [shr_pol.INDEX],
+          since=av.SERVER_SHARES),
+    route('POST', '/servers/{server_id}/shares',
+          server_shares.ServerSharesController, 'post', [shr_pol.CREATE],
+          since=av.SERVER_SHARES),
+    route('GET', '/servers/{server_id}/shares/{share_id}',
+          server_shares.ServerShareController, 'index', [shr_pol.SHOW],
+          since=av.SERVER_SHARES),
+    route('DELETE', '/servers/{server_id}/shares/{share_id}',
+          server_shares.ServerShareController, 'delete', [shr_pol.DELETE],
+          since=av.SERVER_SHARES),
     route('GET', '/servers/{server_id}/os-server-password',
           server_backup_actions.ServerPasswordController, 'index',
           [sb_pol.PASSWORD_SHOW]),
@@ -477,6 +532,12 @@ ROUTES = (
           simple_tenant_usage.UsagesController, 'index', [stu_pol.LIST]),
     route('GET', '/os-simple-tenant-usage/{tenant_id}',
           simple_tenant_usage.UsageController, 'index', [stu_pol.SHOW]),
+    route('GET', '/os-instance_usage_audit_log',
+          instance_usage_audit_log.AuditLogsController, 'index',
+          [iual_pol.LIST]),
+    route('GET', '/os-instance_usage_audit_log/{before_timestamp}',
+          instance_usage_audit_log.AuditLogController, 'index',
+          [iual_pol.SHOW]),
 
     # --- consoles and introspection ---------------------------------------
     route('POST', '/servers/{server_id}/remote-consoles',
@@ -516,4 +577,119 @@ ROUTES = (
     route('POST', '/os-server-external-events',
           server_external_events.ServerExternalEventsController, 'post',
           [see_pol.CREATE]),
+
+    # --- assisted volume snapshots ----------------------------------------
+    route('POST', '/os-assisted-volume-snapshots',
+          assisted_volume_snapshots.AssistedVolumeSnapshotsController,
+          'post', [avs_pol.CREATE]),
+    route('DELETE', '/os-assisted-volume-snapshots/{snapshot_id}',
+          assisted_volume_snapshots.AssistedVolumeSnapshotController,
+          'delete', [avs_pol.DELETE]),
+
+    # --- os-hosts (below 2.43) --------------------------------------------
+    route('GET', '/os-hosts', hosts.HostsController, 'index',
+          [host_pol.LIST], until=hosts.LAST),
+    route('GET', '/os-hosts/{host_name}', hosts.HostController, 'index',
+          [host_pol.SHOW], until=hosts.LAST),
+    route('PUT', '/os-hosts/{host_name}', hosts.HostController, 'put',
+          [host_pol.UPDATE], until=hosts.LAST),
+    route('GET', '/os-hosts/{host_name}/reboot', hosts.HostController,
+          'reboot', [host_pol.REBOOT], until=hosts.LAST),
+    route('GET', '/os-hosts/{host_name}/shutdown', hosts.HostController,
+          'shutdown', [host_pol.SHUTDOWN], until=hosts.LAST),
+    route('GET', '/os-hosts/{host_name}/startup', hosts.HostController,
+          'startup', [host_pol.START], until=hosts.LAST),
+
+    # --- network proxies (below 2.36) -------------------------------------
+    route('GET', '/os-networks', networks.NetworksController, 'index',
+          [net_pol.NETWORKS_LIST], until=networks.LAST),
+    route('GET', '/os-networks/{network_id}', networks.NetworkController,
+          'index', [net_pol.NETWORKS_SHOW], until=networks.LAST),
+    route('GET', '/os-tenant-networks', networks.TenantNetworksController,
+          'index', [net_pol.TENANT_LIST], until=networks.LAST),
+    route('GET', '/os-tenant-networks/{network_id}',
+          networks.TenantNetworkController, 'index', [net_pol.TENANT_SHOW],
+          until=networks.LAST),
+    route('GET', '/os-floating-ip-pools', networks.FloatingIPPoolsController,
+          'index', [net_pol.POOLS], until=networks.LAST),
+
+    # --- floating-IP proxy (below 2.36) -----------------------------------
+    route('GET', '/os-floating-ips', floating_ips.FloatingIPsController,
+          'index', [fip_pol.LIST], until=floating_ips.LAST),
+    route('POST', '/os-floating-ips', floating_ips.FloatingIPsController,
+          'post', [fip_pol.CREATE], until=floating_ips.LAST),
+    route('GET', '/os-floating-ips/{floating_ip_id}',
+          floating_ips.FloatingIPController, 'index', [fip_pol.SHOW],
+          until=floating_ips.LAST),
+    route('DELETE', '/os-floating-ips/{floating_ip_id}',
+          floating_ips.FloatingIPController, 'delete', [fip_pol.DELETE],
+          until=floating_ips.LAST),
+
+    # --- volume proxies (below 2.36) --------------------------------------
+    route('GET', '/os-volumes', volumes.VolumesController, 'index',
+          [vol_pol.LIST], until=volumes.LAST),
+    route('POST', '/os-volumes', volumes.VolumesController, 'post',
+          [vol_pol.CREATE], until=volumes.LAST),
+    route('GET', '/os-volumes/detail', volumes.VolumesController, 'detail',
+          [vol_pol.DETAIL], until=volumes.LAST),
+    route('GET', '/os-volumes/{volume_id}', volumes.VolumeController,
+          'index', [vol_pol.SHOW], until=volumes.LAST),
+    route('DELETE', '/os-volumes/{volume_id}', volumes.VolumeController,
+          'delete', [vol_pol.DELETE], until=volumes.LAST),
+    route('GET', '/os-snapshots', volumes.SnapshotsController, 'index',
+          [vol_pol.SNAPSHOTS_LIST], until=volumes.LAST),
+    route('POST', '/os-snapshots', volumes.SnapshotsController, 'post',
+          [vol_pol.SNAPSHOTS_CREATE], until=volumes.LAST),
+    route('GET', '/os-snapshots/detail', volumes.SnapshotsController,
+          'detail', [vol_pol.SNAPSHOTS_DETAIL], until=volumes.LAST),
+    route('GET', '/os-snapshots/{snapshot_id}', volumes.SnapshotController,
+          'index', [vol_pol.SNAPSHOTS_SHOW], until=volumes.LAST),
+    route('DELETE', '/os-snapshots/{snapshot_id}',
+          volumes.SnapshotController, 'delete', [vol_pol.SNAPSHOTS_DELETE],
+          until=volumes.LAST),
+
+    # --- security-group proxy (below 2.36) --------------------------------
+    route('GET', '/os-security-groups',
+          security_group_proxy.SecurityGroupsController, 'index',
+          [secgrp_pol.GET], until=security_group_proxy.LAST),
+    route('POST', '/os-security-groups',
+          security_group_proxy.SecurityGroupsController, 'post',
+          [secgrp_pol.CREATE], until=security_group_proxy.LAST),
+    route('GET', '/os-security-groups/{security_group_id}',
+          security_group_proxy.SecurityGroupController, 'index',
+          [secgrp_pol.SHOW], until=security_group_proxy.LAST),
+    route('PUT', '/os-security-groups/{security_group_id}',
+          security_group_proxy.SecurityGroupController, 'put',
+          [secgrp_pol.UPDATE], until=security_group_proxy.LAST),
+    route('DELETE', '/os-security-groups/{security_group_id}',
+          security_group_proxy.SecurityGroupController, 'delete',
+          [secgrp_pol.DELETE], until=security_group_proxy.LAST),
+    route('POST', '/os-security-group-rules',
+          security_group_proxy.SecurityGroupRulesController, 'post',
+          [secgrp_pol.RULE_CREATE], until=security_group_proxy.LAST),
+    route('DELETE', '/os-security-group-rules/{rule_id}',
+          security_group_proxy.SecurityGroupRuleController, 'delete',
+          [secgrp_pol.RULE_DELETE], until=security_group_proxy.LAST),
+
+    # --- gone: 410 at every version, no policy (as Nova 34) ---------------
+    *[route(method, path, gone.GoneController,
+            {'GET': 'index', 'POST': 'post', 'PUT': 'put',
+             'DELETE': 'delete'}[method])
+      for method, path in gone.ROUTES],
+    *[route('POST', path, controller, 'post', actions=[
+        action(name, controller.action) for name in names])
+      for path, controller, names in gone.ACTION_ROUTES],
 )
+
+# /os-volumes_boot: the v2 alias of /servers (create, list, show, update,
+# delete and the actions), as the Compute API serves it until 2.102.
+_VOLUMES_BOOT_ALIASED = ('/servers', '/servers/detail',
+                         '/servers/{server_id}',
+                         '/servers/{server_id}/action')
+_LAST_VOLUMES_BOOT = av.before(av.VOLUMES_BOOT_REMOVED)
+ROUTES += tuple(
+    r._replace(path='/os-volumes_boot' + r.path[len('/servers'):],
+               max_version=_LAST_VOLUMES_BOOT,
+               controller=(server_actions.VolumesBootActionController
+                           if r.actions else r.controller))
+    for r in ROUTES if r.path in _VOLUMES_BOOT_ALIASED)

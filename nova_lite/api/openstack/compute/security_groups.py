@@ -4,6 +4,7 @@ removeSecurityGroup actions (members), as Nova answers with Neutron: an
 unknown group is a 404, as is a server without ports to apply it to;
 removing a group the server's ports do not have is a 400. Another
 project's server does not exist (404)."""
+from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import security_groups \
     as schemas
 from nova_lite.api.openstack.compute.views import security_groups as views
@@ -31,6 +32,7 @@ class ServerSecurityGroupsController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt, instance = _server(self.server_id, policies.LIST)
         return views.index(sg_api.list_for_server(ctxt, instance))

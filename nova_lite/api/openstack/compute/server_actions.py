@@ -20,11 +20,14 @@ in routes.py, and here:
 import webob.exc
 
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute import floating_ips
 from nova_lite.api.openstack.compute.schemas import server_actions as schemas
 from nova_lite.api.openstack.compute import security_groups
 from nova_lite.api.openstack.compute import server_backup_actions
 from nova_lite.api.openstack.compute import server_console_actions
+from nova_lite.api.openstack.compute import server_evacuate_actions
 from nova_lite.api.openstack.compute import server_image_actions
+from nova_lite.api.openstack.compute import server_live_migrate_actions
 from nova_lite.api.openstack.compute import server_resize_actions
 from nova_lite.api.openstack.compute import server_shelve_actions
 from nova_lite.api.openstack import validation
@@ -41,15 +44,19 @@ def _owner(server):
 
 class ServerActionController(server_image_actions.ImageActions,
                              server_resize_actions.ResizeActions,
+                             server_live_migrate_actions.LiveMigrateActions,
                              server_console_actions.ConsoleActions,
+                             server_evacuate_actions.EvacuateActions,
                              server_shelve_actions.ShelveActions,
                              server_backup_actions.BackupActions,
                              security_groups.SecurityGroupActions,
+                             floating_ips.FloatingIPActions,
                              wsgi.ActionController):
     """/servers/{server_id}/action (rebuild and createImage are in
     server_image_actions; resize, migrate, confirmResize and
     revertResize in server_resize_actions; addSecurityGroup and
-    removeSecurityGroup in security_groups)"""
+    removeSecurityGroup in security_groups; addFloatingIp,
+    removeFloatingIp, addFixedIp and removeFixedIp in floating_ips)"""
 
     def __init__(self, server_id):
         self.server_id = server_id
@@ -132,3 +139,8 @@ class ServerActionController(server_image_actions.ImageActions,
         microversion, whatever the server or the body, before any
         policy is checked (as Nova 34)."""
         raise webob.exc.HTTPGone()
+
+
+class VolumesBootActionController(ServerActionController):
+    """/os-volumes_boot/{server_id}/action (until 2.102): the actions of
+    /servers/{server_id}/action under the v2 alias."""

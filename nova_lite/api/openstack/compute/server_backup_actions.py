@@ -69,6 +69,7 @@ class ServerPasswordController(object):
         return ctxt, instance
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         _ctxt, instance = self._authorized(policies.PASSWORD_SHOW)
         password = ''

@@ -9,6 +9,7 @@ import pecan
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import servers as views
 from nova_lite.compute.api import server_groups as groups_api
+from nova_lite.compute.api import server_listing
 from nova_lite.conf import CONF
 from nova_lite.policies import servers as sv_policies
 
@@ -70,4 +71,31 @@ def with_server_groups(ctxt, body):
     server = body.get('server') or {}
     if 'server_groups' in server and server.get('id'):
         server['server_groups'] = groups_api.groups_of(ctxt, server['id'])
+    return body
+
+
+def with_request_spec_fields(ctxt, body, version=None):
+    """body ({'server': ...} or {'servers': [...]}) with the fields the
+    views leave for the request spec filled, for every server in one
+    query: pinned_availability_zone (2.96, where the view left it) and,
+    at ``version`` 2.100 or later, each full server's scheduler_hints
+    (not a down cell's minimal construct)."""
+    servers = body.get('servers')
+    if servers is None:
+        servers = [body['server']] if body.get('server') else []
+    zoned = [s for s in servers
+             if 'pinned_availability_zone' in s and s.get('id')]
+    hinted = [s for s in servers
+              if version is not None and version >= av.SERVER_SCHEDULER_HINTS
+              and 'OS-EXT-STS:vm_state' in s and s.get('id')]
+    if not zoned and not hinted:
+        return body
+    fields = server_listing.request_spec_fields(
+        ctxt, sorted({s['id'] for s in zoned + hinted}))
+    for server in zoned:
+        server['pinned_availability_zone'] = fields.get(
+            server['id'], {}).get('pinned_availability_zone')
+    for server in hinted:
+        server['scheduler_hints'] = fields.get(
+            server['id'], {}).get('scheduler_hints', {})
     return body

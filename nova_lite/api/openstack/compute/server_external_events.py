@@ -25,7 +25,10 @@ class ServerExternalEventsController(object):
     @validation.schema(schemas.create_v276, av.EXTERNAL_EVENT_POWER_UPDATE,
                        av.before(av.EXTERNAL_EVENT_ACCELERATOR_BOUND))
     @validation.schema(schemas.create_v282,
-                       av.EXTERNAL_EVENT_ACCELERATOR_BOUND)
+                       av.EXTERNAL_EVENT_ACCELERATOR_BOUND,
+                       av.before(av.EXTERNAL_EVENT_VOLUME_REIMAGED))
+    @validation.schema(schemas.create_v293,
+                       av.EXTERNAL_EVENT_VOLUME_REIMAGED)
     def post(self, body=None):
         ctxt = wsgi.request_context()
         ctxt.can(policies.CREATE, target={})

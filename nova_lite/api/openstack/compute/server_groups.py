@@ -42,6 +42,7 @@ class ServerGroupController(object):
         self.group_id = group_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         group = _group(ctxt, self.group_id)
@@ -60,6 +61,7 @@ class ServerGroupsController(object):
     """/os-server-groups"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.index_query, av.MIN,
                              av.before(av.STRICT_QUERY_EMPTY_SERVERS))
     @validation.query_schema(schemas.index_query_v275,

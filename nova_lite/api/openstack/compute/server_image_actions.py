@@ -21,7 +21,9 @@ _REBUILD_SCHEMAS = server_common.from_versions(
     (schemas.rebuild_v219, av.SERVER_DESCRIPTION),
     (schemas.rebuild_v254, av.SERVER_REBUILD_KEY_NAME),
     (schemas.rebuild_v257, av.SERVER_REBUILD_USER_DATA),
-    (schemas.rebuild_v263, av.SERVER_TRUSTED_CERTS))
+    (schemas.rebuild_v263, av.SERVER_TRUSTED_CERTS),
+    (schemas.rebuild_v290, av.SERVER_HOSTNAME),
+    (schemas.rebuild_v294, av.SERVER_HOSTNAME_FQDN))
 
 # (body key, compute API argument, first microversion that takes it)
 _REBUILD_VALUES = (
@@ -32,6 +34,7 @@ _REBUILD_VALUES = (
     ('description', 'description', av.SERVER_DESCRIPTION),
     ('key_name', 'key_name', av.SERVER_REBUILD_KEY_NAME),
     ('user_data', 'user_data', av.SERVER_REBUILD_USER_DATA),
+    ('hostname', 'hostname', av.SERVER_HOSTNAME),
 )
 
 
@@ -65,23 +68,30 @@ class ImageActions(object):
         password = server_common.admin_password(rebuild)
         server_images.rebuild(
             ctxt, instance, rebuild['imageRef'], admin_password=password,
+            reimage_boot_volume=version >= av.REBUILD_VOLUME_BACKED,
             **_rebuild_args(rebuild, version))
         render = server_common.builder(ctxt, version)
         rec = server_listing.get(
             ctxt, self.server_id,
             host_status=(render.host_status is not None and
                          version >= av.SERVER_REBUILD_FULL_BODY))
-        return server_common.with_server_groups(ctxt, render.rebuilt(
-            rec, admin_pass=(password if CONF.api.enable_instance_password
-                             else None)))
+        return server_common.with_request_spec_fields(
+            ctxt, server_common.with_server_groups(ctxt, render.rebuilt(
+                rec, admin_pass=(password
+                                 if CONF.api.enable_instance_password
+                                 else None))), version)
 
     @validation.schema(schemas.create_image)
     def create_image(self, body):
         request = body['createImage']
         ctxt, instance = self._authorized(policies.CREATE_IMAGE)
-        image = server_images.snapshot(
-            ctxt, instance, request['name'],
-            metadata=request.get('metadata'))
+        snapshot = server_images.snapshot
+        if not instance.image_ref:
+            ctxt.can(policies.CREATE_IMAGE_VOLUME_BACKED,
+                     target=_owner(instance))
+            snapshot = server_images.snapshot_volume_backed
+        image = snapshot(ctxt, instance, request['name'],
+                         metadata=request.get('metadata'))
         if wsgi.api_version() >= av.CREATE_IMAGE_ID_IN_BODY:
             return {'image_id': image['id']}
         pecan.response.headers['Location'] = '%s/images/%s' % (

@@ -69,6 +69,7 @@ class ServerInterfacesController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         instance = _server(ctxt, self.server_id, policies.LIST)

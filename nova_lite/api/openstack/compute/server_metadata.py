@@ -3,6 +3,7 @@ readers of its project, changed by its members (policies
 os_compute_api:server-metadata:*). Another project's server does not
 exist (404); a locked server or one in a state that forbids the change
 is a 409; more items than ``[DEFAULT] metadata_items`` a 403."""
+from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import server_metadata \
     as schemas
 from nova_lite.api.openstack import validation
@@ -60,6 +61,7 @@ class ServerMetadataController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         rec = authorized_record(ctxt, self.server_id, sm_policies.INDEX)

@@ -1,16 +1,22 @@
 """GET /servers/{server_id}/migrations[/{migration_id}] (2.23; 404
 before): the server's in-progress live migrations (status queued,
 preparing, running or post-migrating). Another project's server does
-not exist (404); a migration that is not one of those is a 404."""
+not exist (404); a migration that is not one of those is a 404.
+POST /servers/{server_id}/migrations/{migration_id}/action
+(force_complete, 2.22) and DELETE .../{migration_id} (abort, 2.24):
+nova_lite.compute.api.server_live_migrate, 202 with no body."""
 import pecan
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.schemas import migrations as schemas
+from nova_lite.api.openstack.compute.schemas import server_live_migrate \
+    as live_schemas
 from nova_lite.api.openstack.compute.views import migrations as views
 from nova_lite.api.openstack import validation
 from nova_lite.api.openstack import wsgi
 from nova_lite.compute.api import migration_listing
 from nova_lite.compute.api import server_actions
+from nova_lite.compute.api import server_live_migrate
 from nova_lite.policies import server_migrations as policies
 
 
@@ -45,6 +51,33 @@ class ServerMigrationController(object):
             ctxt, self.server_id, self.migration_id)
         return {'migration': _builder(ctxt).server_migration(rec)}
 
+    @wsgi.expose(status=202)
+    def delete(self):
+        """Abort the live migration (2.24; from 2.65 also queued or
+        preparing)."""
+        ctxt = wsgi.request_context()
+        instance = server_actions.get(ctxt, self.server_id)
+        ctxt.can(policies.DELETE, target={'project_id': instance.project_id})
+        server_live_migrate.abort(
+            ctxt, instance, self.migration_id,
+            with_queued=wsgi.api_version() >= av.LIVE_MIGRATION_ABORT_QUEUED)
+
+
+class ServerMigrationActionController(wsgi.ActionController):
+    """/servers/{server_id}/migrations/{migration_id}/action"""
+
+    def __init__(self, server_id, migration_id):
+        self.server_id = server_id
+        self.migration_id = migration_id
+
+    @validation.schema(live_schemas.force_complete)
+    def force_complete(self, body):
+        ctxt = wsgi.request_context()
+        instance = server_actions.get(ctxt, self.server_id)
+        ctxt.can(policies.FORCE_COMPLETE,
+                 target={'project_id': instance.project_id})
+        server_live_migrate.force_complete(ctxt, instance, self.migration_id)
+
 
 class ServerMigrationsController(object):
     """/servers/{server_id}/migrations"""
@@ -53,6 +86,7 @@ class ServerMigrationsController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.server_query, av.SERVER_MIGRATIONS)
     def index(self, query=None):
         ctxt = wsgi.request_context()

@@ -29,15 +29,22 @@ class ShelveActions(object):
 
     @validation.schema(schemas.unshelve, av.MIN,
                        av.before(av.UNSHELVE_AVAILABILITY_ZONE))
-    @validation.schema(schemas.unshelve_v277, av.UNSHELVE_AVAILABILITY_ZONE)
+    @validation.schema(schemas.unshelve_v277, av.UNSHELVE_AVAILABILITY_ZONE,
+                       av.before(av.UNSHELVE_HOST))
+    @validation.schema(schemas.unshelve_v291, av.UNSHELVE_HOST)
     def unshelve(self, body):
         ctxt, instance = self._authorized(policies.UNSHELVE)
-        zone = server_shelve.UNSET
+        zone, host = server_shelve.UNSET, None
         if wsgi.api_version() >= av.UNSHELVE_AVAILABILITY_ZONE:
             request = body['unshelve'] or {}
             if 'availability_zone' in request:
                 zone = request['availability_zone']
-        server_shelve.unshelve(ctxt, instance, availability_zone=zone)
+            host = request.get('host')
+        if host:
+            ctxt.can(policies.UNSHELVE_TO_HOST,
+                     target={'project_id': instance.project_id})
+        server_shelve.unshelve(ctxt, instance, availability_zone=zone,
+                               host=host)
 
     @validation.schema(schemas.rescue)
     def rescue(self, body):

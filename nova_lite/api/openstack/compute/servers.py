@@ -66,7 +66,9 @@ _CREATE_SCHEMAS = _from(
     (schemas.create_v257, av.SERVER_NO_PERSONALITY),
     (schemas.create_v263, av.SERVER_TRUSTED_CERTS),
     (schemas.create_v267, av.SERVER_BDM_VOLUME_TYPE),
-    (schemas.create_v274, av.SERVER_REQUESTED_DESTINATION))
+    (schemas.create_v274, av.SERVER_REQUESTED_DESTINATION),
+    (schemas.create_v290, av.SERVER_HOSTNAME),
+    (schemas.create_v294, av.SERVER_HOSTNAME_FQDN))
 # The list query schema of each microversion range.
 _LIST_QUERY_SCHEMAS = _from(
     (schemas.index_query, av.MIN),
@@ -278,7 +280,9 @@ def _list(query, detailed):
         cell_down_support=version >= av.SERVER_DOWN_CELLS,
         host_status=detailed and render.host_status is not None,
         detailed=detailed)
-    return render.index(records, detailed, limit, params)
+    body = render.index(records, detailed, limit, params)
+    return server_common.with_request_spec_fields(
+        ctxt, body, version if detailed else None)
 
 
 _list_query = _validated(validation.query_schema, _LIST_QUERY_SCHEMAS)
@@ -306,9 +310,10 @@ def _networks(ctxt, server, target):
 
 
 def _zone(ctxt, server, target):
-    """availability_zone as the compute API takes it ('zone',
-    'zone:host' or 'zone:host:node'), checking the policies of forced
-    and (2.74) requested hosts."""
+    """(availability_zone as the compute API takes it: 'zone',
+    'zone:host', 'zone::node' or 'zone:host:node', the host and node
+    forced; (host, node) requested at 2.74 or None), checking the
+    policies of forced and requested hosts."""
     zone = server.get('availability_zone')
     if zone and any(zone.split(':')[1:]):
         ctxt.can(sv_policies.CREATE_FORCED_HOST, target=target)
@@ -316,9 +321,8 @@ def _zone(ctxt, server, target):
     if host or node:
         ctxt.can(sv_policies.CREATE_REQUESTED_DESTINATION, target=target)
         servers_api.check_requested_destination(ctxt, host, node)
-        zone = '%s:%s:%s' % ((zone or '').split(':', 1)[0], host or '',
-                             node or '')
-    return zone
+        return zone, (host, node)
+    return zone, None
 
 
 def _boot_devices(ctxt, server, target):
@@ -329,7 +333,7 @@ def _boot_devices(ctxt, server, target):
     if image:
         image = image.rstrip('/').rsplit('/', 1)[-1]
     image, bdms = servers_api.parse_boot_devices(
-        image, server.get('block_device_mapping_v2'))
+        image, server.get('block_device_mapping_v2'), ctxt)
     if any(b['destination_type'] == 'volume' for b in bdms):
         ctxt.can(sv_policies.CREATE_ATTACH_VOLUME, target=target)
     return image, bdms
@@ -345,15 +349,20 @@ def _create_args(ctxt, body, version):
     if min_count > max_count:
         raise exception.InvalidInput(
             reason='min_count must be <= max_count')
+    if server.get('hostname') and max_count > 1:
+        raise exception.InvalidInput(
+            reason='Cannot use the hostname parameter when creating more '
+                   'than one server (max_count > 1)')
     if server.get('trusted_image_certificates'):
         ctxt.can(sv_policies.CREATE_TRUSTED_CERTS, target=target)
+    zone, requested = _zone(ctxt, server, target)
     return dict(
         flavor_id=str(server['flavorRef']).rstrip('/').rsplit('/', 1)[-1],
         image_id=image, block_device_mapping=bdms,
         name=server['name'], min_count=min_count, max_count=max_count,
         requested_networks=_networks(ctxt, server, target),
         metadata=server.get('metadata'),
-        availability_zone=_zone(ctxt, server, target),
+        availability_zone=zone, requested_destination=requested,
         key_name=server.get('key_name'), user_data=server.get('user_data'),
         description=(server.get('description')
                      if version >= av.SERVER_DESCRIPTION else None),
@@ -368,7 +377,8 @@ def _create_args(ctxt, body, version):
                         for f in server.get('personality') or ()],
         scheduler_hints=(body.get('os:scheduler_hints')
                          or body.get('OS-SCH-HNT:scheduler_hints')),
-        security_groups=_security_group_names(server))
+        security_groups=_security_group_names(server),
+        hostname=server.get('hostname'))
 
 
 def _security_group_names(server):
@@ -411,6 +421,8 @@ def _update_values(body, version):
         values['access_ip_v6'] = validation.access_ip(server['accessIPv6'])
     if validation.DISK_CONFIG in server:
         values['auto_disk_config'] = validation.auto_disk_config(server)
+    if version >= av.SERVER_HOSTNAME and 'hostname' in server:
+        values['hostname'] = server['hostname']
     return values
 
 
@@ -439,6 +451,7 @@ class IPsController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         rec = _server(ctxt, self.server_id, sv_policies.IPS_INDEX)
@@ -452,6 +465,7 @@ class ServerController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     def index(self):
         ctxt = wsgi.request_context()
         version = wsgi.api_version()
@@ -459,12 +473,20 @@ class ServerController(object):
         rec = _server(ctxt, self.server_id, sv_policies.SHOW,
                       cell_down_support=version >= av.SERVER_DOWN_CELLS,
                       host_status=render.host_status is not None)
-        return server_common.with_server_groups(ctxt, render.show(rec))
+        return server_common.with_request_spec_fields(
+            ctxt, server_common.with_server_groups(ctxt, render.show(rec)),
+            version)
 
     @wsgi.expose()
     @validation.schema(schemas.update, av.MIN,
                        av.before(av.SERVER_DESCRIPTION))
-    @validation.schema(schemas.update_v219, av.SERVER_DESCRIPTION)
+    @validation.schema(schemas.update_v219, av.SERVER_DESCRIPTION,
+                       av.before(av.SERVER_HOSTNAME))
+    @validation.schema(schemas.update_v290, av.SERVER_HOSTNAME,
+                       av.before(av.SERVER_HOSTNAME_FQDN))
+    @validation.schema(schemas.update_v294, av.SERVER_HOSTNAME_FQDN,
+                       av.before(av.SERVER_PINNED_AZ_UPDATE))
+    @validation.schema(schemas.update_v2104, av.SERVER_PINNED_AZ_UPDATE)
     def put(self, body=None):
         ctxt = wsgi.request_context()
         version = wsgi.api_version()
@@ -473,11 +495,19 @@ class ServerController(object):
                        version >= av.STRICT_QUERY_EMPTY_SERVERS)
         rec = _server(ctxt, self.server_id, sv_policies.UPDATE,
                       host_status=host_status)
+        server = body['server']
+        if (version >= av.SERVER_PINNED_AZ_UPDATE
+                and 'pinned_availability_zone' in server):
+            servers_api.set_pinned_zone(
+                ctxt, self.server_id, server['pinned_availability_zone'],
+                rec.host, rec.availability_zone)
         rec = server_listing.update(
             ctxt, self.server_id, rec=rec, host_status=host_status,
             **_update_values(body, version))
-        return server_common.with_server_groups(ctxt,
-                                                render.updated(rec))
+        return server_common.with_request_spec_fields(
+            ctxt, server_common.with_server_groups(ctxt,
+                                                   render.updated(rec)),
+            version)
 
     @wsgi.expose(status=204)
     def delete(self):
@@ -492,6 +522,7 @@ class ServersController(object):
     """/servers, /servers/detail"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def index(self, query=None):
         return _list(query, detailed=False)
@@ -519,6 +550,7 @@ class ServersController(object):
             security_groups=server.get('security_groups'))
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @_list_query
     def detail(self, query=None):
         return _list(query, detailed=True)

@@ -147,6 +147,7 @@ class ServicesController(object):
     """/os-services"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.index_query, av.MIN,
                              av.before(av.STRICT_QUERY_EMPTY_SERVERS))
     @validation.query_schema(schemas.index_query_v275,

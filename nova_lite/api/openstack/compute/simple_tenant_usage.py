@@ -54,12 +54,14 @@ def _window(query):
 
 
 def _paging(query):
+    """(limit, marker, paged). Below 2.40 there is no paging, but Nova
+    still stops at [api] max_limit servers (with no links)."""
     if wsgi.api_version() < av.USAGE_PAGING:
-        return None, None
+        return CONF.api.max_limit, None, False
     limit = validation.last(query, 'limit')
     limit = CONF.api.max_limit if limit is None else min(
         int(limit), CONF.api.max_limit)
-    return limit, validation.last(query, 'marker')
+    return limit, validation.last(query, 'marker'), True
 
 
 def _server(usage):
@@ -89,17 +91,18 @@ def _links(usages, limit, path):
 
 def _usages(ctxt, query, project_id, detailed):
     start, end = _window(query)
-    limit, marker = _paging(query)
+    limit, marker, paged = _paging(query)
     usages = usage_api.server_usages(ctxt, start, end, project_id,
                                      limit=limit, marker=marker)
     return (usage_api.tenant_usages(usages, start, end, detailed), usages,
-            limit)
+            limit if paged else None)
 
 
 class UsagesController(object):
     """/os-simple-tenant-usage"""
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EMPTY_SERVERS)
     @validation.query_schema(schemas.index_query, av.MIN,
                              av.before(av.USAGE_PAGING))
     @validation.query_schema(schemas.index_query_v240, av.USAGE_PAGING)
@@ -121,6 +124,7 @@ class UsageController(object):
         self.tenant_id = tenant_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EMPTY_SERVERS)
     @validation.query_schema(schemas.show_query, av.MIN,
                              av.before(av.USAGE_PAGING))
     @validation.query_schema(schemas.show_query_v240, av.USAGE_PAGING)

@@ -77,6 +77,9 @@ class VolumeAttachmentController(object):
     def delete(self):
         ctxt = wsgi.request_context()
         instance = _server(ctxt, self.server_id, policies.DELETE)
+        va_api.check_version(
+            instance, 'detach_volume',
+            wsgi.api_version() >= av.VOLUME_ATTACH_SHELVED)
         va_api.detach(ctxt, instance, self.volume_id)
 
 
@@ -87,6 +90,7 @@ class VolumeAttachmentsController(object):
         self.server_id = server_id
 
     @wsgi.expose()
+    @validation.strict_list_query(av.STRICT_QUERY_EVERYWHERE)
     @validation.query_schema(schemas.index_query, av.MIN,
                              av.before(av.STRICT_QUERY_EMPTY_SERVERS))
     @validation.query_schema(schemas.index_query_v275,
@@ -101,7 +105,8 @@ class VolumeAttachmentsController(object):
             offset=int(offset or 0))
         return views.index(bdms, self.server_id, wsgi.api_version())
 
-    @wsgi.expose()
+    @wsgi.expose(status=lambda version: (
+        202 if version >= av.VOLUME_ATTACH_ACCEPTED else 200))
     @validation.schema(schemas.create, av.MIN,
                        av.before(av.VOLUME_ATTACH_TAG))
     @validation.schema(schemas.create_v249, av.VOLUME_ATTACH_TAG,
@@ -111,10 +116,13 @@ class VolumeAttachmentsController(object):
     def post(self, body=None):
         ctxt = wsgi.request_context()
         instance = _server(ctxt, self.server_id, policies.CREATE)
+        va_api.check_version(
+            instance, 'attach_volume',
+            wsgi.api_version() >= av.VOLUME_ATTACH_SHELVED)
         attachment = body['volumeAttachment']
         bdm = va_api.attach(
             ctxt, instance, attachment['volumeId'],
             device=attachment.get('device'), tag=attachment.get('tag'),
             delete_on_termination=validation.to_bool(
                 attachment.get('delete_on_termination', False)))
-        return views.show(bdm, self.server_id, wsgi.api_version())
+        return views.created(bdm, self.server_id, wsgi.api_version())

@@ -42,3 +42,4 @@ def _with(schema, name):
 create_v251 = _with(create, 'volume-extended')
 create_v276 = _with(create_v251, 'power-update')
 create_v282 = _with(create_v276, 'accelerator-request-bound')
+create_v293 = _with(create_v282, 'volume-reimaged')

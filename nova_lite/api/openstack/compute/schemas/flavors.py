@@ -34,6 +34,11 @@ index_query = {
 
 index_query_v275 = copy.deepcopy(index_query)
 index_query_v275['additionalProperties'] = False
+# 2.102: the name filter (an exact name).
+index_query_v2102 = copy.deepcopy(index_query_v275)
+# A regular expression searched in the names (as Nova; empty: any name).
+index_query_v2102['properties']['name'] = validation.multi_params(
+    {'type': 'string'})
 
 _positive = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
              'minimum': 1, 'maximum': constants.DB_MAX_INT}
@@ -74,6 +79,9 @@ create = {
 create_v255 = copy.deepcopy(create)
 create_v255['properties']['flavor']['properties']['description'] = \
     validation.description
+# 2.102: rxtx_factor is gone from flavors.
+create_v2102 = copy.deepcopy(create_v255)
+del create_v2102['properties']['flavor']['properties']['rxtx_factor']
 
 # PUT /flavors/{flavor_id} (2.55): the description is all one may change.
 update_v255 = {

@@ -32,6 +32,13 @@ create_v210 = copy.deepcopy(create_v22)
 create_v210['properties']['keypair']['properties']['user_id'] = {
     'type': 'string'}
 
+# 2.92: import only (public_key required); names may hold '@' and '.'.
+create_v292 = copy.deepcopy(create_v210)
+create_v292['properties']['keypair']['required'] = ['name', 'public_key']
+create_v292['properties']['keypair']['properties']['name'] = {
+    'type': 'string', 'minLength': 1, 'maxLength': 255,
+    'pattern': '^[a-zA-Z0-9 @._-]+$'}
+
 # GET|DELETE /os-keypairs/{name} and GET /os-keypairs from 2.10. Unknown
 # parameters are ignored before 2.75 and a 400 from 2.75, as in Nova.
 user_query_v210 = {

@@ -11,8 +11,10 @@ limit_value = {'type': ['integer', 'string'], 'pattern': '^-?[0-9]+$',
 
 _COMMON = ('instances', 'cores', 'ram', 'metadata_items', 'key_pairs',
            'server_groups', 'server_group_members')
+# (The API's name of the [quota] injected_file_path_length limit is
+# injected_file_path_bytes, as Nova's.)
 _PERSONALITY = ('injected_files', 'injected_file_content_bytes',
-                'injected_file_path_length')
+                'injected_file_path_bytes')
 _NETWORK = ('floating_ips', 'fixed_ips', 'security_groups',
             'security_group_rules')
 

@@ -59,5 +59,10 @@ _console = create_remote_console_v28['properties']['remote_console']
 _console['properties']['protocol']['enum'].append('mks')
 _console['properties']['type']['enum'].append('webmks')
 
+# 2.99: the spice-direct type (a native SPICE client through a proxy).
+create_remote_console_v299 = copy.deepcopy(create_remote_console_v28)
+create_remote_console_v299['properties']['remote_console']['properties'][
+    'type']['enum'].append('spice-direct')
+
 # GET /servers/{id}/diagnostics and /topology read no query parameter.
 no_query = {'type': 'object', 'properties': {}, 'additionalProperties': True}

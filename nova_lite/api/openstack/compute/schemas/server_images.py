@@ -64,6 +64,9 @@ rebuild_v263 = _rebuild_from(
     trusted_image_certificates=copy.deepcopy(
         servers.create_v263['properties']['server']['properties'][
             'trusted_image_certificates']))
+# 2.90: hostname; 2.94: a fully qualified one.
+rebuild_v290 = _rebuild_from(rebuild_v263, hostname=servers.hostname)
+rebuild_v294 = _rebuild_from(rebuild_v290, hostname=servers.fqdn)
 
 create_image = {
     'type': 'object',

@@ -19,6 +19,17 @@ unshelve_v277 = action('unshelve', {
     'additionalProperties': False,
 })
 
+# 2.91: also a host (administrators), and an availability_zone of null
+# (unpin the server).
+unshelve_v291 = action('unshelve', {
+    'type': ['object', 'null'],
+    'properties': {
+        'availability_zone': {'oneOf': [{'type': 'null'}, validation.name]},
+        'host': validation.hostname,
+    },
+    'additionalProperties': False,
+})
+
 rescue = action('rescue', {
     'type': ['object', 'null'],
     'properties': {

@@ -326,6 +326,23 @@ create_v274['properties']['server']['properties'].update(
 
 # --- PUT /servers/{server_id} -----------------------------------------------
 
+# 2.90: a hostname of 2..63 letters, digits and '-' (no leading or
+# trailing '-'); 2.94: a fully qualified domain name of such labels, at
+# most 255 characters (as the Compute API's parameter types).
+hostname = {'type': 'string', 'minLength': 2, 'maxLength': 63,
+            'pattern': '^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$'}
+fqdn = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'pattern': (r'^([a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+)'
+                    r'(\.[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+)*\.?$')}
+# 2.104: the pinned zone (null unpins).
+pinned_zone = {'type': ['string', 'null'], 'minLength': 1,
+               'maxLength': 255}
+
+create_v290 = copy.deepcopy(create_v274)
+create_v290['properties']['server']['properties']['hostname'] = hostname
+create_v294 = copy.deepcopy(create_v290)
+create_v294['properties']['server']['properties']['hostname'] = fqdn
+
 update = {
     'type': 'object',
     'properties': {
@@ -348,3 +365,10 @@ update = {
 update_v219 = copy.deepcopy(update)
 update_v219['properties']['server']['properties']['description'] = \
     description
+update_v290 = copy.deepcopy(update_v219)
+update_v290['properties']['server']['properties']['hostname'] = hostname
+update_v294 = copy.deepcopy(update_v290)
+update_v294['properties']['server']['properties']['hostname'] = fqdn
+update_v2104 = copy.deepcopy(update_v294)
+update_v2104['properties']['server']['properties'][
+    'pinned_availability_zone'] = pinned_zone

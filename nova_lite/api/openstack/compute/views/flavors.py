@@ -9,6 +9,7 @@ import re
 from urllib import parse
 
 from nova_lite.api.openstack import api_version as av
+from nova_lite.api.openstack.compute.views import common
 
 COLLECTION = 'flavors'
 _URL_SAFE = re.compile(r'^[A-Za-z0-9._~-]*$').match
@@ -33,15 +34,15 @@ class Builder(object):
 
     def __init__(self, application_url, version, include_extra_specs=False):
         self.href = '%s/%s/' % (application_url.rstrip('/'), COLLECTION)
-        base = application_url.rstrip('/')
-        if base.endswith('/v2.1'):
-            base = base[:-len('/v2.1')]
-        self.bookmark = '%s/%s/' % (base, COLLECTION)
+        self.bookmark = '%s/%s/' % (common.unversioned(application_url),
+                                    COLLECTION)
         self.version = version
         self.description = version >= av.FLAVOR_DESCRIPTION
         self.extra_specs = (include_extra_specs and
                             version >= av.FLAVOR_EXTRA_SPECS_IN_BODY)
         self.swap_zero = version >= av.STRICT_QUERY_EMPTY_SERVERS
+        # rxtx_factor and OS-FLV-DISABLED:disabled are gone from 2.102.
+        self.legacy_fields = version < av.FLAVOR_NAME_FILTER
 
     def links(self, flavorid):
         quoted = _quote(flavorid)
@@ -76,6 +77,7 @@ class Builder(object):
         href, bookmark = self.href, self.bookmark
         description, extra_specs = self.description, self.extra_specs
         no_swap = 0 if self.swap_zero else ''
+        legacy = self.legacy_fields
         safe = _URL_SAFE
         bodies = []
         append = bodies.append
@@ -89,14 +91,15 @@ class Builder(object):
                 'disk': f['root_gb'],
                 'swap': f['swap'] or no_swap,
                 'OS-FLV-EXT-DATA:ephemeral': f['ephemeral_gb'],
-                'OS-FLV-DISABLED:disabled': f['disabled'],
                 'vcpus': f['vcpus'],
                 'os-flavor-access:is_public': f['is_public'],
-                'rxtx_factor': f['rxtx_factor'] or '',
                 'links': [
                     {'rel': 'self', 'href': href + quoted},
                     {'rel': 'bookmark', 'href': bookmark + quoted}],
             }
+            if legacy:
+                body['OS-FLV-DISABLED:disabled'] = f['disabled']
+                body['rxtx_factor'] = f['rxtx_factor'] or ''
             if description:
                 body['description'] = f['description']
             if extra_specs:

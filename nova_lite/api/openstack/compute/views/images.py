@@ -2,6 +2,8 @@
 dicts of nova_lite.image.api."""
 from urllib import parse
 
+from nova_lite.api.openstack.compute.views import common
+
 # The Compute API's status and progress for each image-service status.
 STATUS = {'active': 'ACTIVE', 'queued': 'SAVING', 'saving': 'SAVING',
           'deleted': 'DELETED', 'pending_delete': 'DELETED',
@@ -19,10 +21,7 @@ class Builder(object):
 
     def __init__(self, application_url):
         self.href = '%s/images' % application_url.rstrip('/')
-        base = application_url.rstrip('/')
-        if base.endswith('/v2.1'):
-            base = base[:-len('/v2.1')]
-        self.bookmark = '%s/images' % base
+        self.bookmark = '%s/images' % common.unversioned(application_url)
 
     def links(self, image_id):
         return [{'rel': 'self', 'href': '%s/%s' % (self.href, image_id)},

@@ -24,7 +24,7 @@ class Builder(object):
 
     def __init__(self, application_url, version, hosts=True):
         base = application_url.rstrip('/')
-        root = base[:-len('/v2.1')] if base.endswith('/v2.1') else base
+        root = common.unversioned(base)
         self.href = base + '/'
         self.bookmark = root + '/'
         self.version = version
@@ -80,5 +80,5 @@ class Builder(object):
         body = {'id': rec['id'], 'server_uuid': rec['instance_uuid'],
                 'status': rec['status']}
         for name in _PROGRESS_FIELDS:
-            body[name] = rec.get(name)
+            body[name] = rec.get(name[:-len('_bytes')])
         return self._common(rec, body)

@@ -16,6 +16,7 @@ from urllib import parse
 
 from nova_lite.api.openstack import api_version as av
 from nova_lite.api.openstack.compute.views import common
+from nova_lite.compute.api import servers as compute_servers
 
 COLLECTION = 'servers'
 
@@ -133,7 +134,7 @@ class Builder(object):
                  default_zone='nova'):
         base = application_url.rstrip('/')
         self.href = '%s/%s/' % (base, COLLECTION)
-        root = base[:-len('/v2.1')] if base.endswith('/v2.1') else base
+        root = common.unversioned(base)
         self.bookmark = '%s/%s/' % (root, COLLECTION)
         self.flavor_bookmark = '%s/flavors/' % root
         self.image_bookmark = '%s/images/' % root
@@ -151,7 +152,8 @@ class Builder(object):
             'SERVER_EXTENDED_ATTRS_V23', 'SERVER_LOCKED',
             'SERVER_DESCRIPTION', 'SERVER_TAGS', 'SERVER_TRUSTED_CERTS',
             'SERVER_GROUPS_IN_BODY', 'SERVER_LOCKED_REASON',
-            'STRICT_QUERY_EMPTY_SERVERS')}
+            'STRICT_QUERY_EMPTY_SERVERS', 'SERVER_HOSTNAME',
+            'SERVER_PINNED_AZ', 'SERVER_IMAGE_PROPERTIES')}
 
     # --- pieces ---------------------------------------------------------
 
@@ -159,12 +161,18 @@ class Builder(object):
         return [{'rel': 'self', 'href': self.href + uuid},
                 {'rel': 'bookmark', 'href': self.bookmark + uuid}]
 
-    def image(self, image_ref):
+    def image(self, image_ref, system_metadata=None):
+        """{id, links} ('' for a volume-backed server), with the image's
+        properties the server keeps from 2.98 (system_metadata given)."""
         if not image_ref:
             return ''
         image_id = image_ref.rstrip('/').rsplit('/', 1)[-1]
-        return {'id': image_id, 'links': [
+        body = {'id': image_id, 'links': [
             {'rel': 'bookmark', 'href': self.image_bookmark + image_id}]}
+        if system_metadata is not None:
+            body['properties'] = compute_servers.image_properties(
+                system_metadata)
+        return body
 
     def flavor(self, flavor):
         """{id, links} below 2.47; the instance's own copy from 2.47."""
@@ -248,7 +256,9 @@ class Builder(object):
             'user_id': rec.user_id or '',
             'metadata': dict(rec.metadata or {}),
             'hostId': host_id(project_id, rec.host),
-            'image': self.image(rec.image_ref),
+            'image': self.image(rec.image_ref, (
+                rec.system_metadata or {}
+                if has['SERVER_IMAGE_PROPERTIES'] else None)),
             'flavor': self.flavor(rec.flavor),
             'created': _zulu(rec.created_at),
             'updated': _zulu(rec.updated_at or rec.created_at),
@@ -282,6 +292,10 @@ class Builder(object):
         if server_groups and has['SERVER_GROUPS_IN_BODY']:
             # Filled by the controller (server_common.with_server_groups).
             body['server_groups'] = []
+        if full and has['SERVER_PINNED_AZ']:
+            # Filled by the controller from the request spec
+            # (server_common.with_request_spec_fields).
+            body['pinned_availability_zone'] = None
         return body
 
     def _extensions(self, body, rec):
@@ -316,6 +330,9 @@ class Builder(object):
                         rec.root_device_name,
                     'OS-EXT-SRV-ATTR:user_data': rec.user_data,
                 })
+        elif self.has['SERVER_HOSTNAME']:
+            # 2.90: everyone who sees the server sees its hostname.
+            body['OS-EXT-SRV-ATTR:hostname'] = rec.hostname or ''
         body['OS-EXT-STS:task_state'] = rec.task_state
         body['OS-EXT-STS:vm_state'] = rec.vm_state
         body['OS-EXT-STS:power_state'] = rec.power_state or 0
