@@ -21,7 +21,11 @@ _TRANSPORTS = {}
 # Makes the serializer for entities in messages; the object layer sets
 # its versioned-object serializer (objects.base), which sits above us.
 _entity_serializer = messaging.NoOpSerializer
-_EXMODS = ['nova_lite.exception']
+# Exceptions a caller gets back as themselves (not a RemoteError):
+# ours, and oslo.db's, so that a compute whose object call through its
+# conductor met a database restart sees a DBConnectionError it can wait
+# out (nova_lite.db.outage).
+_EXMODS = ['nova_lite.exception', 'oslo_db.exception']
 _NOTIFICATION_TRANSPORTS = {}
 # (notification url, topics) -> Notifier
 _NOTIFIERS = {}

@@ -16,7 +16,10 @@ request no conductor took within [conductor] build_request_timeout (its
 message lost: the API died before it sent it, or a broker restart
 dropped it) is buried in cell0 by the super conductors' periodic task
 (bury_unpicked_builds), so no server waits in BUILD/scheduling for
-ever.
+ever. A failed build is put in its final state once the databases
+answer again (until_databases_answer): each of those steps can be run
+again, so a database restart in the middle of one -- connections
+refused or dropped for a few seconds -- does not leave it in BUILD.
 
 Cell conductor (its cell DB only, no API DB): a compute whose spawn
 failed hands the instance back with the alternates the scheduler
@@ -37,6 +40,7 @@ from nova_lite.conductor import group_info
 from nova_lite.conf import CONF
 from nova_lite import constants
 from nova_lite import context as nova_context
+from nova_lite.db.outage import until_databases_answer
 from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite import objects
@@ -108,8 +112,8 @@ class Builder(object):
                                      request_spec, requested_networks,
                                      admin_password=None):
         build_requests = {br.instance_uuid: br for br in
-                          build_request_obj.take(context, _token(),
-                                                 instance_uuids)}
+                          until_databases_answer(build_request_obj.take)(
+                              context, _token(), instance_uuids)}
         uuids = [u for u in instance_uuids if u in build_requests]
         if not uuids:
             return
@@ -128,14 +132,9 @@ class Builder(object):
             # go to ERROR in cell0, never stay in BUILD, and whatever the
             # scheduler may have claimed for them is freed.
             LOG.exception('Scheduling %s failed', uuids)
-            placement = compute_inventory.placement_for(context)
             for uuid in uuids:
-                try:
-                    placement.remove_allocations(context, uuid)
-                except Exception:
-                    LOG.exception('Could not free the claims of %s', uuid)
                 self.bury_logging_errors(context, build_requests[uuid],
-                                          exc)
+                                          exc, free_claims=True)
             return
         cells = {c.uuid: c for c in objects.CellMappingList.get_all(context)}
         for uuid, hosts in zip(uuids, selections):
@@ -185,64 +184,91 @@ class Builder(object):
         nothing stays claimed for it. The instance the cell has is failed
         there (its mapping pointed at the cell, its build request
         dropped); with none there, the server is buried in cell0."""
-        uuid = build_request.instance_uuid
         try:
-            compute_inventory.placement_for(context).remove_allocations(
-                context, uuid)
-        except Exception:
-            LOG.exception('Could not free the claims of %s', uuid)
-        try:
-            with nova_context.target_cell(context, cell) as cctxt:
-                try:
-                    inst = objects.Instance.get_by_uuid(cctxt, uuid)
-                except exception.InstanceNotFound:
-                    inst = None
-                if inst is None:
-                    self._bury_in_cell0(context, build_request, exc)
-                    return
-                # The fault first: a reader never sees ERROR without it.
-                inst.add_fault(FAULT_CODE, _message(exc), details=None)
-                inst.vm_state = instance_obj.ERROR
-                inst.task_state = None
-                inst.save()
-                instance_mapping.set_cell(context, [uuid], cell.uuid)
-                try:
-                    build_request.destroy()
-                except exception.BuildRequestNotFound:
-                    pass
-                # The create action, if the build got that far, says
-                # how it ended (the fault is what the user sees).
-                try:
-                    _record_build_failure(cctxt, uuid, exc)
-                except exception.InstanceActionNotFound:
-                    pass
+            self._fail_build_in(context, cell, build_request, exc)
         except Exception:
             LOG.exception('Could not put %s in ERROR after its build '
-                          'failed', uuid)
+                          'failed', build_request.instance_uuid)
 
-    def bury_logging_errors(self, context, build_request, exc):
-        """_bury_in_cell0; a failure is logged, so that the other
-        servers of the request are still buried."""
+    @until_databases_answer
+    def _fail_build_in(self, context, cell, build_request, exc):
+        uuid = build_request.instance_uuid
+        compute_inventory.placement_for(context).remove_allocations(
+            context, uuid)
+        with nova_context.target_cell(context, cell) as cctxt:
+            try:
+                inst = objects.Instance.get_by_uuid(cctxt, uuid)
+            except exception.InstanceNotFound:
+                self._bury_in_cell0(context, build_request, exc)
+                return
+            if inst.vm_state != instance_obj.ERROR:
+                # The fault, the state and the create action's failed
+                # event (if the build got that far) in one transaction:
+                # a reader never sees ERROR without the fault, and a
+                # step run again after an outage adds none twice.
+                with instance_obj.session_transaction(cctxt):
+                    inst.add_fault(FAULT_CODE, _message(exc), details=None)
+                    inst.vm_state = instance_obj.ERROR
+                    inst.task_state = None
+                    inst.save()
+                    try:
+                        _record_build_failure(cctxt, uuid, exc)
+                    except exception.InstanceActionNotFound:
+                        pass
+            instance_mapping.set_cell(context, [uuid], cell.uuid)
+            try:
+                build_request.destroy()
+            except exception.BuildRequestNotFound:
+                # The user deleted the server meanwhile (the API dropped
+                # its build request and left the rest to us): nothing of
+                # it stays, as when _build_one finds it gone.
+                LOG.info('Server %s was deleted while its failed build was '
+                         'recorded; removing it from %s', uuid, cell.name)
+                inst.destroy()
+
+    def bury_logging_errors(self, context, build_request, exc,
+                            free_claims=False):
+        """_bury_in_cell0 (once the databases answer; with free_claims,
+        the claims the scheduler may have made for it freed first); a
+        failure is logged, so that the other servers of the request are
+        still buried."""
         try:
-            self._bury_in_cell0(context, build_request, exc)
+            self._bury(context, build_request, exc, free_claims)
         except Exception:
             LOG.exception('Could not bury %s in cell0',
                           build_request.instance_uuid)
 
+    @until_databases_answer
+    def _bury(self, context, build_request, exc, free_claims):
+        if free_claims:
+            compute_inventory.placement_for(context).remove_allocations(
+                context, build_request.instance_uuid)
+        self._bury_in_cell0(context, build_request, exc)
+
     def _bury_in_cell0(self, context, build_request, exc):
+        """ERROR in cell0 with a fault, the create action failed, the
+        mapping pointed at cell0, the build request dropped. Run again
+        after a database error, it finishes what the last run left: the
+        cell0 records are one transaction, made once."""
         cell0 = objects.CellMapping.get_by_uuid(context,
                                                 constants.CELL0_UUID)
+        uuid = build_request.instance_uuid
         with nova_context.target_cell(context, cell0) as cctxt:
-            inst = _fresh_instance(cctxt, build_request.instance,
-                                   vm_state=instance_obj.ERROR,
-                                   task_state=None)
-            inst.create()
-            _create_bdms(cctxt, inst, build_request)
-            inst.add_fault(FAULT_CODE, _message(exc), details=None)
-            objects.InstanceAction.action_start(
-                cctxt, inst.uuid, instance_action.CREATE, want_result=False)
-            _record_build_failure(cctxt, inst.uuid, exc)
-            instance_mapping.set_cell(context, [inst.uuid], cell0.uuid)
+            try:
+                inst = objects.Instance.get_by_uuid(cctxt, uuid)
+            except exception.InstanceNotFound:
+                inst = _fresh_instance(cctxt, build_request.instance,
+                                       vm_state=instance_obj.ERROR,
+                                       task_state=None)
+                with instance_obj.session_transaction(cctxt):
+                    inst.create()
+                    _create_bdms(cctxt, inst, build_request)
+                    inst.add_fault(FAULT_CODE, _message(exc), details=None)
+                    objects.InstanceAction.action_start(
+                        cctxt, uuid, instance_action.CREATE,
+                        want_result=False)
+                    _record_build_failure(cctxt, uuid, exc)
+            instance_mapping.set_cell(context, [uuid], cell0.uuid)
             try:
                 build_request.destroy()
             except exception.BuildRequestNotFound:
@@ -254,7 +280,39 @@ class Builder(object):
                         requested_networks, host_list, failure):
         """Reschedule instance (task_state scheduling, host None) to the
         first of host_list whose claim succeeds; ERROR with a fault when
-        none does."""
+        none does, or when the databases did not answer for as long as
+        until_databases_answer waits (nothing claimed for it then)."""
+        try:
+            self._reschedule(context, instance, request_spec,
+                             requested_networks, host_list, failure)
+        except Exception as exc:
+            LOG.exception('Rescheduling %s failed', instance.uuid)
+            try:
+                self._fail_reschedule(context, instance, exc)
+            except Exception:
+                LOG.exception('Could not put %s in ERROR after its '
+                              'reschedule failed', instance.uuid)
+
+    @until_databases_answer
+    def _fail_reschedule(self, context, instance, exc):
+        compute_inventory.placement_for(context).remove_allocations(
+            context, instance.uuid)
+        instance.host = None
+        instance.node = None
+        instance.vm_state = instance_obj.ERROR
+        instance.task_state = None
+        with instance_obj.session_transaction(context):
+            try:
+                instance.save(expected_task_state=[
+                    instance_obj.SCHEDULING])
+            except (exception.UnexpectedTaskStateError,
+                    exception.InstanceNotFound):
+                return
+            instance.add_fault(FAULT_CODE, _message(exc), details=None)
+
+    @until_databases_answer
+    def _reschedule(self, context, instance, request_spec,
+                    requested_networks, host_list, failure):
         placement = compute_inventory.placement_for(context)
         for i, alt in enumerate(host_list):
             try:
@@ -284,16 +342,19 @@ class Builder(object):
             return
         instance.vm_state = instance_obj.ERROR
         instance.task_state = None
-        try:
-            instance.save(expected_task_state=[instance_obj.SCHEDULING])
-        except (exception.UnexpectedTaskStateError,
-                exception.InstanceNotFound):
-            return
         reason = ('Exhausted all hosts available for retrying build '
                   'failures for instance %s.' % instance.uuid)
-        instance.add_fault(FAULT_CODE, exception.MaxRetriesExceeded(
-            reason=reason).format_message(),
-            details=failure.get('details'), host=failure.get('host'))
+        # The state and its fault together (run again, neither twice).
+        with instance_obj.session_transaction(context):
+            try:
+                instance.save(expected_task_state=[
+                    instance_obj.SCHEDULING])
+            except (exception.UnexpectedTaskStateError,
+                    exception.InstanceNotFound):
+                return
+            instance.add_fault(FAULT_CODE, exception.MaxRetriesExceeded(
+                reason=reason).format_message(),
+                details=failure.get('details'), host=failure.get('host'))
 
 
 def bury_unpicked_builds(context, builder):
@@ -324,20 +385,16 @@ def bury_unpicked_builds(context, builder):
                  'nova-conductor at version %d may still be building them',
                  timeout, minimum)
         return []
-    placement = compute_inventory.placement_for(context)
     buried = []
     for build_request in build_request_obj.take_unpicked(
             context, _token(), older_than, BURY_BATCH):
         uuid = build_request.instance_uuid
         exc = exception.BuildRequestNotPickedUp(uuid=uuid, seconds=timeout)
         LOG.warning('Burying %s in cell0: %s', uuid, exc.format_message())
-        try:
-            # Nothing should be claimed (only a conductor that took it
-            # schedules it); freed all the same, as a failed scheduling.
-            placement.remove_allocations(context, uuid)
-        except Exception:
-            LOG.exception('Could not free the claims of %s', uuid)
-        builder.bury_logging_errors(context, build_request, exc)
+        # Nothing should be claimed (only a conductor that took it
+        # schedules it); freed all the same, as a failed scheduling.
+        builder.bury_logging_errors(context, build_request, exc,
+                                    free_claims=True)
         buried.append(uuid)
     return buried
 

@@ -137,7 +137,9 @@ class BuildRequestList(base.NovaLiteObject, base.ObjectListBase):
 @api_db.writer
 def _take_rows(context, token, uuids=None, older_than=None, limit=None):
     session = context.session
-    free = BR.c.picked_up_by.is_(None)
+    # Free, or taken by token already: a take run again after a lost
+    # connection (its update committed, its answer lost) gets its rows.
+    free = sa.or_(BR.c.picked_up_by.is_(None), BR.c.picked_up_by == token)
     if uuids is not None:
         where = sa.and_(free, BR.c.instance_uuid.in_(list(uuids)))
     else:

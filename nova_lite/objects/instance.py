@@ -382,6 +382,15 @@ def delete_tag(context, uuid, tag, vm_states):
     tags_db.delete(context, uuid, tag, vm_states)
 
 
+def session_transaction(context):
+    """A context manager: one writer transaction of context's cell that
+    every write made on context inside it joins -- Instance.create(),
+    add_fault() and save(), block device mappings, action records -- so
+    that they commit or roll back together (a build buried in cell0
+    once, whole, however often a database outage makes it try)."""
+    return main_db.get_context_manager(context).writer.using(context)
+
+
 def transaction(context):
     """A context manager: one writer transaction of context's cell that
     the Instance.save()s and action records made on context inside it

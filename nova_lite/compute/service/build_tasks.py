@@ -20,6 +20,7 @@ from nova_lite.compute.service import event_waits
 from nova_lite.compute.service import group_check
 from nova_lite.compute.service import vif_plugging
 from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.db.outage import until_databases_answer
 from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite.notifications import instance as notify
@@ -117,9 +118,11 @@ class BuildTasks(object):
                host_list, event):
         try:
             instance.task_state = instance_obj.NETWORKING
-            instance.save(expected_task_state=[instance_obj.SCHEDULING,
-                                               None],
-                          expected_vm_state=[instance_obj.BUILDING])
+            # Waits out a database restart: failing here would leave the
+            # build in task scheduling, which no one ends.
+            until_databases_answer(instance.save)(
+                expected_task_state=[instance_obj.SCHEDULING, None],
+                expected_vm_state=[instance_obj.BUILDING])
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceInvalidState,
                 exception.InstanceNotFound):
@@ -280,8 +283,9 @@ class BuildTasks(object):
             instance.host = None
             instance.node = None
             instance.task_state = instance_obj.SCHEDULING
-            instance.save(expected_task_state=[instance_obj.NETWORKING,
-                                               instance_obj.SPAWNING])
+            until_databases_answer(instance.save)(
+                expected_task_state=[instance_obj.NETWORKING,
+                                     instance_obj.SPAWNING])
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound):
             return

@@ -79,6 +79,50 @@ def test_build_db_failure_ends_in_error_with_fault(api, step):
     assert _used(api) != baseline
 
 
+# A database restarting while the super conductor builds and then
+# records the failure: (statement, how many times it fails in a row).
+# The first failure is the build's own; the next ones hit the steps that
+# put the server in ERROR, which run again until the database answers.
+OUTAGES = [
+    (r'^\s*INSERT INTO instances\b', 4),
+    (r'^\s*UPDATE instance_mappings\b', 3),
+    (r'^\s*DELETE FROM build_requests\b', 3),
+]
+
+
+@pytest.mark.parametrize('step,times', OUTAGES)
+def test_build_failure_is_recorded_once_the_database_answers(api, step,
+                                                             times):
+    baseline = _used(api)
+    with db_faults.outage(step, times) as trap:
+        created = api('POST', '/servers', _server('restarting'),
+                      version='2.37')
+        assert created.status_code == 202, created.text
+        uuid = created.json()['server']['id']
+        wait_for(lambda: trap.count == times, timeout=30,
+                 message='%d failed statements' % times)
+    server = _settled(api, uuid)
+    assert server['status'] == 'ERROR'
+    assert 'Server shutdown in progress' in server['fault']['message']
+    wait_for(lambda: _used(api) == baseline, timeout=30,
+             message='claims of %s freed' % uuid)
+    # One failed conductor event, however often its steps ran.
+    actions = api('GET', '/servers/%s/os-instance-actions' % uuid,
+                  token=ADMIN).json()['instanceActions']
+    assert [a['action'] for a in actions] == ['create']
+    events = api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, actions[0]['request_id']), token=ADMIN,
+        version='2.84').json()['instanceAction']['events']
+    failed = [e for e in events
+              if e['event'] == 'conductor_schedule_and_build_instances']
+    assert [e['result'] for e in failed] == ['Error']
+    listed = [s['id'] for s in api('GET', '/servers').json()['servers']]
+    assert listed.count(uuid) == 1
+    assert api('DELETE', '/servers/%s' % uuid).status_code == 204
+    wait_for(lambda: api('GET', '/servers/%s' % uuid).status_code == 404,
+             timeout=30, message='server gone')
+
+
 def test_one_failed_build_of_a_multi_create_leaves_the_other(api):
     def settled_pair():
         servers = api('GET', '/servers/detail?reservation_id=%s'
@@ -147,3 +191,18 @@ def test_resize_db_failure_leaves_no_task_and_no_claim(resize_api, step):
                                  {'resize': {'flavorRef': 'medium'}})
     assert resp.status_code == 202, resp.text
     resize_helpers.wait_status(api, uuid, 'VERIFY_RESIZE')
+
+
+def test_build_waits_out_a_database_restart_at_the_compute(api):
+    """The compute's first write of a build (task networking) meets a
+    restarting database three times: the build waits it out and the
+    server goes ACTIVE, not left in BUILD/scheduling."""
+    with db_faults.outage(r'^\s*UPDATE instances\b', 3) as trap:
+        created = api('POST', '/servers', _server('patient'),
+                      version='2.37')
+        assert created.status_code == 202, created.text
+        uuid = created.json()['server']['id']
+        wait_for(lambda: trap.count == 3, timeout=30,
+                 message='3 failed statements')
+    assert 'SET task_state' in trap.fired
+    _wait_status(api, uuid, 'ACTIVE')
