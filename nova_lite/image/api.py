@@ -76,7 +76,8 @@ class ImageAPI(object):
         """Visible images, newest first (created_at desc, id desc).
 
         filters: name, status, min_disk, min_ram (at least),
-        changes_since (updated or created at or after, a datetime).
+        changes_since (updated or created at or after, a datetime),
+        properties ({name: value} the image's properties all have).
         marker: an image id (MarkerNotFound, 400, if not visible), the
         listing continues after it."""
         raise NotImplementedError()
@@ -260,9 +261,23 @@ def _get_all(context, filters, limit, marker):
             sa.and_(IMAGES.c.created_at == mark.created_at,
                     IMAGES.c.id < mark.id)))
     query = query.order_by(IMAGES.c.created_at.desc(), IMAGES.c.id.desc())
-    if limit is not None:
-        query = query.limit(limit)
-    return [_to_dict(row._mapping) for row in session.execute(query)]
+    wanted = filters.get('properties')
+    if not wanted:
+        if limit is not None:
+            query = query.limit(limit)
+        return [_to_dict(row._mapping) for row in session.execute(query)]
+    # Properties are one JSON column: matched here, rows read in order
+    # until limit of them match.
+    found = []
+    for row in session.execute(query):
+        image = _to_dict(row._mapping)
+        props = image['properties']
+        if all(k in props and str(props[k]) == v
+               for k, v in wanted.items()):
+            found.append(image)
+            if limit is not None and len(found) >= limit:
+                break
+    return found
 
 
 @ls_db.writer

@@ -80,6 +80,38 @@ def test_filters_and_paging(app):
                ).json['images'] == []
 
 
+def test_server_and_type_filters(app, api_env):
+    """As Nova's proxy: server (an id or a server URL) and type match the
+    image properties instance_uuid and image_type; paged after the
+    match."""
+    ctxt = nova_context.RequestContext(user_id='bob',
+                                       project_id='project-a')
+    api = image_api.API()
+    snaps = [api.create(ctxt, 'snap%d' % i, properties={
+        'instance_uuid': 'server-1', 'image_type': 'snapshot'})
+        for i in range(3)]
+    backup = api.create(ctxt, 'backup', properties={
+        'instance_uuid': 'server-1', 'image_type': 'backup'})
+    other = api.create(ctxt, 'other', properties={
+        'instance_uuid': 'server-2', 'image_type': 'snapshot'})
+
+    def ids(query):
+        return [i['id'] for i in get(app, '/images/detail?' + query
+                                     ).json['images']]
+
+    newest_first = [i['id'] for i in reversed(snaps)]
+    assert ids('server=server-1') == [backup['id']] + newest_first
+    assert ids('server=http://localhost/v2.1/servers/server-2') == [
+        other['id']]
+    assert ids('type=snapshot') == [other['id']] + newest_first
+    assert CIRROS not in ids('type=snapshot')
+    assert ids('server=server-1&type=snapshot') == newest_first
+    assert ids('server=server-1&type=snapshot&limit=2') == newest_first[:2]
+    assert ids('server=server-1&type=snapshot&marker=%s'
+               % newest_first[0]) == newest_first[1:]
+    assert ids('server=no-such-server') == []
+
+
 @pytest.mark.parametrize('query', ['minRam=x', 'minDisk=1.5', 'limit=-1',
                                    'changes-since=yesterday',
                                    'marker=no-such-image'])

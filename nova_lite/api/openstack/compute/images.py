@@ -49,6 +49,17 @@ def _filters(query):
     if status is not None:
         filters['status'] = _STATUS_FILTER.get(status.upper(),
                                                status.lower())
+    # As Nova's proxy: a server (its id, or its URL) and an image type
+    # are image properties (instance_uuid, image_type).
+    properties = {}
+    server = validation.last(query, 'server')
+    if server is not None:
+        properties['instance_uuid'] = server.rstrip('/').rsplit('/', 1)[-1]
+    image_type = validation.last(query, 'type')
+    if image_type is not None:
+        properties['image_type'] = image_type
+    if properties:
+        filters['properties'] = properties
     since = validation.last(query, 'changes-since')
     if since is not None:
         try:
