@@ -1,5 +1,5 @@
-"""The embedded image service as Glance's v2 API shows it, read only
-but for deletes.
+"""The embedded image service as Glance's v2 API shows it: images
+listed, shown, created, uploaded and downloaded, patched, deleted.
 
 Mounted at /image so that clients configured with
 ``OS_IMAGE_ENDPOINT_OVERRIDE=<endpoint>/image`` (README.rst) find images
@@ -7,13 +7,14 @@ by name or id as they would in Glance: ``openstack image list|show`` and
 ``openstack server create --image NAME``. Serves the version document,
 ``GET /v2/images`` (filters name, status, visibility, owner; limit and
 marker, newest first, with a ``next`` link when the page is full) and
-``GET /v2/images/{id}``, ``GET /v2/images/{id}/tasks`` (always empty:
+``GET /v2/images/{id}``, ``GET /v2/images/{id}/file`` (the data
+uploaded with ``PUT``; 204 for an image without data),
+``GET /v2/images/{id}/tasks`` (always empty:
 no import or location tasks run here) and ``DELETE /v2/images/{id}``
 (204; the image's owner or an administrator, 403 otherwise). Anything
 else is a 404 (another method 405). Errors are in the Compute API's
 fault format.
 """
-import hashlib
 import re
 from urllib import parse
 
@@ -167,19 +168,27 @@ def _create(req, ctxt):
 
 
 def _upload(req, ctxt, image_id):
-    """PUT /v2/images/{id}/file: the data's size and checksum are kept
-    (not the bytes: the simulated hypervisor needs none); the image goes
+    """PUT /v2/images/{id}/file: the data (as much as the API takes in a
+    request body) is kept with its size and checksum; the image goes
     active. 409 for an image that is not queued."""
-    api = image_api.API()
-    image = api.get(ctxt, image_id)
-    if image['status'] != 'queued':
-        raise exception.Conflict(
-            reason='Image status transition from %s to saving is not '
-                   'allowed' % image['status'])
-    data = req.body
-    api.update(ctxt, image_id, status='active', size=len(data),
-               checksum=hashlib.md5(data, usedforsecurity=False).hexdigest())
+    image_api.API().upload(ctxt, image_id, req.body)
     return webob.Response(status=204)
+
+
+def _download(req, ctxt, image_id):
+    """GET /v2/images/{id}/file: the data uploaded, or a 204 for an image
+    that has none (a shipped image or a snapshot is a record only), as
+    Glance answers for an image without data."""
+    api = image_api.API()
+    data = api.download(ctxt, image_id)
+    if data is None:
+        return webob.Response(status=204)
+    checksum = api.get(ctxt, image_id)['checksum']
+    resp = webob.Response(status=200, body=data,
+                          content_type='application/octet-stream')
+    if checksum:
+        resp.headers['Content-MD5'] = checksum
+    return resp
 
 
 def _patch(req, ctxt, image_id):
@@ -258,6 +267,8 @@ def _image_app(req):
         return webob.Response(status=204)
     if path == '/v2/images':
         return _list(req, ctxt)
+    if upload:
+        return _download(req, ctxt, upload.group(1))
     if match:
         return _json(image_body(api.get(ctxt, match.group(1))))
     match = _TASKS_PATH.match(path)

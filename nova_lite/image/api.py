@@ -17,6 +17,7 @@ owner's project and by admins; an image nobody may see is reported as
 not found (ImageNotFound), as Glance does. Deleted images are never seen.
 """
 import datetime
+import hashlib
 
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
@@ -29,6 +30,7 @@ from nova_lite.db.local_services import models
 from nova_lite import exception
 
 IMAGES = models.Image.__table__
+DATA = models.ImageData.__table__
 FIELDS = ('id', 'name', 'status', 'visibility', 'owner', 'min_disk',
           'min_ram', 'size', 'disk_format', 'container_format', 'checksum',
           'created_at', 'updated_at', 'properties')
@@ -102,6 +104,19 @@ class ImageAPI(object):
         otherwise). Returns the image."""
         raise NotImplementedError()
 
+    def upload(self, context, image_id, data):
+        """Keep data (bytes) as a queued image's data: it goes active
+        with their size and MD5 checksum (its owner's project or an
+        admin; Forbidden, 403, otherwise; Conflict, 409, for an image
+        not queued -- uploaded already). Returns the image."""
+        raise NotImplementedError()
+
+    def download(self, context, image_id):
+        """The data uploaded for a visible image (bytes), or None when
+        it has none (a shipped image, a snapshot: records only);
+        ImageNotFound."""
+        raise NotImplementedError()
+
     def update_properties(self, context, image_id, properties, purge=False):
         """Set properties of the image (its owner's project or an admin;
         Forbidden, 403, otherwise): merged into the existing ones, or with
@@ -156,6 +171,15 @@ class API(ImageAPI):
                                     ('checksum', checksum))
                   if v is not None}
         return _update(context, image_id, values)
+
+    def upload(self, context, image_id, data):
+        _check_may_write(context, self.get(context, image_id))
+        return _upload(context, image_id, data, hashlib.md5(
+            data, usedforsecurity=False).hexdigest())
+
+    def download(self, context, image_id):
+        self.get(context, image_id)
+        return _data(context, image_id)
 
     def update_properties(self, context, image_id, properties, purge=False):
         image = self.get(context, image_id)
@@ -312,7 +336,31 @@ def _update(context, image_id, values):
 
 
 @ls_db.writer
+def _upload(context, image_id, data, checksum):
+    # Only a queued image takes data: of two uploads racing, one wins.
+    if not context.session.execute(IMAGES.update().where(
+            IMAGES.c.id == image_id, IMAGES.c.status == 'queued').values(
+            status='active', size=len(data), checksum=checksum,
+            updated_at=timeutils.utcnow())).rowcount:
+        raise exception.Conflict(reason='Image %s is not queued: its data '
+                                        'was uploaded already' % image_id)
+    context.session.execute(DATA.insert().values(
+        image_id=image_id, data=data, created_at=timeutils.utcnow()))
+    row = context.session.execute(sa.select(*_columns()).where(
+        IMAGES.c.id == image_id)).first()
+    return _to_dict(row._mapping)
+
+
+@ls_db.reader
+def _data(context, image_id):
+    return context.session.execute(sa.select(DATA.c.data).where(
+        DATA.c.image_id == image_id)).scalar()
+
+
+@ls_db.writer
 def _delete(context, image_id):
+    context.session.execute(DATA.delete().where(
+        DATA.c.image_id == image_id))
     context.session.execute(IMAGES.update().where(
         IMAGES.c.id == image_id).values(
         deleted=True, status='deleted', updated_at=timeutils.utcnow()))

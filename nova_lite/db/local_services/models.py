@@ -8,6 +8,7 @@ are), so they are the primary keys.
 """
 from oslo_db.sqlalchemy import models
 import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
 
 BASE = orm.declarative_base()
@@ -41,6 +42,17 @@ class Image(BASE, _Base):
     properties = sa.Column(sa.Text)
     deleted = sa.Column(sa.Boolean, nullable=False, default=False,
                         server_default=sa.false())
+
+
+class ImageData(BASE, _Base):
+    """The bytes uploaded for an image (at most the API's request body
+    limit, [oslo_middleware] max_request_body_size)."""
+    __tablename__ = 'image_data'
+    image_id = sa.Column(sa.String(36), sa.ForeignKey('images.id'),
+                         primary_key=True)
+    data = sa.Column(sa.LargeBinary().with_variant(mysql.LONGBLOB(),
+                                                   'mysql'),
+                     nullable=False)
 
 
 class Network(BASE, _Base):

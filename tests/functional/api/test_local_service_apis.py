@@ -83,6 +83,13 @@ def test_image_created_uploaded_patched(app):
     app.put(path + '/file', b'y', headers=dict(
         MEMBER, **{'Content-Type': 'application/octet-stream'}),
         status=409)
+    # Downloaded as uploaded (Glance's GET .../file).
+    got = app.get(path + '/file', headers=MEMBER)
+    assert (got.status_int, got.body, got.content_type,
+            got.headers['Content-MD5']) == (
+        200, b'0123456789', 'application/octet-stream',
+        '781e5e245d69b566979b86e28d23f2c7')
+    app.get(path + '/file', headers=OTHER, status=404)
     patch = {'Content-Type':
              'application/openstack-images-v2.1-json-patch'}
     patched = app.patch(path, json.dumps([
@@ -250,3 +257,22 @@ def test_networks_and_subnets_created_and_deleted(app, api_env):
                status=404)
     app.delete(base + 'networks/' + net['id'], headers=MEMBER, status=204)
     app.get(base + 'networks/' + net['id'], headers=MEMBER, status=404)
+
+
+def test_image_without_data_downloads_as_204(app):
+    """A shipped image is a record only: its download is Glance's answer
+    for an image without data, a 204 (Tempest then uploads what it got
+    into a new image); a deleted image's is a 404."""
+    assert app.get('/image/v2/images/%s/file' % CIRROS,
+                   headers=MEMBER).status_int == 204
+    made = app.post_json('/image/v2/images', {'name': 'gone'},
+                         headers=MEMBER, status=201).json
+    path = '/image/v2/images/%s' % made['id']
+    assert app.get(path + '/file', headers=MEMBER).status_int == 204
+    app.put(path + '/file', b'', headers=dict(
+        MEMBER, **{'Content-Type': 'application/octet-stream'}),
+        status=204)
+    assert app.get(path, headers=MEMBER).json['status'] == 'active'
+    assert app.get(path + '/file', headers=MEMBER).body == b''
+    app.delete(path, headers=MEMBER, status=204)
+    app.get(path + '/file', headers=MEMBER, status=404)
