@@ -20,6 +20,7 @@ import oslo_messaging as messaging
 from oslo_policy import opts as policy_opts
 from oslo_service import service as oslo_service
 
+from nova_lite.api import novncproxy
 from nova_lite.compute.api import external_events
 from nova_lite.compute.service import manager as compute_manager
 from nova_lite.conductor import manager as conductor_manager
@@ -41,6 +42,7 @@ from nova_lite.placement import rpcapi as placement_rpcapi
 from nova_lite import rpc
 from nova_lite.scheduler import manager as scheduler_manager
 from nova_lite import service
+from nova_lite.wsgi import server as wsgi_server
 from nova_lite.wsgi import service as wsgi_service
 
 LOG = logging.getLogger(__name__)
@@ -289,7 +291,7 @@ class Plane(oslo_service.ServiceBase):
     def __init__(self, state_dir, cells=2, computes_per_cell=2,
                  host='127.0.0.1', port=8774, service_host='aio',
                  with_api=True, service_versions=None,
-                 default_flavors=False):
+                 default_flavors=False, with_novncproxy=False):
         self.state_dir = state_dir
         self.n_cells = cells
         self.computes_per_cell = computes_per_cell
@@ -306,6 +308,10 @@ class Plane(oslo_service.ServiceBase):
         # Create DEFAULT_FLAVORS when the state directory has no API
         # database yet (nova-lite-all-in-one; the tests start empty).
         self.default_flavors = default_flavors
+        # The noVNC console proxy on a free port of host, the consoles'
+        # URLs pointing at it (nova-lite-all-in-one).
+        self.with_novncproxy = with_novncproxy
+        self.novncproxy = None
         self.cells = {}
         self._drain = None
 
@@ -383,6 +389,13 @@ class Plane(oslo_service.ServiceBase):
                                            workers=1,
                                            record_host=self.service_host)
             self.port = self.api.port
+        if self.with_novncproxy:
+            self.novncproxy = wsgi_server.Server(
+                'nova-lite-novncproxy', novncproxy.app, self.host, 0)
+            CONF.set_override('novncproxy_base_url', 'http://%s:%d/'
+                              'vnc_auto.html' % (self.host,
+                                                 self.novncproxy.port),
+                              group='vnc')
         return self
 
     # --- ServiceBase ------------------------------------------------------
@@ -394,6 +407,8 @@ class Plane(oslo_service.ServiceBase):
         ctxt = nova_context.get_admin_context()
         discover_hosts(ctxt, self.cells.values())
         warm_up_engines(ctxt, self.cells.values())
+        if self.novncproxy is not None:
+            self.novncproxy.start()
         if self.api is not None:
             self.api.start()
             # This process hosts the compute API: the network service's
@@ -405,6 +420,8 @@ class Plane(oslo_service.ServiceBase):
             self.on_started()
 
     def stop(self, graceful=True):
+        if self.novncproxy is not None:
+            self.novncproxy.stop()
         if self.api is not None:
             nova_events.register_sender(None)
             self.api.stop()

@@ -298,8 +298,11 @@ class Deployment(object):
                  prefix=None, keystone=False, apis=1, api_ports=None,
                  database_url=None, transport_url=None, rabbit_node=None,
                  rabbit_management_url=None, allow_cross_cell_resize=False,
-                 extra_config=None, bindir=None):
+                 extra_config=None, bindir=None, novncproxy_port=None):
         self.workdir = os.path.abspath(workdir)
+        # nova-lite-novncproxy's port (None: no console proxy runs, and
+        # console URLs name [vnc] novncproxy_base_url's default).
+        self.novncproxy_port = novncproxy_port
         # Where the nova-lite-* commands it starts come from (default:
         # this interpreter's venv); a rolling upgrade changes it between
         # two respawns (tools/bench/upgrade.py).
@@ -441,6 +444,12 @@ class Deployment(object):
         if self.keystone:
             top['api']['auth_strategy'] = 'keystone'
             top['keystone_authtoken'] = self.keystone.authtoken_options()
+        if self.novncproxy_port:
+            top['vnc'] = {
+                'novncproxy_host': '127.0.0.1',
+                'novncproxy_port': self.novncproxy_port,
+                'novncproxy_base_url': 'http://127.0.0.1:%d/vnc_auto.html'
+                                       % self.novncproxy_port}
         if self.allow_cross_cell_resize:
             for section, values in self._cross_cell_resize().items():
                 top.setdefault(section, {}).update(values)
@@ -589,6 +598,8 @@ class Deployment(object):
             for i in range(1, self.computes_per_cell + 1):
                 host = '%s-compute%d' % (cell, i)
                 self._spawn(host, 'nova-lite-compute', confs[host])
+        if self.novncproxy_port:
+            self._spawn('novncproxy', 'nova-lite-novncproxy', top)
         self._spawn('api', 'nova-lite-api', top)
         for name in self.api_names()[1:]:
             self._spawn(name, 'nova-lite-api', top, confs[name])
@@ -656,7 +667,8 @@ class Deployment(object):
                        'rabbit_node': self.rabbit_node,
                        'rabbit_management_url': self.rabbit_management_url,
                        'procs': self.procs, 'commands': self.commands,
-                       'bindir': self.bindir}, f)
+                       'bindir': self.bindir,
+                       'novncproxy_port': self.novncproxy_port}, f)
 
     @classmethod
     def load(cls, workdir):
@@ -668,7 +680,8 @@ class Deployment(object):
                   database_url=state.get('database_url'),
                   transport_url=state.get('transport_url'),
                   rabbit_node=state.get('rabbit_node'),
-                  rabbit_management_url=state.get('rabbit_management_url'))
+                  rabbit_management_url=state.get('rabbit_management_url'),
+                  novncproxy_port=state.get('novncproxy_port'))
         dep.procs = state['procs']
         dep.bindir = state.get('bindir')
         dep.commands = state.get('commands', {})
@@ -911,6 +924,10 @@ def main(argv=None):
     parser.add_argument('--keystone', action='store_true',
                         help='run OpenStack Keystone beside the services '
                              'and authenticate through it')
+    parser.add_argument('--novncproxy', action='store_true',
+                        help='run nova-lite-novncproxy (the noVNC console '
+                             'proxy) on a free port, console URLs naming '
+                             'it')
     parser.add_argument('--set', metavar='SECTION.OPTION=VALUE',
                         action='append', default=[], dest='settings',
                         help='an option written into every service\'s '
@@ -926,7 +943,9 @@ def main(argv=None):
                          rabbit_node=args.rabbit_node,
                          rabbit_management_url=args.rabbit_management_url,
                          allow_cross_cell_resize=args.allow_cross_cell_resize,
-                         extra_config=parse_settings(args.settings, parser))
+                         extra_config=parse_settings(args.settings, parser),
+                         novncproxy_port=(_free_port() if args.novncproxy
+                                          else None))
         try:
             dep.start()
         except Exception:

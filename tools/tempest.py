@@ -7,7 +7,8 @@
     tools/tempest.py schemas --workdir DIR
 
 DIR is a deployment started with ``tools/deployment.py start --workdir DIR
---keystone``. ``run`` installs Tempest (tools/tempest-requirements.txt)
+--keystone`` (and ``--novncproxy`` for the noVNC console tests: without a
+console proxy Tempest is told VNC consoles are off). ``run`` installs Tempest (tools/tempest-requirements.txt)
 into a venv of its own (.tempest-venv) if needed, writes a Tempest
 workspace in DIR/tempest whose tempest.conf describes the deployment
 (Keystone v3 and its catalog, two images and two flavors, the
@@ -279,7 +280,12 @@ def write_config(cloud, workspace, concurrency):
                     'min_compute_nodes': str(min_compute_nodes(cloud.dep))},
         'compute-feature-enabled': dict(
             features(), scheduler_enabled_filters=scheduler_filters(
-                os.path.join(cloud.dep.workdir, 'top.conf'))),
+                os.path.join(cloud.dep.workdir, 'top.conf')),
+            # Tempest connects to the console proxy: only where one runs
+            # (tools/deployment.py start --novncproxy).
+            vnc_console=str(bool(
+                features()['vnc_console'] == 'true'
+                and cloud.dep.novncproxy_port)).lower()),
         'image': {'region': _keystone_region(), 'build_timeout': '60',
                   'build_interval': '1'},
         'network': {'region': _keystone_region(),

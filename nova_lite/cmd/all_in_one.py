@@ -141,7 +141,8 @@ def main(argv=None):
     plane = allinone.Plane(args.state_dir, cells=args.cells,
                            computes_per_cell=args.computes_per_cell,
                            host=args.host, port=args.port,
-                           default_flavors=args.default_flavors).build()
+                           default_flavors=args.default_flavors,
+                           with_novncproxy=True).build()
     conf_file = '%s/nova_lite.conf' % CONF.state_path
     # The scripts next to this interpreter: the venv need not be active.
     manage = os.path.join(os.path.dirname(sys.executable), 'nova-lite-manage')

@@ -11,6 +11,18 @@ GROUPS = {
         cfg.URIOpt('novncproxy_base_url',
                    default='http://127.0.0.1:6080/vnc_auto.html',
                    help='Base URL of noVNC console access URLs.'),
+        cfg.HostAddressOpt('server_listen', default='127.0.0.1',
+                           help='Where a compute\'s guests\' VNC servers '
+                                'listen.'),
+        cfg.HostAddressOpt('server_proxyclient_address',
+                           default='127.0.0.1',
+                           help='The address of this compute\'s VNC '
+                                'servers that the console proxy connects '
+                                'to.'),
+        cfg.HostAddressOpt('novncproxy_host', default='0.0.0.0',
+                           help='Where nova-lite-novncproxy listens.'),
+        cfg.PortOpt('novncproxy_port', default=6080,
+                    help='The port nova-lite-novncproxy listens on.'),
     ],
     'spice': [
         cfg.BoolOpt('enabled', default=False,

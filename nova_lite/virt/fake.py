@@ -20,6 +20,7 @@ import eventlet
 
 from nova_lite.conf import CONF
 from nova_lite import virt
+from nova_lite.virt import fake_vnc
 from nova_lite.virt import live_migration
 
 
@@ -128,6 +129,9 @@ class FakeDriver(object):
         self._console_dir = base + '-console'
         os.makedirs(self._console_dir, exist_ok=True)
         self._guests = self._load()
+        # instance uuid -> its fake_vnc.Server (made when its VNC console
+        # is first asked for, closed with the guest).
+        self._vnc = {}
         self._compact()
         self._booted = time.time()   # the simulated host boots with us
 
@@ -625,6 +629,9 @@ class FakeDriver(object):
             f.write(('\n' if f.tell() else '') + lines)
 
     def _forget_console(self, instance_uuid):
+        vnc = self._vnc.pop(instance_uuid, None)
+        if vnc is not None:
+            vnc.close()
         try:
             os.unlink(self._console_path(instance_uuid))
         except FileNotFoundError:
@@ -652,6 +659,17 @@ class FakeDriver(object):
         if self.get_power_state(instance_uuid) is None:
             raise GuestNotFound('No guest %s on %s'
                                 % (instance_uuid, self.host))
+        if protocol == 'vnc':
+            # A VNC server of its own that speaks RFB (fake_vnc), on
+            # [vnc] server_listen; the proxy reaches it at [vnc]
+            # server_proxyclient_address.
+            with self._lock:
+                vnc = self._vnc.get(instance_uuid)
+                if vnc is None:
+                    vnc = self._vnc[instance_uuid] = fake_vnc.Server(
+                        CONF.vnc.server_listen, instance_uuid)
+            return {'host': CONF.vnc.server_proxyclient_address,
+                    'port': vnc.port, 'internal_access_path': None}
         # One port per guest (its position among the host's guests).
         index = sorted(self._guests).index(instance_uuid)
         found = {'host': CONF.my_ip, 'port': CONSOLE_PORTS[protocol] + index,

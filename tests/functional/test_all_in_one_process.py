@@ -1,11 +1,13 @@
 """nova-lite-all-in-one as a newcomer meets it: one plane per state
 directory and per port, a quiet start that prints what to export, the
-m1.* flavors on a new plane, cross-cell resize in one flag, and Ctrl-C
+m1.* flavors on a new plane, cross-cell resize in one flag, the noVNC
+console proxy its console URLs name, and Ctrl-C
 stops it in order with status 0."""
 import json
 import os
 import signal
 import subprocess
+from urllib import parse
 import urllib.request
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from nova_lite import utils
 from tests import clients
 from tests.functional.conftest import wait_for
+from tests.functional.websocket_client import WebSocket
 
 CIRROS = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
 BANNER = 'nova_lite all-in-one is up'
@@ -139,6 +142,23 @@ def test_no_default_flavors_starts_without_any(tmp_path):
         assert _flavors(endpoint) == []
 
 
+def _check_console(endpoint, server_id):
+    """The all-in-one runs the noVNC proxy its console URLs name: the
+    page, and the guest's RFB server behind the WebSocket."""
+    url = _api(endpoint, 'POST', '/servers/%s/remote-consoles' % server_id,
+               {'remote_console': {'protocol': 'vnc', 'type': 'novnc'}},
+               version='2.6')['remote_console']['url']
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        assert 'noVNC' in resp.read().decode()
+    parts = parse.urlsplit(url)
+    ws = WebSocket(parts.hostname, parts.port,
+                   '/' + parse.parse_qs(parts.query)['path'][0])
+    try:
+        assert ws.receive_data() == b'RFB 003.008\n'
+    finally:
+        ws.close()
+
+
 def test_allow_cross_cell_resize_moves_a_resized_server_to_another_cell(
         tmp_path):
     with clients.all_in_one(str(tmp_path), '--cells', '2',
@@ -148,6 +168,7 @@ def test_allow_cross_cell_resize_moves_a_resized_server_to_another_cell(
             'networks': 'none'}})['server']['id']
         source = _wait_status(endpoint, server_id, 'ACTIVE')[
             'OS-EXT-SRV-ATTR:host']
+        _check_console(endpoint, server_id)
         _api(endpoint, 'POST', '/servers/%s/action' % server_id,
              {'resize': {'flavorRef': '2'}})
         moved = _wait_status(endpoint, server_id, 'VERIFY_RESIZE')

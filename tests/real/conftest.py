@@ -386,16 +386,18 @@ SHARED_CONFIG = dict(UNLIMITED_QUOTAS,
 
 @pytest.fixture(scope='session')
 def shared_deployment(tmp_path_factory):
-    """tools/deployment.py on MariaDB + RabbitMQ (2 cells x 2 computes),
-    started once (about a minute here) for every module that uses it;
-    each module leaves it as it found it, except where it says."""
+    """tools/deployment.py on MariaDB + RabbitMQ (2 cells x 2 computes,
+    the noVNC console proxy), started once (about a minute here) for
+    every module that uses it; each module leaves it as it found it,
+    except where it says."""
     require_service('MariaDB')
     require_service('RabbitMQ')
-    dep = deployment_tool().Deployment(
+    tool = deployment_tool()
+    dep = tool.Deployment(
         str(tmp_path_factory.mktemp('deployment')),
         cells=2, computes_per_cell=2, prefix=unique_name(),
         database_url=MYSQL_SERVER, transport_url=RABBIT_SERVER,
-        extra_config=SHARED_CONFIG)
+        extra_config=SHARED_CONFIG, novncproxy_port=tool._free_port())
     try:
         dep.start()
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from urllib import parse
 import urllib.request
 
 import oslo_messaging as messaging
@@ -22,6 +23,7 @@ from nova_lite.conf import CONF
 from nova_lite.db.main import models as main_models
 from tests import clients
 from tests.functional.conftest import wait_for
+from tests.functional.websocket_client import WebSocket
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -667,3 +669,43 @@ def test_versioned_notifications_reach_a_listener_on_the_cell_vhost(
             listener.wait()
             transport.cleanup()
         api(dep, 'DELETE', '/flavors/real.notify')
+
+
+def test_novnc_console_through_the_proxy_process(deployment):
+    """nova-lite-novncproxy, a process of its own (API and cell
+    databases, no message queue): a server's console URL leads through
+    it to its guest's RFB server on the compute process."""
+    dep = deployment
+    status, body = api(dep, 'POST', '/flavors', {'flavor': {
+        'name': 'real.console', 'id': 'real.console', 'ram': 128,
+        'vcpus': 1, 'disk': 1}})
+    assert status == 200, body
+    server_id = _boot(dep, 'real-console', flavorRef='real.console')
+    try:
+        _wait_status(dep, [server_id], {'ACTIVE'})
+        status, body = api(
+            dep, 'POST', '/servers/%s/remote-consoles' % server_id,
+            {'remote_console': {'protocol': 'vnc', 'type': 'novnc'}},
+            version='2.6')
+        assert status == 200, body
+        url = parse.urlsplit(body['remote_console']['url'])
+        assert url.port == dep.novncproxy_port
+        with urllib.request.urlopen(url.geturl(), timeout=30) as resp:
+            assert 'noVNC' in resp.read().decode()
+        ws = WebSocket(url.hostname, url.port,
+                       '/' + parse.parse_qs(url.query)['path'][0])
+        try:
+            assert ws.receive_data() == b'RFB 003.008\n'
+            ws.send(b'RFB 003.008\n')
+            assert ws.receive_data() == b'\x01\x01'
+            ws.send(b'\x01')
+            assert ws.receive_data() == b'\0\0\0\0'
+            ws.send(b'\x01')
+            assert ws.receive_data()[24:] == server_id.encode()
+        finally:
+            ws.close()
+    finally:
+        assert api(dep, 'DELETE', '/servers/%s' % server_id)[0] == 204
+        wait_for(lambda: server_id not in _servers(dep), 60,
+                 message='%s gone' % server_id)
+        api(dep, 'DELETE', '/flavors/real.console')
