@@ -182,7 +182,12 @@ def _download(req, ctxt, image_id):
     api = image_api.API()
     data = api.download(ctxt, image_id)
     if data is None:
-        return webob.Response(status=204)
+        # A Content-Type all the same, as Glance sends: clients that read
+        # the answer as a stream (Tempest's) look for one.
+        # (webob leaves a 204's out unless it is set after.)
+        resp = webob.Response(status=204)
+        resp.headers['Content-Type'] = 'application/octet-stream'
+        return resp
     checksum = api.get(ctxt, image_id)['checksum']
     resp = webob.Response(status=200, body=data,
                           content_type='application/octet-stream')

@@ -263,8 +263,10 @@ def test_image_without_data_downloads_as_204(app):
     """A shipped image is a record only: its download is Glance's answer
     for an image without data, a 204 (Tempest then uploads what it got
     into a new image); a deleted image's is a 404."""
-    assert app.get('/image/v2/images/%s/file' % CIRROS,
-                   headers=MEMBER).status_int == 204
+    empty = app.get('/image/v2/images/%s/file' % CIRROS, headers=MEMBER)
+    assert empty.status_int == 204
+    assert empty.headers['Content-Type'] == 'application/octet-stream'
+    assert empty.body == b''
     made = app.post_json('/image/v2/images', {'name': 'gone'},
                          headers=MEMBER, status=201).json
     path = '/image/v2/images/%s' % made['id']
