@@ -10,9 +10,10 @@ Invariants:
   IPv4 and IPv6, ingress from members of the group itself.
 - A group is seen and used by its project; an administrator sees every
   group and may use any by id.
-- A group applied to a port, or named as the remote group of another
-  group's rule, cannot be deleted (SecurityGroupInUse, 409); a
-  project's default group is deleted only by an administrator.
+- A group applied to a port cannot be deleted (SecurityGroupInUse,
+  409); deleting one deletes the other groups' rules that name it as
+  their remote group (as Neutron); a project's default group is
+  deleted only by an administrator.
 - Two rules of a group never say the same thing (SecurityGroupRuleExists).
 
 Groups are dicts as Neutron shows them less the REST decorations:
@@ -260,13 +261,13 @@ def delete_group(context, group_id):
         raise exception.SecurityGroupDefaultInUse()
     used = session.execute(sa.select(PORT_GROUPS.c.port_id).where(
         PORT_GROUPS.c.security_group_id == group_id).limit(1)).first()
-    named = session.execute(sa.select(RULES.c.id).where(
-        RULES.c.remote_group_id == group_id,
-        RULES.c.security_group_id != group_id).limit(1)).first()
-    if used or named:
+    if used:
         raise exception.SecurityGroupInUse(security_group_id=group_id)
-    session.execute(RULES.delete().where(
-        RULES.c.security_group_id == group_id))
+    # Its rules go, and so do the other groups' rules that name it as
+    # their remote group (as Neutron's cascade).
+    session.execute(RULES.delete().where(sa.or_(
+        RULES.c.security_group_id == group_id,
+        RULES.c.remote_group_id == group_id)))
     session.execute(GROUPS.delete().where(GROUPS.c.id == group_id))
 
 
@@ -331,7 +332,9 @@ def _prefix(value, ethertype):
     if (net.version == 4) != (ethertype == 'IPv4'):
         raise _bad('Conflicting value ethertype %s for CIDR %s'
                    % (ethertype, value))
-    return str(net)
+    # As Neutron keeps it: in the notation given (10.2.3.124/24 stays
+    # so), an address without a length made a network of one.
+    return value if '/' in value else str(net)
 
 
 def _anywhere(rule):

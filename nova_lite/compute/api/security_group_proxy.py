@@ -125,7 +125,6 @@ def rule_spec(parent_id, ip_protocol=None, from_port=None, to_port=None,
         except ValueError:
             raise _bad('Invalid cidr %s.' % cidr) from None
         ethertype = 'IPv6' if net.version == 6 else 'IPv4'
-        cidr = str(net)
     elif cidr:
         raise _bad('Only one of cidr and group_id may be given.')
     return {'security_group_id': parent_id, 'direction': 'ingress',

@@ -94,17 +94,43 @@ def test_rules_with_cidr_and_group(api):
     # The same rule again is a 400.
     _rule(api, status=400, parent_group_id=parent['id'], ip_protocol='tcp',
           from_port=22, to_port=22, cidr='10.0.0.0/24')
-    # A group a rule names is in use.
+    # A cidr is kept in the notation given, as Neutron keeps it.
+    host_bits = _rule(api, parent_group_id=parent['id'], ip_protocol='udp',
+                      from_port=53, to_port=53, cidr='10.2.3.124/24')
+    assert host_bits['ip_range'] == {'cidr': '10.2.3.124/24'}
+    # Deleting a group a rule names as its remote group deletes that
+    # rule with it (Neutron's cascade), not the others.
     resp = api('DELETE', '/os-security-groups/%s' % source['id'],
                token=MEMBER, version=V)
-    assert resp.status_code == 400, resp.text
-    for rule in (by_cidr, by_group):
+    assert resp.status_code == 202, resp.text
+    shown = api('GET', '/os-security-groups/%s' % parent['id'],
+                token=MEMBER, version=V).json()['security_group']
+    assert {r['id'] for r in shown['rules']} == {by_cidr['id'],
+                                                  host_bits['id']}
+    for rule in (by_cidr, host_bits):
         resp = api('DELETE', '/os-security-group-rules/%s' % rule['id'],
                    token=MEMBER, version=V)
         assert resp.status_code == 202
     resp = api('DELETE', '/os-security-group-rules/%s' % by_cidr['id'],
                token=MEMBER, version=V)
     assert resp.status_code == 404
+
+
+def test_names_are_kept_as_given(api):
+    """Spaces around a name stay (Nova checks there is more than
+    spaces and passes the name on as it came)."""
+    name = ' spaced %s ' % uuid.uuid4().hex[:6]
+    group = _create(api, name)
+    assert group['name'] == name
+    assert api('GET', '/os-security-groups/%s' % group['id'], token=MEMBER,
+               version=V).json()['security_group']['name'] == name
+    resp = api('PUT', '/os-security-groups/%s' % group['id'],
+               {'security_group': {'name': name + ' ', 'description': ''}},
+               token=MEMBER, version=V)
+    assert resp.json()['security_group']['name'] == name + ' '
+    assert api('POST', '/os-security-groups', {'security_group': {
+        'name': '   ', 'description': ''}}, token=MEMBER,
+        version=V).status_code == 400
 
 
 @pytest.mark.parametrize('rule', [

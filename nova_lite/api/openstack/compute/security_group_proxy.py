@@ -82,7 +82,9 @@ class SecurityGroupsController(object):
     def post(self, body=None):
         ctxt = wsgi.authorize(policies.CREATE, own_project=True)
         params = body['security_group']
-        group = sg_api.create_group(ctxt, params['name'].strip(),
+        # Kept as given, spaces and all (Nova checks a name has more
+        # than spaces, and passes it on as it came).
+        group = sg_api.create_group(ctxt, params['name'],
                                     params.get('description', ''))
         return _one(ctxt, group)
 
@@ -103,8 +105,7 @@ class SecurityGroupController(object):
     def put(self, body=None):
         ctxt = wsgi.authorize(policies.UPDATE, own_project=True)
         params = body['security_group']
-        group = sg_api.update_group(ctxt, self.group_id,
-                                    params['name'].strip(),
+        group = sg_api.update_group(ctxt, self.group_id, params['name'],
                                     params.get('description'))
         return _one(ctxt, group)
 
