@@ -8,9 +8,10 @@
 
 DIR is a deployment started with ``tools/deployment.py start --workdir DIR
 --keystone`` (and ``--novncproxy`` for the noVNC console tests: without a
-console proxy Tempest is told VNC consoles are off). ``run`` installs Tempest (tools/tempest-requirements.txt)
-into a venv of its own (.tempest-venv) if needed, writes a Tempest
-workspace in DIR/tempest whose tempest.conf describes the deployment
+console proxy Tempest is told VNC consoles are off). ``run`` installs
+Tempest (tools/tempest-requirements.txt) into a venv of its own
+(.tempest-venv) if needed, writes a Tempest workspace in DIR/tempest
+whose tempest.conf describes the deployment
 (Keystone v3 and its catalog, two images and two flavors, the
 microversions the API advertises, the features nova_lite serves), runs
 the selection -- ``--interop``: the 81 tests the 2020.06 interoperability
