@@ -293,6 +293,12 @@ class DatabaseUnavailable(ServiceOutage):
                'changed. Try again later.')
 
 
+class BuildNotFinished(NovaLiteException):
+    msg_fmt = ('Build of instance %(uuid)s was taken by a conductor that '
+               'did not finish it within %(seconds)d seconds (it died or '
+               'gave up); the server was not built.')
+
+
 class BuildRequestNotPickedUp(NovaLiteException):
     msg_fmt = ('Build of instance %(uuid)s was not picked up by a '
                'conductor within %(seconds)d seconds (its request to the '

@@ -111,9 +111,10 @@ class Builder(object):
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
                                      admin_password=None):
+        token = _token()
         build_requests = {br.instance_uuid: br for br in
                           until_databases_answer(build_request_obj.take)(
-                              context, _token(), instance_uuids)}
+                              context, token, instance_uuids)}
         uuids = [u for u in instance_uuids if u in build_requests]
         if not uuids:
             return
@@ -142,13 +143,13 @@ class Builder(object):
             try:
                 self._build_one(context, cell, build_requests[uuid],
                                 request_spec, requested_networks, hosts,
-                                admin_password)
+                                admin_password, token)
             except Exception as exc:
                 LOG.exception('Building %s in %s failed', uuid, cell.name)
                 self._fail_build(context, cell, build_requests[uuid], exc)
 
     def _build_one(self, context, cell, build_request, spec,
-                   requested_networks, hosts, admin_password):
+                   requested_networks, hosts, admin_password, token):
         primary = hosts[0]
         with nova_context.target_cell(context, cell) as cctxt:
             inst = _fresh_instance(
@@ -164,6 +165,18 @@ class Builder(object):
             _create_bdms(cctxt, inst, build_request)
             objects.InstanceAction.action_start(
                 cctxt, inst.uuid, instance_action.CREATE, want_result=False)
+            # Still ours? Deleted meanwhile, or taken from this (too
+            # slow) conductor as stranded (bury_stranded_builds ends it):
+            # what was made here goes. Renewed, it cannot be taken for
+            # the stranded timeout: the mapping below is ours to set.
+            if not build_request_obj.renew(context, token, inst.uuid):
+                LOG.info('Build request of %s is no longer this '
+                         'conductor\'s (deleted, or taken as stranded); '
+                         'removing it from %s', inst.uuid, cell.name)
+                inst.destroy()
+                compute_inventory.placement_for(context).remove_allocations(
+                    context, inst.uuid)
+                return
             instance_mapping.set_cell(context, [inst.uuid], cell.uuid)
             try:
                 build_request.destroy()
@@ -397,6 +410,62 @@ def bury_unpicked_builds(context, builder):
                                     free_claims=True)
         buried.append(uuid)
     return buried
+
+
+def stranded_after():
+    """Seconds after which a build request a super conductor took and
+    has not finished is stranded: [conductor] build_request_timeout
+    past the longest the scheduler may take ([DEFAULT]
+    long_rpc_timeout). None: [conductor] build_request_timeout 0."""
+    timeout = CONF.conductor.build_request_timeout
+    if timeout <= 0:
+        return None
+    return timeout + CONF.long_rpc_timeout
+
+
+def bury_stranded_builds(context, builder):
+    """End the builds whose super conductor took their build request and
+    then died (or gave up) before finishing: taken longer ago than
+    stranded_after() and still there. Each is taken again first (a
+    conductor still at it finds it gone when it renews, and undoes what
+    it made). One that got as far as an instance in a cell is failed
+    there (ERROR, fault, mapping, claims freed); one that did not is
+    buried in cell0. Returns the uuids ended."""
+    seconds = stranded_after()
+    if seconds is None:
+        return []
+    before = timeutils.utcnow() - datetime.timedelta(seconds=seconds)
+    if not build_request_obj.any_stranded(context, before):
+        return []
+    cells = [c for c in objects.CellMappingList.get_all(context)
+             if not c.is_cell0()]
+    ended = []
+    for build_request in build_request_obj.take_stranded(
+            context, _token(), before, BURY_BATCH):
+        uuid = build_request.instance_uuid
+        exc = exception.BuildNotFinished(uuid=uuid, seconds=seconds)
+        LOG.warning('Build of %s was taken by a conductor %d s ago and '
+                    'never finished; ending it', uuid, seconds)
+        cell = _cell_holding(context, cells, uuid)
+        if cell is None:
+            builder.bury_logging_errors(context, build_request, exc,
+                                        free_claims=True)
+        else:
+            builder._fail_build(context, cell, build_request, exc)
+        ended.append(uuid)
+    return ended
+
+
+def _cell_holding(context, cells, uuid):
+    """The cell (of cells) that has an instance uuid, or None."""
+    for cell in cells:
+        with nova_context.target_cell(context, cell) as cctxt:
+            try:
+                objects.Instance.get_by_uuid(cctxt, uuid)
+            except exception.InstanceNotFound:
+                continue
+            return cell
+    return None
 
 
 def fail_stranded_builds(context):

@@ -216,6 +216,13 @@ class ComputeTaskManager(object):
             LOG.exception('Burying build requests no conductor picked '
                           'up failed')
         try:
+            build.bury_stranded_builds(context, self.builder)
+        except Exception:
+            if raise_on_error:
+                raise
+            LOG.exception('Ending builds their conductor never finished '
+                          'failed')
+        try:
             resize_confirm.confirm_old_cross_cell_resizes(
                 context, self.confirm_snapshot_based_resize)
         except Exception:

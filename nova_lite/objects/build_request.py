@@ -180,6 +180,54 @@ def take_unpicked(context, token, older_than, limit):
                                   limit=limit)]
 
 
+@api_db.writer
+def _retake_rows(context, token, picked_before, limit):
+    session = context.session
+    stale = sa.and_(BR.c.picked_up_by.isnot(None),
+                    BR.c.picked_up_at < picked_before)
+    ids = session.execute(sa.select(BR.c.id).where(stale).order_by(
+        BR.c.picked_up_at, BR.c.id).limit(limit)).scalars().all()
+    if not ids:
+        return []
+    # Only rows still stale: a conductor that renewed one keeps it.
+    if not session.execute(BR.update().where(stale, BR.c.id.in_(ids)).values(
+            picked_up_by=token,
+            picked_up_at=timeutils.utcnow())).rowcount:
+        return []
+    return session.execute(sa.select(BR).where(
+        BR.c.picked_up_by == token).order_by(BR.c.created_at,
+                                             BR.c.id)).fetchall()
+
+
+def take_stranded(context, token, picked_before, limit):
+    """At most limit build requests taken before picked_before (naive
+    UTC) and still there -- the conductor that took them died, or gave
+    up, mid-way -- now taken by token. Oldest take first."""
+    return [BuildRequest._from_row(context, row)
+            for row in _retake_rows(context, token, picked_before, limit)]
+
+
+@api_db.writer
+def renew(context, token, instance_uuid):
+    """Whether token still holds the instance's build request (its take
+    is dated now again, so that it is not taken as stranded for as
+    long); False when it is gone (the server deleted) or was taken from
+    token as stranded."""
+    return bool(context.session.execute(BR.update().where(
+        BR.c.instance_uuid == instance_uuid,
+        BR.c.picked_up_by == token).values(
+        picked_up_at=timeutils.utcnow())).rowcount)
+
+
+@api_db.reader
+def any_stranded(context, picked_before):
+    """Whether a build request taken before picked_before is still
+    there (one read)."""
+    return context.session.execute(sa.select(BR.c.id).where(
+        BR.c.picked_up_by.isnot(None),
+        BR.c.picked_up_at < picked_before).limit(1)).first() is not None
+
+
 @api_db.reader
 def any_unpicked(context, older_than):
     """Whether a build request created before older_than is untaken

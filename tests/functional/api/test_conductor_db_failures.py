@@ -19,6 +19,7 @@ BUILD_STEPS = [
     r'^\s*INSERT INTO instance_extra\b',
     r'^\s*INSERT INTO block_device_mapping\b',
     r'^\s*INSERT INTO instance_actions\b',
+    r'^\s*UPDATE build_requests SET picked_up_at\b',
     r'^\s*UPDATE instance_mappings\b',
     r'^\s*DELETE FROM build_requests\b',
 ]

@@ -8,17 +8,24 @@ the super conductors' periodic task buries it once it is older than
 create action failed, the build request gone, the quota it held freed
 when the server is deleted. The API's end between writing and casting
 is the `boot_cast` step hook failing the request there (nothing after
-it runs, as a killed API). A build request a conductor took is never
-buried, and a message that arrives after the burial builds nothing.
+it runs, as a killed API). A build request a conductor took is not
+buried while that conductor may still be at it, and a message that
+arrives after the burial builds nothing. A build request a conductor
+took and never finished (it died) is ended once [conductor]
+build_request_timeout past [DEFAULT] long_rpc_timeout has gone by: in
+the cell its instance got to, or in cell0.
 """
 import threading
 import time
 
 import nova_lite_test_hooks as step_hooks
 
+from nova_lite.conductor import build as conductor_build
 from nova_lite.conductor import manager as conductor_manager
+from nova_lite import context as nova_context
 from nova_lite import objects
 from nova_lite.objects import build_request as build_request_obj
+from nova_lite.objects import instance as instance_obj
 from tests.functional.api.test_servers_boot import _server
 from tests.functional.api.test_servers_boot import ADMIN
 from tests.functional.api.test_servers_boot import MEMBER
@@ -166,3 +173,77 @@ def test_two_super_conductors_bury_each_build_once(running, override):
         assert running.api('DELETE',
                            '/servers/%s' % uuid).status_code == 204
         running.gone(uuid)
+
+
+def _stranded_quickly(override):
+    """Builds taken and not finished count as stranded after
+    TIMEOUT + 1 s."""
+    override('build_request_timeout', TIMEOUT, group='conductor')
+    override('long_rpc_timeout', 1)
+
+
+def _ended(running, uuid):
+    def ended():
+        _periodic(running)
+        server = _show(running, uuid)
+        return server if 'fault' in server else None
+    return wait_for(ended, timeout=30, message='%s ended' % uuid)
+
+
+def test_a_build_whose_conductor_died_before_scheduling_is_buried(
+        running, override):
+    _stranded_quickly(override)
+    before = _used(running)
+    uuid = _lost_boot(running, 'dead-taker')
+    # A conductor took it, then died: nothing else of it happens.
+    assert [br.instance_uuid for br in build_request_obj.take(
+        running.ctxt, 'dead-conductor', [uuid])] == [uuid]
+    _periodic(running)
+    assert _show(running, uuid)['status'] == 'BUILD'
+    time.sleep(TIMEOUT + 1.1)
+    server = _ended(running, uuid)
+    assert (server['status'], server['OS-EXT-STS:task_state']) == (
+        'ERROR', None)
+    assert 'did not finish it within 3 seconds' in \
+        server['fault']['message']
+    assert not _build_requests(running, uuid)
+    assert objects.InstanceMapping.get_by_instance_uuid(
+        running.ctxt, uuid).cell_mapping.is_cell0()
+    # The dead conductor, were it only slow, finds it no longer its own.
+    assert not build_request_obj.renew(running.ctxt, 'dead-conductor',
+                                       uuid)
+    assert running.api('DELETE', '/servers/%s' % uuid).status_code == 204
+    running.gone(uuid)
+    assert _used(running) == before
+
+
+def test_a_build_whose_conductor_died_in_the_cell_is_failed_there(
+        running, override):
+    _stranded_quickly(override)
+    before = _used(running)
+    uuid = _lost_boot(running, 'dead-builder')
+    # A conductor took it, made its instance in cell1 and died before
+    # it pointed the mapping there (as _build_one's first steps).
+    [taken] = build_request_obj.take(running.ctxt, 'dead-conductor',
+                                     [uuid])
+    with nova_context.target_cell(running.ctxt,
+                                  running.cells['cell1']) as cctxt:
+        conductor_build._fresh_instance(
+            cctxt, taken.instance, vm_state=instance_obj.BUILDING,
+            task_state=instance_obj.SCHEDULING).create()
+    assert _show(running, uuid)['status'] == 'BUILD'
+    time.sleep(TIMEOUT + 1.1)
+    server = _ended(running, uuid)
+    assert (server['status'], server['OS-EXT-STS:task_state']) == (
+        'ERROR', None)
+    assert 'did not finish' in server['fault']['message']
+    assert not _build_requests(running, uuid)
+    mapping = objects.InstanceMapping.get_by_instance_uuid(running.ctxt,
+                                                           uuid)
+    assert not mapping.cell_mapping.is_cell0()
+    listed = [s['id'] for s in running.api(
+        'GET', '/servers', version='2.47').json()['servers']]
+    assert listed.count(uuid) == 1
+    assert running.api('DELETE', '/servers/%s' % uuid).status_code == 204
+    running.gone(uuid)
+    assert _used(running) == before
