@@ -9,6 +9,7 @@ locks), and every state change is a compare-and-swap on the task
 state, so a delete racing a build ends with the server deleted and
 nothing left behind.
 """
+import time
 import traceback
 
 from oslo_log import log as logging
@@ -32,6 +33,11 @@ LOG = logging.getLogger(__name__)
 # Times a compute sends the freeing of a server's allocations that got
 # no reply (_free_claim).
 FREE_CLAIM_ATTEMPTS = 3
+
+# How long a compute asks whether a build's last save (ACTIVE), whose
+# answer was lost, was made, and how often.
+SAVED_ACTIVE_WAIT = 180
+SAVED_ACTIVE_RETRY = 2
 
 # A build the stop of its compute interrupted (its guest may be half
 # made); a build still in task_state scheduling has its cast waiting in
@@ -151,7 +157,14 @@ class BuildTasks(object):
             instance.power_state = instance_obj.RUNNING
             instance.task_state = None
             instance.launched_at = timeutils.utcnow()
-            instance.save(expected_task_state=[instance_obj.SPAWNING])
+            try:
+                instance.save(expected_task_state=[instance_obj.SPAWNING])
+            except messaging.MessagingException:
+                # No answer (a broker restart): the conductor may have
+                # saved it and the answer been lost. Undoing the guest
+                # then would leave an ACTIVE server with nothing behind.
+                if not self._saved_active(context, instance):
+                    raise
             LOG.info('Instance %s is ACTIVE on %s', instance.uuid, self.host)
             notify.notify_about_instance_create(context, instance, self.host,
                                                 notify.END)
@@ -181,6 +194,34 @@ class BuildTasks(object):
             self._fail_and_reschedule(context, instance, request_spec,
                                       requested_networks, host_list, event,
                                       exc)
+
+    def _saved_active(self, context, instance):
+        """Whether the instance is ACTIVE with no task on this host in
+        its cell, asked again (every few seconds, for up to
+        SAVED_ACTIVE_WAIT seconds) while the message queue does not
+        answer; False when it is not, or no answer came."""
+        deadline = time.monotonic() + SAVED_ACTIVE_WAIT
+        while True:
+            try:
+                fresh = instance_obj.Instance.get_by_uuid(context,
+                                                          instance.uuid)
+            except exception.InstanceNotFound:
+                return False
+            except messaging.MessagingException:
+                if time.monotonic() > deadline:
+                    LOG.warning('No answer about %s: its build is undone',
+                                instance.uuid)
+                    return False
+                time.sleep(SAVED_ACTIVE_RETRY)
+                continue
+            saved = (fresh.vm_state == instance_obj.ACTIVE
+                     and fresh.task_state is None
+                     and fresh.host == self.host)
+            if saved:
+                LOG.info('Instance %s was saved ACTIVE though its answer '
+                         'was lost', instance.uuid)
+                instance.obj_reset_changes()
+            return saved
 
     def _fail_and_reschedule(self, context, instance, request_spec,
                              requested_networks, host_list, event, exc):
