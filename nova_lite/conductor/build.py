@@ -146,7 +146,7 @@ class Builder(object):
                                 admin_password, token)
             except Exception as exc:
                 LOG.exception('Building %s in %s failed', uuid, cell.name)
-                self._fail_build(context, cell, build_requests[uuid], exc)
+                self.fail_build(context, cell, build_requests[uuid], exc)
 
     def _build_one(self, context, cell, build_request, spec,
                    requested_networks, hosts, admin_password, token):
@@ -191,7 +191,7 @@ class Builder(object):
                 cctxt, primary['host'], inst, spec, requested_networks,
                 hosts[1:], admin_password)
 
-    def _fail_build(self, context, cell, build_request, exc):
+    def fail_build(self, context, cell, build_request, exc):
         """After an unexpected failure of _build_one (a database error,
         say): the server ends in ERROR with a fault, never in BUILD, and
         nothing stays claimed for it. The instance the cell has is failed
@@ -451,7 +451,7 @@ def bury_stranded_builds(context, builder):
             builder.bury_logging_errors(context, build_request, exc,
                                         free_claims=True)
         else:
-            builder._fail_build(context, cell, build_request, exc)
+            builder.fail_build(context, cell, build_request, exc)
         ended.append(uuid)
     return ended
 
