@@ -92,6 +92,8 @@ SERVICE_PATHS = st.one_of(
                      '/networking', '/networking/v2.0/networks',
                      '/networking/v2.0/subnets', '/networking/v2.0/ports']),
     st.builds('/image/v2/images/{}'.format, IDS),
+    st.builds('/image/v2/images/{}/file'.format, IDS),
+    st.just('/image/v2/images/155d900f-4e14-4e4c-a73d-069cbf4541e6/file'),
     st.builds('/networking/v2.0/{}/{}'.format, st.sampled_from(
         ['networks', 'subnets', 'ports', 'routers']), IDS),
     st.sampled_from(['/share', '/share/v2', '/share/v2/shares',
