@@ -94,6 +94,11 @@ class DbQuotaDriver(object):
                                                  user_id)
         return _merge(project, user, klass)
 
+    def limits_from_rows(self, context, project_id, project, user, klass):
+        """project_limits of the stored limits the caller already read
+        (db.check_rows's first three)."""
+        return _merge(project, user, klass)
+
     def set_project_limits(self, context, project_id, limits,
                            user_id=None):
         db.set_project_limits(context, project_id, limits, user_id)
@@ -120,6 +125,9 @@ class NoopQuotaDriver(DbQuotaDriver):
         pass
 
     def project_limits(self, context, project_id, user_id=None):
+        return self.defaults(context)
+
+    def limits_from_rows(self, context, project_id, *rows):
         return self.defaults(context)
 
     def set_project_limits(self, context, project_id, limits,
@@ -164,6 +172,9 @@ class UnifiedLimitsDriver(DbQuotaDriver):
         values = {name: -1 for name in ALL_RESOURCES}
         values.update(self._limits().project(project_id))
         return values
+
+    def limits_from_rows(self, context, project_id, *rows):
+        return self.project_limits(context, project_id)
 
     def set_project_limits(self, context, project_id, limits,
                            user_id=None):
@@ -321,17 +332,29 @@ def _usage_from_rows(context, project_id, user_id, pending, mapped,
 def usage(context, project_id, user_id=None):
     """{resource: Usage(project, user)} of the counted resources (user
     None: the user columns are 0)."""
-    _, _, _, pending, mapped, allocated = db.pending_usage(
-        context, project_id, user_id, from_placement())
+    return _usage(context, project_id, user_id)[0]
+
+
+def usage_and_limits(context, project_id):
+    """({resource: limit}, {resource: Usage}) of a project, as /limits
+    shows them: one API DB statement (the stored limits, the pending
+    builds, the server groups) and, counting from the cells, one per
+    cell."""
+    used, rows = _usage(context, project_id, None)
+    return driver().limits_from_rows(context, project_id, *rows), used
+
+
+def _usage(context, project_id, user_id):
+    project, user, klass, pending, mapped, allocated, groups = \
+        db.pending_usage(context, project_id, user_id, from_placement())
     result = _usage_from_rows(context, project_id, user_id, pending, mapped,
                               allocated)
     keypairs = db.key_pair_count(context, user_id) if user_id else 0
     result['key_pairs'] = Usage(keypairs, keypairs)
-    groups = group_obj.counts(context, project_id)[0]
     mine = group_obj.counts(context, project_id, user_id=user_id)[0] \
         if user_id else 0
     result['server_groups'] = Usage(groups, mine)
-    return result
+    return result, (project, user, klass)
 
 
 # --- checks ------------------------------------------------------------

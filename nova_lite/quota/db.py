@@ -30,6 +30,7 @@ ALLOC = models.Allocation.__table__
 CONSUMER = models.Consumer.__table__
 RC = models.ResourceClass.__table__
 RS = models.RequestSpec.__table__
+GROUPS = models.InstanceGroup.__table__
 
 _INSERTS = {'mysql': mysql.insert, 'postgresql': postgresql.insert,
             'sqlite': sqlite.insert}
@@ -54,6 +55,8 @@ def project_limits(context, project_id, user_id=None):
 
 
 def _limit_rows(project_id, user_id):
+    """The UNION ALL parts of the limits (kinds p, c and, with user_id,
+    u): project_id and user_id are values or bind parameters."""
     def kind(k):
         return sa.literal_column("'%s'" % k, sa.String).label('kind')
 
@@ -158,9 +161,86 @@ def lock(context, project_id):
     session.execute(stmt)
 
 
+# (from_placement, with a user, with moved, all_classes, groups) ->
+# the UNION ALL of check_rows, built once with bound parameters (its
+# cache key is memoized: a boot or a /limits does not build and key it).
+_CHECK_STATEMENTS = {}
+
+
+def _check_statement(from_placement, with_user, with_moved, all_classes,
+                     groups):
+    key = (from_placement, with_user, with_moved, all_classes, groups)
+    statement = _CHECK_STATEMENTS.get(key)
+    if statement is not None:
+        return statement
+
+    def kind(k):
+        return sa.literal_column("'%s'" % k, sa.String)
+
+    project_id = sa.bindparam('project_id', type_=sa.String)
+    user_id = sa.bindparam('user_id', type_=sa.String)
+    zero = sa.literal_column('0', sa.Integer)
+    blank = sa.literal_column("''", sa.String)
+    pending = sa.select(kind('b'), BR.c.instance_uuid,
+                        sa.func.coalesce(BR.c.vcpus, 0),
+                        sa.func.coalesce(BR.c.memory_mb, 0),
+                        sa.func.coalesce(BR.c.user_id, ''))
+    if from_placement:
+        pending = pending.where(
+            BR.c.project_id == project_id,
+            ~sa.exists().where(ALLOC.c.consumer_id == BR.c.instance_uuid))
+    else:
+        pending = pending.select_from(BR.join(
+            IM, IM.c.instance_uuid == BR.c.instance_uuid)).where(
+            BR.c.project_id == project_id, IM.c.cell_id.is_(None))
+    parts = _limit_rows(project_id, user_id if with_user else None) + [
+        pending]
+    if from_placement:
+        im_mine = sa.case((IM.c.user_id == user_id, 1), else_=0)
+        parts.append(sa.select(
+            kind('i'), blank, sa.func.count(),
+            sa.func.coalesce(sa.func.sum(im_mine), zero), blank).where(
+            IM.c.project_id == project_id,
+            sa.or_(IM.c.queued_for_delete.is_(None),
+                   IM.c.queued_for_delete == sa.false())))
+        al_mine = sa.case((CONSUMER.c.user_id == user_id, ALLOC.c.used),
+                          else_=0)
+        parts.append(sa.select(
+            kind('a'), RC.c.name, sa.func.sum(ALLOC.c.used),
+            sa.func.sum(al_mine), blank)
+            .select_from(ALLOC.join(
+                CONSUMER, CONSUMER.c.uuid == ALLOC.c.consumer_id).join(
+                RC, RC.c.id == ALLOC.c.resource_class_id))
+            .where(CONSUMER.c.project_id == project_id,
+                   *(() if all_classes else
+                     (RC.c.name.in_(['VCPU', 'MEMORY_MB']),)))
+            .group_by(RC.c.name))
+    if with_moved:
+        changed = sa.func.coalesce(IM.c.updated_at, IM.c.created_at)
+        recent = sa.case((IM.c.created_at >= sa.bindparam(
+            'created_since', type_=sa.DateTime), 1), else_=0)
+        mapped_since = sa.bindparam('mapped_since', type_=sa.DateTime)
+        parts.append(sa.select(
+            kind('m'), IM.c.instance_uuid, recent, zero,
+            sa.cast(RS.c.spec, sa.String)).select_from(IM.outerjoin(
+                RS, RS.c.instance_uuid == IM.c.instance_uuid)).where(
+            IM.c.project_id == project_id, IM.c.cell_id.isnot(None),
+            sa.or_(IM.c.queued_for_delete.is_(None),
+                   IM.c.queued_for_delete == sa.false()),
+            sa.or_(changed.is_(None), changed >= mapped_since),
+            IM.c.instance_uuid.notin_(sa.bindparam('known',
+                                                   expanding=True))))
+    if groups:
+        parts.append(sa.select(
+            kind('g'), blank, sa.func.count(), zero, blank).where(
+            GROUPS.c.project_id == project_id))
+    statement = _CHECK_STATEMENTS[key] = sa.union_all(*parts)
+    return statement
+
+
 def check_rows(context, project_id, user_id, from_placement,
                mapped_since=None, known=(), created_since=None,
-               all_classes=False):
+               all_classes=False, groups=False):
     """One statement: the limits (as project_limits) and usage not in
     any cell yet. Returns (project, user, class limits, pending, mapped,
     allocated, moved): pending {instance_uuid: (vcpus, memory_mb,
@@ -174,60 +254,18 @@ def check_rows(context, project_id, user_id, from_placement,
     the instance uuids in known -- servers that may have gone into a
     cell after the cells were counted. all_classes: allocated holds
     every resource class (unified limits), not only VCPU and
-    MEMORY_MB."""
-    def kind(k):
-        return sa.literal_column("'%s'" % k, sa.String)
-
-    zero = sa.literal_column('0', sa.Integer)
-    pending = sa.select(kind('b'), BR.c.instance_uuid,
-                        sa.func.coalesce(BR.c.vcpus, 0),
-                        sa.func.coalesce(BR.c.memory_mb, 0),
-                        sa.func.coalesce(BR.c.user_id, ''))
-    if from_placement:
-        pending = pending.where(
-            BR.c.project_id == project_id,
-            ~sa.exists().where(ALLOC.c.consumer_id == BR.c.instance_uuid))
-    else:
-        pending = pending.select_from(BR.join(
-            IM, IM.c.instance_uuid == BR.c.instance_uuid)).where(
-            BR.c.project_id == project_id, IM.c.cell_id.is_(None))
-    parts = _limit_rows(project_id, user_id) + [pending]
-    if from_placement:
-        im_mine = sa.case((IM.c.user_id == user_id, 1), else_=0)
-        parts.append(sa.select(
-            kind('i'), sa.literal_column("''", sa.String),
-            sa.func.count(), sa.func.coalesce(sa.func.sum(im_mine), zero),
-            sa.literal_column("''", sa.String)).where(
-            IM.c.project_id == project_id,
-            sa.or_(IM.c.queued_for_delete.is_(None),
-                   IM.c.queued_for_delete == sa.false())))
-        al_mine = sa.case((CONSUMER.c.user_id == user_id, ALLOC.c.used),
-                          else_=0)
-        parts.append(sa.select(
-            kind('a'), RC.c.name, sa.func.sum(ALLOC.c.used),
-            sa.func.sum(al_mine), sa.literal_column("''", sa.String))
-            .select_from(ALLOC.join(
-                CONSUMER, CONSUMER.c.uuid == ALLOC.c.consumer_id).join(
-                RC, RC.c.id == ALLOC.c.resource_class_id))
-            .where(CONSUMER.c.project_id == project_id,
-                   *(() if all_classes else
-                     (RC.c.name.in_(['VCPU', 'MEMORY_MB']),)))
-            .group_by(RC.c.name))
-    if mapped_since is not None:
-        changed = sa.func.coalesce(IM.c.updated_at, IM.c.created_at)
-        recent = sa.case((IM.c.created_at >= created_since, 1), else_=0)
-        parts.append(sa.select(
-            kind('m'), IM.c.instance_uuid, recent, zero,
-            sa.cast(RS.c.spec, sa.String)).select_from(IM.outerjoin(
-                RS, RS.c.instance_uuid == IM.c.instance_uuid)).where(
-            IM.c.project_id == project_id, IM.c.cell_id.isnot(None),
-            sa.or_(IM.c.queued_for_delete.is_(None),
-                   IM.c.queued_for_delete == sa.false()),
-            sa.or_(changed.is_(None), changed >= mapped_since),
-            IM.c.instance_uuid.notin_(sorted(known))))
-    rows = context.session.execute(sa.union_all(*parts)).fetchall()
+    MEMORY_MB. groups: an eighth value, the project's server groups."""
+    with_moved = mapped_since is not None
+    statement = _check_statement(from_placement, user_id is not None,
+                                 with_moved, all_classes, groups)
+    params = {'project_id': project_id, 'user_id': user_id}
+    if with_moved:
+        params.update(mapped_since=mapped_since,
+                      created_since=created_since, known=sorted(known))
+    rows = context.session.execute(statement, params).fetchall()
     limits = {'p': {}, 'u': {}, 'c': {}}
     pending_rows, mapped, allocated, moved = {}, None, None, {}
+    group_count = 0
     for row in rows:
         kind_, name, a, b, owner = tuple(row)
         if kind_ in limits:
@@ -241,19 +279,26 @@ def check_rows(context, project_id, user_id, from_placement,
             allocated[name] = (int(a or 0), int(b or 0))
         elif kind_ == 'm':
             moved[name] = (bool(a), owner or None)
+        elif kind_ == 'g':
+            group_count = int(a or 0)
     if from_placement:
         mapped = mapped or (0, 0)
         allocated = allocated or {}
-    return (limits['p'], limits['u'], limits['c'], pending_rows, mapped,
-            allocated, moved)
+    result = (limits['p'], limits['u'], limits['c'], pending_rows, mapped,
+              allocated, moved)
+    return result + (group_count,) if groups else result
 
 
 # --- reads for usage reports ---------------------------------------------
 
 @api_db.reader
 def pending_usage(context, project_id, user_id, from_placement):
-    """check_rows in its own (reader) transaction, without the lock."""
-    return check_rows(context, project_id, user_id, from_placement)[:6]
+    """check_rows in its own (reader) transaction, without the lock:
+    (project, user, class limits, pending, mapped, allocated, the
+    project's server groups)."""
+    rows = check_rows(context, project_id, user_id, from_placement,
+                      groups=True)
+    return rows[:6] + rows[7:]
 
 
 @api_db.reader

@@ -31,7 +31,9 @@ def usage(context, project_id, user_id=None):
 def project_usage_and_limits(context, project_id):
     """({resource: limit}, {resource: in use}) of a project, as /limits
     shows them."""
-    return limits(context, project_id), usage(context, project_id)
+    limits, used = quota.usage_and_limits(context, project_id)
+    return limits, {name: used[name].project if name in used else 0
+                    for name in RESOURCES}
 
 
 def _check_not_below_usage(context, project_id, user_id, values):

@@ -455,6 +455,46 @@ def test_the_quota_check_adds_two_api_db_statements_per_boot(running,
     assert with_quota[0].startswith('INSERT INTO quota_locks')
 
 
+def test_limits_reads_the_api_db_once_and_each_cell_once(running, mode):
+    """GET /limits: one API DB statement (the limits, the builds not yet
+    in a cell, the server groups -- and, from placement, the mappings
+    and allocations), and counting from the cells one per cell; the same
+    with more servers."""
+    from nova_lite import context as nova_context
+    from nova_lite.db.api import api as api_db
+    from nova_lite.db.main import api as main_db
+    from tests.functional.db import inventory_helpers as h
+    api = running.api
+    project_id, token = project()
+    set_quota(api, project_id, instances=20)
+    engines = {'api': api_db.get_engines()}
+    for name, cell in running.cells.items():
+        with nova_context.target_cell(running.ctxt, cell) as cctxt:
+            engines[name] = main_db.get_engines(cctxt)
+
+    def counted():
+        api('GET', '/limits', token=token)          # warm caches
+        counter = h.StatementCounter(**engines)
+        with counter.counting():
+            absolute = api('GET', '/limits', token=token).json()[
+                'limits']['absolute']
+        return counter, absolute
+
+    before, absolute = counted()
+    assert absolute['totalInstancesUsed'] == 0
+    for _ in range(3):
+        active(api, token, boot(api, token).json()['server']['id'])
+    after, absolute = counted()
+    assert absolute['totalInstancesUsed'] == 3
+    for counter in (before, after):
+        assert counter.counts['api'] == 1, counter.statements['api']
+        cells = sum(n for name, n in counter.counts.items()
+                    if name != 'api')
+        assert cells == (0 if mode else len(running.cells)), \
+            counter.statements
+    assert after.counts == before.counts
+
+
 def test_revert_to_a_larger_flavor_needs_room(running):
     """Counting from the cells (the resized server counts its new,
     smaller flavor until reverted)."""
