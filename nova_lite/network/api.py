@@ -87,7 +87,8 @@ def instance_security_group_ids(system_metadata):
     return jsonutils.loads(raw)
 
 
-# The shared network every all-in-one and test plane starts with.
+# The shared network every all-in-one and test plane starts with (its
+# cidr and gateway_ip: [local_services] private_network_cidr's default).
 DEFAULT_NETWORK = {
     'id': '3cb9bc59-5699-4588-a4b1-b87f96708bc6',
     'name': 'private',
@@ -179,6 +180,12 @@ class NetworkAPI(object):
         become ACTIVE, and network-vif-plugged is sent for each of them
         to the compute API (nova_lite.network.nova_events). Returns
         their ids."""
+        raise NotImplementedError()
+
+    def ports_plugged_info(self, context, instance_uuid, port_ids, host):
+        """ports_plugged, then (the instance's network info, {port id:
+        the port as get_ports shows it} of port_ids) as they are once
+        plugged."""
         raise NotImplementedError()
 
     def plugs_announced(self):
@@ -379,6 +386,12 @@ class API(NetworkAPI):
         plugged = store.set_active(context, instance_uuid, port_ids, host)
         nova_events.vif_plugged_later(instance_uuid, plugged)
         return plugged
+
+    def ports_plugged_info(self, context, instance_uuid, port_ids, host):
+        plugged, info, ports = store.set_active_and_read(
+            context, instance_uuid, port_ids, host)
+        nova_events.vif_plugged_later(instance_uuid, plugged)
+        return info, ports
 
     def plugs_announced(self):
         return nova_events.sends_events()
@@ -610,10 +623,15 @@ class API(NetworkAPI):
         store.delete_port(context, port_id)
 
     def ensure_default_network(self, context):
-        """Create DEFAULT_NETWORK (shared) and the external network of
+        """Create DEFAULT_NETWORK (shared, on [local_services]
+        private_network_cidr) and the external network of
         [local_services] public_network_cidr (when set) unless they
         exist."""
-        specs = [dict(DEFAULT_NETWORK, project_id=None, shared=True)]
+        private = ipaddress.ip_network(
+            CONF.local_services.private_network_cidr)
+        specs = [dict(DEFAULT_NETWORK, project_id=None, shared=True,
+                      cidr=str(private),
+                      gateway_ip=str(next(private.hosts())))]
         cidr = CONF.local_services.public_network_cidr
         if cidr:
             net = ipaddress.ip_network(cidr)

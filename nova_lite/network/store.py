@@ -390,7 +390,23 @@ def deallocate(context, instance_uuid):
 def set_active(context, instance_uuid, port_ids, host):
     """The ports of port_ids bound to instance_uuid on host become
     ACTIVE; the ids of those that were DOWN."""
+    return _set_active_in(context.session, instance_uuid, port_ids, host)
+
+
+@ls_db.writer
+def set_active_and_read(context, instance_uuid, port_ids, host):
+    """set_active, then in the same transaction (the ids made ACTIVE,
+    the instance's network info, {port id: port dict} of port_ids)."""
     session = context.session
+    plugged = _set_active_in(session, instance_uuid, port_ids, host)
+    rows, info = _nw_rows_in(session, instance_uuid)
+    wanted = [r for r in rows if r.id in port_ids]
+    groups = sg_store.groups_of_ports(session, [r.id for r in wanted])
+    return plugged, info, {r.id: _port_dict(r._mapping, groups[r.id])
+                           for r in wanted}
+
+
+def _set_active_in(session, instance_uuid, port_ids, host):
     down = [r.id for r in session.execute(sa.select(PORTS.c.id).where(
         PORTS.c.id.in_(port_ids), PORTS.c.device_id == instance_uuid,
         PORTS.c.binding_host == host, PORTS.c.status != 'ACTIVE'))]
@@ -417,6 +433,12 @@ def set_down(context, instance_uuid, port_ids, host):
 # --- reading ports -----------------------------------------------------------
 
 def _nw_info_in(session, instance_uuid):
+    return _nw_rows_in(session, instance_uuid)[1]
+
+
+def _nw_rows_in(session, instance_uuid):
+    """(the instance's port rows, with their network's name and subnet,
+    oldest first; its network info built from them)."""
     query = sa.select(
         PORTS, NETWORKS.c.name.label('network_name'),
         SUBNETS.c.cidr, SUBNETS.c.gateway_ip,
@@ -427,10 +449,10 @@ def _nw_info_in(session, instance_uuid):
         PORTS.c.created_at, PORTS.c.id)
     rows = session.execute(query).fetchall()
     floating = floating_ips.of_ports(session, [r.id for r in rows])
-    return [model.vif(row._mapping, row.network_name, row.cidr,
-                      row.gateway_ip,
-                      floating.get((row.id, row.fixed_ip), ()))
-            for row in rows]
+    return rows, [model.vif(row._mapping, row.network_name, row.cidr,
+                            row.gateway_ip,
+                            floating.get((row.id, row.fixed_ip), ()))
+                  for row in rows]
 
 
 @ls_db.reader

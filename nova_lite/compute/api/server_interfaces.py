@@ -85,6 +85,8 @@ def attach(context, instance, network_id=None, port_id=None,
     instance_events.record_action(cctxt, instance, actions.ATTACH_INTERFACE)
     vif = server_actions.compute_rpc().attach_interface(
         cctxt, instance, network_id, port_id, fixed_ip, tag=tag)
+    if vif.get('port'):
+        return vif['port'], tag   # the port as the compute left it
     return get_interface(context, instance, vif['id'])[0], tag
 
 

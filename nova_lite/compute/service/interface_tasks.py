@@ -55,10 +55,12 @@ class InterfaceTasks(object):
             try:
                 self.driver.attach_interface(instance.uuid, vif)
                 # As Nova, an attach waits for no network-vif-plugged.
-                self.network_api.ports_plugged(context, instance.uuid,
-                                               [vif['id']], self.host)
+                # The plug report and the read of the ports are one
+                # network service transaction.
+                info, ports = self.network_api.ports_plugged_info(
+                    context, instance.uuid, [vif['id']], self.host)
                 vif['active'] = True
-                self.refresh_info_cache(context, instance, vif)
+                self.refresh_info_cache(context, instance, vif, info=info)
                 event.save_and_finish(instance)
             except Exception:
                 LOG.exception('Attaching port %s to %s failed',
@@ -67,6 +69,13 @@ class InterfaceTasks(object):
                 self.network_api.deallocate_port_for_instance(
                     context, instance.uuid, vif['id'])
                 raise
+            # The port as the API shows it (so the API answers without
+            # reading it again; an older compute's answer has none).
+            port = ports.get(vif['id'])
+            if port is not None:
+                vif['port'] = {k: port[k] for k in (
+                    'id', 'network_id', 'mac_address', 'status',
+                    'fixed_ips')}
             return vif
 
     @instance_events.wrap_instance_event(prefix='compute', pass_event=True)
@@ -86,14 +95,18 @@ class InterfaceTasks(object):
             self.refresh_info_cache(context, instance)
             event.save_and_finish(instance)
 
-    def refresh_info_cache(self, context, instance, new_vif=None):
+    def refresh_info_cache(self, context, instance, new_vif=None,
+                           info=None):
         """The instance's info cache as the network service has its
         ports now (the copy the request carried may be older than a
-        change that ran before it), each VIF keeping its tag."""
+        change that ran before it; info: the network info just read),
+        each VIF keeping its tag."""
         tags = {v.get('id'): v.get('tag')
                 for v in list(instance.network_info or ()) + [new_vif or {}]
                 if v.get('tag')}
-        info = self.network_api.get_instance_nw_info(context, instance.uuid)
+        if info is None:
+            info = self.network_api.get_instance_nw_info(context,
+                                                         instance.uuid)
         for vif in info:
             if tags.get(vif['id']):
                 vif['tag'] = tags[vif['id']]

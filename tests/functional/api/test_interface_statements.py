@@ -34,10 +34,11 @@ CELL_TRANSACTIONS = [
 # Local-services database: the API checks the network; the compute
 # finds the project's default security group, makes the port (the
 # network, locked; the addresses taken; the port, its group, its
-# binding), reports it plugged (DOWN ports of it, ACTIVE) and reads the
-# server's ports for the info cache (ports, floating IPs); the API
-# reads the server's ports for its answer (ports, their groups).
-LS_STATEMENTS = 1 + 1 + 6 + 2 + 2 + 2
+# binding), then in one transaction reports it plugged (DOWN ports of
+# it, ACTIVE) and reads the server's ports for the info cache (ports,
+# floating IPs) and the new port's groups for the answer, which the API
+# gives without reading the port again.
+LS_STATEMENTS = 1 + 1 + 6 + 2 + 2 + 1
 
 
 def _counter(uuid):
@@ -70,6 +71,12 @@ def test_attach_stays_within_its_statement_budget(api):  # noqa: F811
     writes = [[s.split()[0] for s in t]
               for t in counter.transactions['cell'] if _ours(t)]
     assert writes == CELL_TRANSACTIONS, writes
-    port = made.json()['interfaceAttachment']['port_id']
+    attached = made.json()['interfaceAttachment']
+    port = attached['port_id']
+    # The answer (from the compute's read) is the port as listed.
+    assert attached['port_state'] == 'ACTIVE' and attached['fixed_ips']
+    listed = api('GET', '/servers/%s/os-interface/%s' % (
+        uuid, port)).json()['interfaceAttachment']
+    assert listed == attached
     assert api('DELETE', '/servers/%s/os-interface/%s' % (
         uuid, port)).status_code == 202
