@@ -26,6 +26,13 @@ network_service_opts = [
                       'reimage a volume (a rebuild of a volume-backed '
                       'server) before it sends volume-reimaged to the '
                       'compute API.'),
+    cfg.StrOpt('private_network_cidr', default='10.0.0.0/24',
+               help='The IPv4 range of the shared network the embedded '
+                    'network service creates with its defaults (named '
+                    '"private"; its first address is the gateway). A '
+                    'range in 127.0.0.0/8 makes guests reachable from '
+                    'this machine ([fake_driver] guest_ssh). Read when '
+                    'the defaults are created.'),
     cfg.StrOpt('public_network_cidr', default='172.24.4.0/24',
                help='The IPv4 range of the external network the embedded '
                     'network service creates with its defaults (the '
