@@ -255,14 +255,15 @@ def _cell_counts_statement(exclude):
     return statement
 
 
-@main_db.reader
+@main_db.connection_reader
 def _cell_counts(context, project_id, user_id, exclude):
     """(instances, cores, ram, user's instances, cores, ram) of the
-    project in this cell: one aggregated query."""
+    project in this cell: one aggregated query (a Core statement on a
+    connection: no ORM session)."""
     params = {'project_id': project_id, 'user_id': user_id}
     if exclude:
         params['exclude'] = sorted(exclude)
-    return tuple(int(v or 0) for v in context.session.execute(
+    return tuple(int(v or 0) for v in context.connection.execute(
         _cell_counts_statement(bool(exclude)), params).one())
 
 

@@ -240,7 +240,7 @@ def _check_statement(from_placement, with_user, with_moved, all_classes,
 
 def check_rows(context, project_id, user_id, from_placement,
                mapped_since=None, known=(), created_since=None,
-               all_classes=False, groups=False):
+               all_classes=False, groups=False, connection=None):
     """One statement: the limits (as project_limits) and usage not in
     any cell yet. Returns (project, user, class limits, pending, mapped,
     allocated, moved): pending {instance_uuid: (vcpus, memory_mb,
@@ -254,7 +254,9 @@ def check_rows(context, project_id, user_id, from_placement,
     the instance uuids in known -- servers that may have gone into a
     cell after the cells were counted. all_classes: allocated holds
     every resource class (unified limits), not only VCPU and
-    MEMORY_MB. groups: an eighth value, the project's server groups."""
+    MEMORY_MB. groups: an eighth value, the project's server groups.
+    connection: run on it (a connection_reader's), not on context's
+    session (a boot's transaction)."""
     with_moved = mapped_since is not None
     statement = _check_statement(from_placement, user_id is not None,
                                  with_moved, all_classes, groups)
@@ -262,7 +264,8 @@ def check_rows(context, project_id, user_id, from_placement,
     if with_moved:
         params.update(mapped_since=mapped_since,
                       created_since=created_since, known=sorted(known))
-    rows = context.session.execute(statement, params).fetchall()
+    rows = (connection or context.session).execute(
+        statement, params).fetchall()
     limits = {'p': {}, 'u': {}, 'c': {}}
     pending_rows, mapped, allocated, moved = {}, None, None, {}
     group_count = 0
@@ -291,13 +294,13 @@ def check_rows(context, project_id, user_id, from_placement,
 
 # --- reads for usage reports ---------------------------------------------
 
-@api_db.reader
+@api_db.connection_reader
 def pending_usage(context, project_id, user_id, from_placement):
     """check_rows in its own (reader) transaction, without the lock:
     (project, user, class limits, pending, mapped, allocated, the
     project's server groups)."""
     rows = check_rows(context, project_id, user_id, from_placement,
-                      groups=True)
+                      groups=True, connection=context.connection)
     return rows[:6] + rows[7:]
 
 
