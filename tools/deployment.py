@@ -41,11 +41,21 @@ the API validates its tokens ([api] auth_strategy = keystone,
 [keystone_authtoken] as the ``nova`` service user), its catalog points
 at the API, and `start` prints the OS_* settings of the openstack client
 (password auth). Without it the API runs noauth2.
+
+Guests answer SSH (as Tempest's validation needs them to): the shared
+"private" network of the embedded network service is a /16 of
+127.0.0.0/8 picked per deployment (``private_network_cidr`` in
+deployment.json: two deployments on one machine never share one), so
+every fixed IP is an address of this machine, and the computes run
+with [fake_driver] guest_ssh = true (each running guest listens on
+port 22 of its addresses: root is needed for that port).
+``--no-guest-ssh`` leaves both at nova_lite's defaults.
 """
 import argparse
 import importlib.util
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -298,8 +308,14 @@ class Deployment(object):
                  prefix=None, keystone=False, apis=1, api_ports=None,
                  database_url=None, transport_url=None, rabbit_node=None,
                  rabbit_management_url=None, allow_cross_cell_resize=False,
-                 extra_config=None, bindir=None, novncproxy_port=None):
+                 extra_config=None, bindir=None, novncproxy_port=None,
+                 guest_ssh=False, private_network_cidr=None):
         self.workdir = os.path.abspath(workdir)
+        # Guests answer SSH on their fixed IPs, which the private
+        # network takes from 127.0.0.0/8 (None: nova_lite's defaults).
+        self.guest_ssh = guest_ssh
+        self.private_network_cidr = private_network_cidr or (
+            guest_network() if guest_ssh else None)
         # nova-lite-novncproxy's port (None: no console proxy runs, and
         # console URLs name [vnc] novncproxy_base_url's default).
         self.novncproxy_port = novncproxy_port
@@ -437,7 +453,7 @@ class Deployment(object):
                     'port': self.port},
             'api_database': {'connection': self.db_url('api')},
             'database': {'connection': self.db_url('cell1')},
-            'local_services': {'connection': self.db_url(LOCAL_SERVICES)},
+            'local_services': self._local_services(),
             'external_events': self._external_events(),
             'filter_scheduler': {'enabled_filters': ENABLED_FILTERS},
         }
@@ -463,19 +479,28 @@ class Deployment(object):
                                             self.mq_url(cell)),
                     'database': {'connection': self.db_url(cell)},
                     # Ports of builds it fails (it stands in for Neutron).
-                    'local_services': {
-                        'connection': self.db_url(LOCAL_SERVICES)},
+                    'local_services': self._local_services(),
                     'external_events': self._external_events(),
                 })
             for i in range(1, self.computes_per_cell + 1):
                 host = '%s-compute%d' % (cell, i)
-                confs[host] = self._write_conf(host, {
+                compute = {
                     'DEFAULT': self._common(host, self.mq_url(cell)),
-                    'local_services': {
-                        'connection': self.db_url(LOCAL_SERVICES)},
+                    'local_services': self._local_services(),
                     'external_events': self._external_events(),
-                })
+                }
+                if self.guest_ssh:
+                    compute['fake_driver'] = {'guest_ssh': 'true'}
+                confs[host] = self._write_conf(host, compute)
         return confs
+
+    def _local_services(self):
+        """[local_services] of every service: the embedded services'
+        database and the private network's range."""
+        section = {'connection': self.db_url(LOCAL_SERVICES)}
+        if self.private_network_cidr:
+            section['private_network_cidr'] = self.private_network_cidr
+        return section
 
     def _cross_cell_resize(self):
         """top.conf's sections that let resizes and cold migrations move
@@ -668,7 +693,10 @@ class Deployment(object):
                        'rabbit_management_url': self.rabbit_management_url,
                        'procs': self.procs, 'commands': self.commands,
                        'bindir': self.bindir,
-                       'novncproxy_port': self.novncproxy_port}, f)
+                       'novncproxy_port': self.novncproxy_port,
+                       'guest_ssh': self.guest_ssh,
+                       'private_network_cidr': self.private_network_cidr},
+                      f)
 
     @classmethod
     def load(cls, workdir):
@@ -681,7 +709,9 @@ class Deployment(object):
                   transport_url=state.get('transport_url'),
                   rabbit_node=state.get('rabbit_node'),
                   rabbit_management_url=state.get('rabbit_management_url'),
-                  novncproxy_port=state.get('novncproxy_port'))
+                  novncproxy_port=state.get('novncproxy_port'),
+                  guest_ssh=state.get('guest_ssh', False),
+                  private_network_cidr=state.get('private_network_cidr'))
         dep.procs = state['procs']
         dep.bindir = state.get('bindir')
         dep.commands = state.get('commands', {})
@@ -847,6 +877,29 @@ def _reap(pid):
     return os.waitstatus_to_exitcode(status)
 
 
+def can_serve_ssh():
+    """Whether guests could listen on port 22 of a loopback address
+    here (root, and no server holding port 22 of every address);
+    start leaves guest SSH off, saying why, when they could not."""
+    import socket
+    with socket.socket() as s:
+        try:
+            s.bind(('127.63.255.254', 22))
+        except OSError as exc:
+            print('deployment: guests will not answer SSH (port 22 of a '
+                  'loopback address: %s); Tempest runs without '
+                  'validation' % exc, file=sys.stderr)
+            return False
+    return True
+
+
+def guest_network():
+    """A /16 of 127.0.0.0/8 for a deployment's private network, picked
+    at random (127.64.0.0 to 127.254.0.0: clear of 127.0.0.1 and of the
+    low addresses other tools use)."""
+    return '127.%d.0.0/16' % random.randint(64, 254)
+
+
 def _free_port():
     import socket
     with socket.socket() as s:
@@ -928,6 +981,12 @@ def main(argv=None):
                         help='run nova-lite-novncproxy (the noVNC console '
                              'proxy) on a free port, console URLs naming '
                              'it')
+    parser.add_argument('--no-guest-ssh', dest='guest_ssh',
+                        action='store_false',
+                        help='guests do not answer SSH and the private '
+                             'network keeps nova_lite\'s default range '
+                             '(by default it is a /16 of 127.0.0.0/8 and '
+                             'computes run [fake_driver] guest_ssh)')
     parser.add_argument('--set', metavar='SECTION.OPTION=VALUE',
                         action='append', default=[], dest='settings',
                         help='an option written into every service\'s '
@@ -945,7 +1004,8 @@ def main(argv=None):
                          allow_cross_cell_resize=args.allow_cross_cell_resize,
                          extra_config=parse_settings(args.settings, parser),
                          novncproxy_port=(_free_port() if args.novncproxy
-                                          else None))
+                                          else None),
+                         guest_ssh=args.guest_ssh and can_serve_ssh())
         try:
             dep.start()
         except Exception:

@@ -13,7 +13,9 @@ Tempest (tools/tempest-requirements.txt) into a venv of its own
 (.tempest-venv) if needed, writes a Tempest workspace in DIR/tempest
 whose tempest.conf describes the deployment
 (Keystone v3 and its catalog, two images and two flavors, the
-microversions the API advertises, the features nova_lite serves), runs
+microversions the API advertises, the features nova_lite serves, and
+[validation]: on, over SSH to the guests' fixed IPs, when the
+deployment's guests answer SSH -- tools/deployment.py's default), runs
 the selection -- ``--interop``: the 81 tests the 2020.06 interoperability
 guideline requires for compute (tools/tempest/interop-2020.06-compute.json);
 ``--full``: tempest.api.compute -- and prints how many passed, failed and
@@ -45,6 +47,11 @@ INTEROP = os.path.join(ROOT, 'tools', 'tempest',
                        'interop-2020.06-compute.json')
 SCHEMAS = os.path.join(ROOT, 'tools', 'tempest', 'response_schemas.py')
 STAMP = '.nova-lite-tempest-stamp'
+# The user and password Tempest logs into guests with (a simulated
+# guest takes any user name; the password is the adminPass Tempest
+# boots its servers with).
+GUEST_USER = 'cirros'
+GUEST_PASSWORD = 'gocubsgo'
 
 # Reads the subunit stream of the last run (stdin) in Tempest's venv:
 # one JSON line per test with its status and, for a skip, the reason.
@@ -302,7 +309,7 @@ def write_config(cloud, workspace, concurrency):
                    # volume-backed rebuild, 2.93, needs Cinder's 3.68).
                    'min_microversion': '3.0',
                    'max_microversion': _volume_max_microversion()},
-        'validation': {'run_validation': 'false'},
+        'validation': validation(cloud.dep),
         'service_available': {'nova': 'true', 'glance': 'true',
                               'neutron': 'true', 'cinder': 'true',
                               'swift': 'false', 'heat': 'false',
@@ -319,6 +326,31 @@ def write_config(cloud, workspace, concurrency):
             os.path.join(_tempest_dir(), 'test_discover'),
             os.path.dirname(_tempest_dir())))
     return path
+
+
+def validation(dep):
+    """[validation]: Tempest logs into the servers it boots (SSH to
+    their fixed IP on the "private" network, with the key pair it
+    makes -- an ECDSA key it generates and imports, as the API makes
+    no keys from 2.92 on -- or the admin password) where
+    the deployment's guests answer SSH (tools/deployment.py: its
+    computes' [fake_driver] guest_ssh, its private network in
+    127.0.0.0/8); else validation is off."""
+    if not getattr(dep, 'guest_ssh', False):
+        return {'run_validation': 'false'}
+    return {'run_validation': 'true',
+            'connect_method': 'fixed',
+            'network_for_ssh': 'private',
+            'ip_version_for_ssh': '4',
+            'auth_method': 'keypair',
+            'ssh_key_type': 'ecdsa',
+            'image_ssh_user': GUEST_USER,
+            'image_alt_ssh_user': GUEST_USER,
+            'image_ssh_password': GUEST_PASSWORD,
+            'image_alt_ssh_password': GUEST_PASSWORD,
+            'connect_timeout': '60',
+            'ssh_timeout': '60',
+            'ping_timeout': '60'}
 
 
 def _public_network_id():

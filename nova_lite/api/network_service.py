@@ -16,8 +16,12 @@ subnets, then its subnets; ``shared`` by administrators only; a subnet
 overlapping another of its network is a 400, an IPv6 one too) and
 deleted (``DELETE``, 204; 409 while a port has an address from them) by
 their project or an administrator, as ``openstack network create`` and
-``openstack subnet create --network N --subnet-range CIDR`` do; an
-unbound port is deleted (``DELETE``, 204; 409 while a server has it).
+``openstack subnet create --network N --subnet-range CIDR`` do. A port
+is created unbound (``POST``, 201: on a network, with the lowest free
+address or the one ``fixed_ips`` names; its name is not kept), as
+``openstack port create --network N`` does, to boot or attach an
+interface with; an unbound port is deleted (``DELETE``, 204; 409 while
+a server has it).
 
 Security groups (``openstack security group create|list|show|delete``,
 ``openstack security group rule create|list|show|delete``):
@@ -46,9 +50,9 @@ _SINGULAR = {'networks': 'network', 'subnets': 'subnet', 'ports': 'port',
              'security-group-rules': 'security_group_rule'}
 _COLLECTION_KEY = {'security-groups': 'security_groups',
                    'security-group-rules': 'security_group_rules'}
-_CREATABLE = ('networks', 'subnets', 'security-groups',
+_CREATABLE = ('networks', 'subnets', 'ports', 'security-groups',
               'security-group-rules')
-_DELETABLE = _CREATABLE + ('ports',)
+_DELETABLE = _CREATABLE
 _NULLABLE_STRING = {'type': ['string', 'null'], 'maxLength': 255}
 _PORT = {'type': ['integer', 'string', 'null'],
          'pattern': '^-?[0-9]+$'}
@@ -117,6 +121,35 @@ CREATE_NETWORK = {
         },
     },
     'required': ['network'],
+    'additionalProperties': False,
+}
+CREATE_PORT = {
+    'type': 'object',
+    'properties': {
+        'port': {
+            'type': 'object',
+            'properties': {
+                'network_id': {'type': 'string', 'maxLength': 36},
+                'name': {'type': 'string', 'maxLength': 255},
+                'description': _NULLABLE_STRING,
+                'admin_state_up': {'type': 'boolean'},
+                'fixed_ips': {
+                    'type': 'array', 'maxItems': 1,
+                    'items': {
+                        'type': 'object',
+                        'properties': {
+                            'ip_address': {'type': 'string',
+                                           'maxLength': 64},
+                            'subnet_id': {'type': 'string',
+                                          'maxLength': 36}},
+                        'additionalProperties': False}},
+                'project_id': _PROJECT, 'tenant_id': _PROJECT,
+            },
+            'required': ['network_id'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['port'],
     'additionalProperties': False,
 }
 CREATE_SUBNET = {
@@ -336,6 +369,16 @@ def _create(req, ctxt, collection):
         return _create_network(req, ctxt)
     if collection == 'subnets':
         return _create_subnet(req, ctxt)
+    if collection == 'ports':
+        spec = _validated(req, CREATE_PORT, 'port')
+        fixed = (spec.get('fixed_ips') or [{}])[0].get('ip_address')
+        try:
+            port = api.create_port(ctxt, spec['network_id'],
+                                   fixed_ip=fixed,
+                                   project_id=_owner(ctxt, spec))
+        except exception.NetworkNotFound as exc:
+            raise exception.ResourceNotFound(message=exc.format_message())
+        return _json({'port': port_body(port)}, 201)
     if collection == 'security-groups':
         spec = _validated(req, CREATE_GROUP, 'security_group')
         group = api.create_security_group(

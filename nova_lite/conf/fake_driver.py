@@ -42,6 +42,16 @@ opts = [
                       'the guest\'s memory (and, for a block migration, '
                       'its disk) to the destination; progress is '
                       'reported along the way. 0: at once.'),
+    cfg.BoolOpt('guest_ssh', default=False,
+                help='Running guests answer SSH on port 22 of each of '
+                     'their IPv4 addresses this machine can bind (in '
+                     'practice 127.0.0.0/8: give the network service\'s '
+                     'private network such a range, [local_services] '
+                     'private_network_cidr) and run the commands a test '
+                     'harness such as Tempest sends them, as a small '
+                     'Linux guest would. Logins: the key pair\'s public '
+                     'key or the server\'s admin password. Needs '
+                     'paramiko and a compute running as root (port 22).'),
     cfg.StrOpt('cpu_info', default='{"arch": "x86_64", "model": "fake"}',
                help='CPU description (JSON) reported by the host.'),
 ]

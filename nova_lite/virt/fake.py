@@ -9,6 +9,15 @@ driver starting on the host reads both and compacts them (a new
 JOURNAL_MAX-th change. A line is a whole guest's state, so replaying
 it twice is harmless (a crash between the two steps of a compaction),
 and a last line cut short by a crash is ignored.
+
+With [fake_driver] guest_ssh, a running guest also answers SSH on its
+local IPv4 addresses (fake_ssh) and runs commands in a small shell
+(fake_guest). What it needs comes with the driver calls that make or
+change it (their optional ``guest`` argument, see apply_guest_info) and
+is kept in its record: its hostname, the public keys and the password
+it accepts, its addresses, local disks and volumes, when it booted and
+the files written on its root disk. Records from before these keys
+load as they are (no such guest answers SSH until it is re-made).
 """
 import hashlib
 import json
@@ -20,6 +29,7 @@ import eventlet
 
 from nova_lite.conf import CONF
 from nova_lite import virt
+from nova_lite.virt import fake_guest
 from nova_lite.virt import fake_vnc
 from nova_lite.virt import live_migration
 
@@ -66,6 +76,44 @@ CRASH_LINES = ('Kernel panic - not syncing: NMI: Not continuing\n'
 
 def _boot(name):
     return BOOT_LINES % {'name': name}
+
+
+def _sha256(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def apply_guest_info(guest, info, now=None):
+    """Record in guest (a record) what the compute told about it (info,
+    from a driver call's ``guest`` argument; every key optional):
+    hostname, authorized_keys (public key lines), admin_password
+    (kept as its SHA-256), addresses ({port id: [IP]}), root_gb,
+    ephemeral_gb and swap_mb (its local disks, with root_gb 0 for a
+    volume-backed server) and files ({path: text}: personality files
+    written on its root disk)."""
+    if not info:
+        return guest
+    for key in ('hostname', 'authorized_keys', 'addresses'):
+        if info.get(key) is not None:
+            guest[key] = info[key]
+    if info.get('admin_password'):
+        guest['admin_password_sha256'] = _sha256(info['admin_password'])
+    if 'root_gb' in info:
+        guest['local_disks'] = fake_guest.local_disks(
+            info.get('root_gb') or 0, info.get('ephemeral_gb') or 0,
+            info.get('swap_mb') or 0)
+    if info.get('files'):
+        files = guest.setdefault('files', {})
+        for path, text in info['files'].items():
+            files[os.path.normpath(os.path.join('/', path))] = text
+    return guest
+
+
+def _booted(guest, now=None):
+    """guest (a record) boots now: a strictly later boot time than
+    its last one."""
+    now = time.time() if now is None else now
+    guest['booted_at'] = max(now, (guest.get('booted_at') or 0) + 0.001)
+    return guest
 
 
 # The first port of each kind of console on a host.
@@ -134,6 +182,9 @@ class FakeDriver(object):
         self._vnc = {}
         self._compact()
         self._booted = time.time()   # the simulated host boots with us
+        # The guests' SSH servers ([fake_driver] guest_ssh), started by
+        # init_host; None when guests do not answer SSH.
+        self._ssh = None
 
     def _load(self):
         return load_guests(os.path.dirname(self._path), self.host)
@@ -164,9 +215,109 @@ class FakeDriver(object):
         self._changes += 1
         if self._changes >= JOURNAL_MAX:
             self._compact()
+        if self._ssh is not None:
+            self._sync_ssh(instance_uuid)
 
     def init_host(self, host):
-        pass
+        """Start the running guests' SSH servers ([fake_driver]
+        guest_ssh)."""
+        if not CONF.fake_driver.guest_ssh or self._ssh is not None:
+            return
+        from nova_lite.virt import fake_ssh
+        self._ssh = fake_ssh.GuestSSH(self.host, self._login,
+                                      self.run_in_guest)
+        with self._lock:
+            for key in list(self._guests):
+                if not key.endswith(RESIZE_SUFFIX):
+                    self._sync_ssh(key)
+
+    def cleanup_host(self, host):
+        """Stop the guests' SSH servers (the compute service stops)."""
+        if self._ssh is not None:
+            self._ssh.close()
+            self._ssh = None
+
+    # Guest SSH ([fake_driver] guest_ssh).
+
+    def _sync_ssh(self, instance_uuid):
+        """The guest answers SSH on its addresses while it runs (not
+        while it is an incoming live-migration copy), else not."""
+        guest = self._guests.get(instance_uuid)
+        addresses = []
+        if guest is not None and guest.get('power_state') == RUNNING and (
+                not guest.get('incoming')):
+            for ips in (guest.get('addresses') or {}).values():
+                addresses.extend(ips)
+        self._ssh.sync(instance_uuid, addresses)
+
+    def ssh_addresses(self, instance_uuid):
+        """The addresses where the guest answers SSH now ([] without
+        guest_ssh)."""
+        if self._ssh is None:
+            return []
+        return self._ssh.listening(instance_uuid)
+
+    def _login(self, instance_uuid):
+        """What the running guest accepts at login: {'authorized_keys',
+        'passwords' (SHA-256 hex)}; None when it does not run. A
+        rescued guest takes its rescue password (else its own)."""
+        guest = self._guests.get(instance_uuid)
+        if guest is None or guest.get('power_state') != RUNNING:
+            return None
+        password = guest.get('admin_password_sha256')
+        if guest.get('rescue_image_ref') and guest.get(
+                'rescue_password_sha256'):
+            password = guest['rescue_password_sha256']
+        return {'authorized_keys': guest.get('authorized_keys') or [],
+                'passwords': [password] if password else []}
+
+    def _elsewhere(self, key):
+        """key's record on another host of this state directory (the
+        storage a move copies the guest's disk from), or None."""
+        directory = os.path.dirname(self._path)
+        for name in sorted(os.listdir(directory)):
+            if name.endswith('.json') and name != self.host + '.json':
+                found = load_guests(directory, name[:-len('.json')]).get(key)
+                if found:
+                    return found
+        return None
+
+    def _files_elsewhere(self, key):
+        """The files on the root disk of key's record, here (a resize
+        to the same host) or on another host."""
+        source = self._guests.get(key) or self._elsewhere(key) or {}
+        return dict(source.get('files') or {})
+
+    def run_in_guest(self, instance_uuid, user, command):
+        """(status, stdout, stderr) of command run by user in the
+        running guest's shell; what it writes stays on its root disk.
+        GuestNotRunning when it does not run (GuestNotFound: none)."""
+        with self._lock:
+            guest = self._guests.get(instance_uuid)
+            if guest is None:
+                raise GuestNotFound('No guest %s on %s'
+                                    % (instance_uuid, self.host))
+            if guest.get('power_state') != RUNNING:
+                raise GuestNotRunning('Guest %s is not running'
+                                      % instance_uuid)
+            booted = guest.get('booted_at')
+            snapshot = json.loads(json.dumps(guest))
+        shell = fake_guest.Shell(snapshot, user)
+        result = shell.run(command)
+        before = snapshot.get('files') or {}
+        if shell.files != before:
+            with self._lock:
+                guest = self._guests.get(instance_uuid)
+                # Not written when the disk went meanwhile (a rebuild).
+                if guest is not None and guest.get('booted_at') == booted:
+                    files = guest.setdefault('files', {})
+                    for path in set(before) - set(shell.files):
+                        files.pop(path, None)
+                    for path, text in shell.files.items():
+                        if before.get(path, 0) != text:
+                            files[path] = text
+                    self._persist(instance_uuid)
+        return result
 
     def get_available_nodes(self):
         return [self.host]
@@ -186,15 +337,16 @@ class FakeDriver(object):
                               % (what, instance_uuid, self.host))
 
     @_hooked
-    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None):
+    def spawn(self, instance_uuid, vcpus, memory_mb, disk_gb, name=None,
+              guest=None):
         """Start a guest; [fake_driver] spawn_delay, fail_spawn_on_hosts
-        and fail_spawn_for_names shape it for tests and demos."""
+        and fail_spawn_for_names shape it for tests and demos. guest:
+        what it knows of itself (apply_guest_info)."""
         self._boot_like_spawn(instance_uuid, name, 'spawn')
         with self._lock:
-            self._guests[instance_uuid] = {'vcpus': vcpus,
-                                           'memory_mb': memory_mb,
-                                           'disk_gb': disk_gb,
-                                           'power_state': RUNNING}
+            self._guests[instance_uuid] = _booted(apply_guest_info(
+                {'vcpus': vcpus, 'memory_mb': memory_mb, 'disk_gb': disk_gb,
+                 'power_state': RUNNING}, guest))
             self._persist(instance_uuid)
         self.log_console(instance_uuid, _boot(name or instance_uuid))
 
@@ -202,12 +354,16 @@ class FakeDriver(object):
     # idempotent (a compute restarted mid-way runs it again).
     # GuestNotFound when the host has no such guest.
 
-    def _set_power(self, instance_uuid, state):
+    def _set_power(self, instance_uuid, state, boots=False):
+        """boots: the guest (re)boots (its boot time is now)."""
         with self._lock:
             guest = self._guests.get(instance_uuid)
             if guest is None:
                 raise GuestNotFound('No guest %s on %s'
                                     % (instance_uuid, self.host))
+            if boots or (state == RUNNING and guest.get('power_state') in (
+                    SHUTDOWN, None)):
+                _booted(guest)
             guest['power_state'] = state
             self._persist(instance_uuid)
 
@@ -233,7 +389,7 @@ class FakeDriver(object):
         if not hard and self.get_power_state(instance_uuid) != RUNNING:
             raise GuestNotRunning('Guest %s is not running; it cannot be '
                                   'rebooted softly' % instance_uuid)
-        self._set_power(instance_uuid, RUNNING)
+        self._set_power(instance_uuid, RUNNING, boots=True)
         self.log_console(instance_uuid, (
             'reboot: Restarting system' if not hard else
             'reboot: hard reset') + '\n' + _boot(instance_uuid))
@@ -264,14 +420,20 @@ class FakeDriver(object):
 
     @_hooked
     def rebuild(self, instance_uuid, vcpus, memory_mb, disk_gb, image_ref,
-                preserve_ephemeral=False, name=None, power_on=True):
+                preserve_ephemeral=False, name=None, power_on=True,
+                guest=None):
         """Re-create the guest's root disk from image_ref and boot it
         again, on this host (with [fake_driver] spawn_delay and the
         simulated failures of spawn). The guest ends running, or shut
-        off when power_on is False."""
+        off when power_on is False. What was written on its root disk
+        is gone; guest: what it knows of itself now (its personality
+        files among it)."""
+        info = guest
         self._boot_like_spawn(instance_uuid, name, 'rebuild')
         with self._lock:
             guest = dict(self._guests.get(instance_uuid) or {})
+            guest.pop('files', None)
+            _booted(apply_guest_info(guest, info))
             guest.update({'vcpus': vcpus, 'memory_mb': memory_mb,
                           'disk_gb': disk_gb, 'image_ref': image_ref,
                           'rebuilds': guest.get('rebuilds', 0) + 1,
@@ -300,15 +462,20 @@ class FakeDriver(object):
     @_hooked
     def rescue(self, instance_uuid, rescue_image_ref, admin_password=None):
         """Boot the guest from rescue_image_ref, its own disk attached
-        as a second one (running). Idempotent; GuestNotFound."""
+        as a second one (running); it takes admin_password at login.
+        Idempotent; GuestNotFound."""
         with self._lock:
             guest = self._guests.get(instance_uuid)
             if guest is None:
                 raise GuestNotFound('No guest %s on %s to rescue'
                                     % (instance_uuid, self.host))
+            if not guest.get('rescue_image_ref'):
+                _booted(guest)
             guest.update({'rescue_image_ref': rescue_image_ref,
                           'rescue_password_set': bool(admin_password),
                           'power_state': RUNNING})
+            if admin_password:
+                guest['rescue_password_sha256'] = _sha256(admin_password)
             self._persist(instance_uuid)
 
     @_hooked
@@ -320,8 +487,10 @@ class FakeDriver(object):
             if guest is None:
                 raise GuestNotFound('No guest %s on %s to unrescue'
                                     % (instance_uuid, self.host))
-            guest.pop('rescue_image_ref', None)
+            if guest.pop('rescue_image_ref', None) is not None:
+                _booted(guest)
             guest.pop('rescue_password_set', None)
+            guest.pop('rescue_password_sha256', None)
             guest['power_state'] = RUNNING
             self._persist(instance_uuid)
 
@@ -337,8 +506,7 @@ class FakeDriver(object):
             if guest.get('power_state') != RUNNING:
                 raise GuestNotRunning('Guest %s is not running'
                                       % instance_uuid)
-            guest['admin_password_sha256'] = hashlib.sha256(
-                new_pass.encode()).hexdigest()
+            guest['admin_password_sha256'] = _sha256(new_pass)
             self._persist(instance_uuid)
 
     # Volumes: the guest records which volume is on which device (its
@@ -352,6 +520,9 @@ class FakeDriver(object):
                                     % (instance_uuid, self.host))
             guest.setdefault('volumes', {})[mountpoint] = (
                 connection_info or {}).get('serial')
+            size = _volume_bytes(connection_info)
+            if size:
+                guest.setdefault('volume_bytes', {})[mountpoint] = size
             self._persist(instance_uuid)
 
     @_hooked
@@ -393,6 +564,7 @@ class FakeDriver(object):
             guest = self._guests.get(instance_uuid)
             if guest is not None and mountpoint in guest.get('volumes', {}):
                 del guest['volumes'][mountpoint]
+                guest.get('volume_bytes', {}).pop(mountpoint, None)
                 self._persist(instance_uuid)
 
     # Interfaces: the guest records the ports plugged into it (by port
@@ -406,14 +578,19 @@ class FakeDriver(object):
                 raise GuestNotFound('No guest %s on %s'
                                     % (instance_uuid, self.host))
             guest.setdefault('interfaces', {})[vif['id']] = vif['address']
+            if 'addresses' in guest or self._ssh is not None:
+                guest.setdefault('addresses', {})[vif['id']] = vif_ips(vif)
             self._persist(instance_uuid)
 
     @_hooked
     def detach_interface(self, instance_uuid, port_id):
         with self._lock:
             guest = self._guests.get(instance_uuid)
-            if guest is not None and port_id in guest.get('interfaces', {}):
-                del guest['interfaces'][port_id]
+            if guest is not None and (
+                    port_id in guest.get('interfaces', {})
+                    or port_id in guest.get('addresses', {})):
+                guest.get('interfaces', {}).pop(port_id, None)
+                guest.get('addresses', {}).pop(port_id, None)
                 self._persist(instance_uuid)
 
     @_hooked
@@ -427,6 +604,8 @@ class FakeDriver(object):
                                           None) is not None
             if found:
                 self._persist(instance_uuid)
+            elif self._ssh is not None:
+                self._sync_ssh(instance_uuid)
         if not with_resize_copy or found:
             self._forget_console(instance_uuid)
 
@@ -454,14 +633,22 @@ class FakeDriver(object):
 
     @_hooked
     def finish_migration(self, instance_uuid, vcpus, memory_mb, disk_gb,
-                         image_ref=None, power_on=True):
+                         image_ref=None, power_on=True, guest=None):
         """Destination: create the moved guest with the new flavor's
-        sizes, running unless power_on is False."""
+        sizes, running unless power_on is False; guest: what it knows
+        of itself (apply_guest_info). With guest_ssh, the files on its
+        root disk come along from the source's set-aside guest."""
         with self._lock:
-            self._guests[instance_uuid] = {
+            moved = {
                 'vcpus': vcpus, 'memory_mb': memory_mb, 'disk_gb': disk_gb,
                 'image_ref': image_ref,
                 'power_state': RUNNING if power_on else SHUTDOWN}
+            if self._ssh is not None:
+                files = self._files_elsewhere(instance_uuid + RESIZE_SUFFIX)
+                if files:
+                    moved['files'] = files
+            self._guests[instance_uuid] = _booted(apply_guest_info(
+                moved, guest))
             self._persist(instance_uuid)
         if power_on:
             self.log_console(instance_uuid, _boot(instance_uuid))
@@ -488,9 +675,10 @@ class FakeDriver(object):
             if guest is None:
                 raise GuestNotFound('No guest %s on %s to revert to'
                                     % (instance_uuid, self.host))
-            guest = dict(guest, vcpus=vcpus, memory_mb=memory_mb,
-                         disk_gb=disk_gb,
-                         power_state=RUNNING if power_on else SHUTDOWN)
+            guest = _booted(dict(guest, vcpus=vcpus, memory_mb=memory_mb,
+                                 disk_gb=disk_gb,
+                                 power_state=(RUNNING if power_on
+                                              else SHUTDOWN)))
             guest.pop('migrating_to', None)
             self._guests[instance_uuid] = guest
             self._persist(instance_uuid)
@@ -523,15 +711,25 @@ class FakeDriver(object):
                                   % (instance_uuid, self.host))
 
     @_hooked
-    def pre_live_migration(self, instance_uuid, vcpus, memory_mb, disk_gb):
-        """Destination: the incoming copy of the guest (paused)."""
+    def pre_live_migration(self, instance_uuid, vcpus, memory_mb, disk_gb,
+                           guest=None):
+        """Destination: the incoming copy of the guest (paused); guest:
+        what it knows of itself (apply_guest_info). With guest_ssh, its
+        files and boot time come from the source's guest."""
+        info = guest
         with self._lock:
             guest = self._guests.get(instance_uuid)
             if guest is not None and not guest.get('incoming'):
                 return      # already running here
-            self._guests[instance_uuid] = {
+            incoming = {
                 'vcpus': vcpus, 'memory_mb': memory_mb, 'disk_gb': disk_gb,
                 'power_state': PAUSED, 'incoming': True}
+            if self._ssh is not None:
+                source = self._elsewhere(instance_uuid) or {}
+                for key in ('files', 'booted_at'):
+                    if source.get(key):
+                        incoming[key] = source[key]
+            self._guests[instance_uuid] = apply_guest_info(incoming, info)
             self._persist(instance_uuid)
 
     @_hooked
@@ -571,6 +769,8 @@ class FakeDriver(object):
             if guest.get('incoming') or guest['power_state'] != RUNNING:
                 guest = dict(guest, power_state=RUNNING)
                 guest.pop('incoming', None)
+                if not guest.get('booted_at'):
+                    _booted(guest)
                 self._guests[instance_uuid] = guest
                 self._persist(instance_uuid)
 
@@ -739,6 +939,20 @@ class FakeDriver(object):
             'stats': ({virt.SHARED_EPHEMERAL_STORAGE: 'true'}
                       if fd.ephemeral_storage_shared else {}),
         }
+
+
+def vif_ips(vif):
+    """The IP addresses of a VIF (network info's shape)."""
+    return [ip['address']
+            for subnet in ((vif.get('network') or {}).get('subnets') or ())
+            for ip in subnet.get('ips') or () if ip.get('address')]
+
+
+def _volume_bytes(connection_info):
+    """A volume's size from its connection info, when it says it."""
+    data = (connection_info or {}).get('data') or {}
+    size = data.get('size_bytes') or (data.get('size') or 0) * 1024 ** 3
+    return int(size) if size else None
 
 
 def load_guests(directory, host):

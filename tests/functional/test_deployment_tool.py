@@ -307,3 +307,39 @@ def test_scheduler_runs_the_hint_filters_as_devstack(tool, tmp_path):
     parser.read(dep.write_configs()['top'])
     assert parser.get('filter_scheduler',
                       'enabled_filters') == 'ComputeFilter'
+
+
+def test_guests_answer_ssh_on_a_private_range_of_their_own(tool, tmp_path):
+    """With guest_ssh (start's default where port 22 can be served),
+    computes run [fake_driver] guest_ssh and the private network is a
+    /16 of 127.0.0.0/8 picked per deployment (kept in its state);
+    without it (the class's default, --no-guest-ssh) both stay at
+    nova_lite's defaults."""
+    import ipaddress
+
+    dep = tool.Deployment(str(tmp_path / 'a'), cells=1, prefix='nl_g',
+                          rabbit_node='rabbit@here', guest_ssh=True)
+    confs = dep.write_configs()
+    cidr = ipaddress.ip_network(dep.private_network_cidr)
+    assert cidr.prefixlen == 16 and cidr.subnet_of(
+        ipaddress.ip_network('127.0.0.0/8'))
+    assert ipaddress.ip_address('127.0.0.1') not in cidr
+    for name in ('top', 'cell1-conductor', 'cell1-compute1'):
+        parser = configparser.ConfigParser()
+        parser.read(confs[name])
+        assert parser['local_services']['private_network_cidr'] == str(
+            cidr), name
+    parser = configparser.ConfigParser()
+    parser.read(confs['cell1-compute1'])
+    assert parser['fake_driver']['guest_ssh'] == 'true'
+    dep.save()
+    loaded = tool.Deployment.load(str(tmp_path / 'a'))
+    assert (loaded.guest_ssh, loaded.private_network_cidr) == (
+        True, str(cidr))
+
+    plain = tool.Deployment(str(tmp_path / 'b'), cells=1, prefix='nl_h')
+    confs = plain.write_configs()
+    parser = configparser.ConfigParser()
+    parser.read(confs['cell1-compute1'])
+    assert 'fake_driver' not in parser.sections()
+    assert 'private_network_cidr' not in parser['local_services']

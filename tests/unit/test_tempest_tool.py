@@ -77,3 +77,18 @@ def test_scheduler_filters_are_the_deployments(tmp_path):
                     'SameHostFilter,NoSuchFilter,DifferentHostFilter\n')
     assert tool.scheduler_filters(str(conf)) == (
         'ComputeFilter,SameHostFilter,DifferentHostFilter')
+
+
+def test_validation_logs_into_guests_that_answer_ssh():
+    class Dep(object):
+        guest_ssh = True
+
+    validation = _tool().validation(Dep())
+    assert validation['run_validation'] == 'true'
+    assert validation['connect_method'] == 'fixed'
+    assert validation['network_for_ssh'] == 'private'
+    # Tempest generates an ECDSA key and imports it (2.92 makes none).
+    assert validation['ssh_key_type'] == 'ecdsa'
+    assert validation['image_ssh_user'] == validation['image_alt_ssh_user']
+    Dep.guest_ssh = False
+    assert _tool().validation(Dep()) == {'run_validation': 'false'}

@@ -19,6 +19,7 @@ from oslo_utils import timeutils
 from nova_lite.compute import instance_events
 from nova_lite.compute.service import event_waits
 from nova_lite.compute.service import group_check
+from nova_lite.compute.service import guest_info
 from nova_lite.compute.service import vif_plugging
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.db.outage import until_databases_answer
@@ -82,7 +83,8 @@ class BuildTasks(object):
                     context, 'compute__do_build_and_run_instance',
                     self.host, instance.uuid) as event:
                 self._build(context, instance, request_spec,
-                            requested_networks, host_list, event)
+                            requested_networks, host_list, event,
+                            admin_password)
         finally:
             self.running.discard(instance.uuid)
 
@@ -121,7 +123,7 @@ class BuildTasks(object):
         return done
 
     def _build(self, context, instance, request_spec, requested_networks,
-               host_list, event):
+               host_list, event, admin_password=None):
         try:
             instance.task_state = instance_obj.NETWORKING
             # Waits out a database restart: failing here would leave the
@@ -151,7 +153,8 @@ class BuildTasks(object):
                 context, instance)
             instance.task_state = instance_obj.SPAWNING
             instance.save(expected_task_state=[instance_obj.NETWORKING])
-            self._spawn_plugged(context, instance, nw_info, volume_backed)
+            self._spawn_plugged(context, instance, nw_info, volume_backed,
+                                admin_password)
             self.volumes.plug_block_devices(context, instance, bdms)
             instance.vm_state = instance_obj.ACTIVE
             instance.power_state = instance_obj.RUNNING
@@ -237,7 +240,8 @@ class BuildTasks(object):
         self._reschedule(context, instance, request_spec,
                          requested_networks, host_list, exc)
 
-    def _spawn_plugged(self, context, instance, nw_info, volume_backed):
+    def _spawn_plugged(self, context, instance, nw_info, volume_backed,
+                       admin_password=None):
         """Spawn the guest and plug its VIFs, waiting for
         network-vif-plugged as vif_plugging.spawn_and_wait says; the
         VIFs awaited show active in the info cache after."""
@@ -248,7 +252,9 @@ class BuildTasks(object):
             self.driver.spawn(
                 instance.uuid, flavor.vcpus, flavor.memory_mb,
                 (0 if volume_backed else flavor.root_gb)
-                + flavor.ephemeral_gb, name=instance.display_name)
+                + flavor.ephemeral_gb, name=instance.display_name,
+                guest=guest_info.describe(instance, nw_info, admin_password,
+                                          volume_backed))
         awaited = vif_plugging.spawn_and_wait(
             self.waits, self.network_api, context, instance, self.host,
             [v['id'] for v in nw_info or ()],

@@ -43,6 +43,7 @@ from oslo_utils import timeutils
 from nova_lite.compute import block_devices
 from nova_lite.compute import instance_events
 from nova_lite.compute.service import group_check
+from nova_lite.compute.service import guest_info
 from nova_lite.compute.service import moves
 from nova_lite.compute.service import saves
 from nova_lite.conf import CONF
@@ -235,7 +236,8 @@ class CrossCellTasks(object):
                         moves.disk_gb(new, volume_backed),
                         image_ref=(None if volume_backed
                                    else snapshot_id or instance.image_ref),
-                        power_on=power_on)
+                        power_on=power_on, guest=guest_info.describe(
+                            instance, volume_backed=volume_backed))
                     # As Nova's finish_migration: the VIFs plugged, no
                     # network-vif-plugged awaited (the mapping still
                     # names the source's cell, where it would go).

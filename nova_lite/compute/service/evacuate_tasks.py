@@ -46,6 +46,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
 from nova_lite.compute.service import group_check
+from nova_lite.compute.service import guest_info
 from nova_lite.compute.service import moves
 from nova_lite.compute.service import saves
 from nova_lite.compute.service import vif_plugging
@@ -202,7 +203,10 @@ class EvacuateTasks(object):
         def spawn():
             self.driver.spawn(instance.uuid, flavor.vcpus, flavor.memory_mb,
                               moves.disk_gb(flavor, volume_backed),
-                              name=instance.display_name)
+                              name=instance.display_name,
+                              guest=guest_info.describe(
+                                  instance, admin_password=admin_password,
+                                  volume_backed=volume_backed))
         port_ids = [p['id'] for p in self.network_api.get_ports(
             context, device_id=instance.uuid)]
         if self.waits is None:

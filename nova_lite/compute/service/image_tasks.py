@@ -11,6 +11,7 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
+from nova_lite.compute.service import guest_info
 from nova_lite import exception
 from nova_lite.image import api as image_api
 from nova_lite.notifications import instance as notify
@@ -94,10 +95,10 @@ class ImageTasks(object):
         with self.locks(instance.uuid), notify.action(
                 context, instance, self.host, 'rebuild', error_phase=True):
             self._rebuild(context, instance, image_ref, preserve_ephemeral,
-                          reimage_boot_volume)
+                          reimage_boot_volume, admin_password)
 
     def _rebuild(self, context, instance, image_ref, preserve_ephemeral,
-                 reimage_boot_volume=False):
+                 reimage_boot_volume=False, admin_password=None):
         was_stopped = instance.vm_state == instance_obj.STOPPED
         root = None
         try:
@@ -117,7 +118,10 @@ class ImageTasks(object):
                                 image_ref,
                                 preserve_ephemeral=preserve_ephemeral,
                                 name=instance.display_name,
-                                power_on=not was_stopped)
+                                power_on=not was_stopped,
+                                guest=guest_info.describe(
+                                    instance,
+                                    admin_password=admin_password))
             if root is not None:
                 self.reimager.reconnect(context, instance, root)
             instance.vm_state = (instance_obj.STOPPED if was_stopped

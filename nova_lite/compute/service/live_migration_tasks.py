@@ -49,6 +49,7 @@ from oslo_log import log as logging
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute.service import group_check
+from nova_lite.compute.service import guest_info
 from nova_lite.compute.service import locks
 from nova_lite.compute.service import saves
 from nova_lite.compute.service import vif_plugging
@@ -383,7 +384,8 @@ class LiveMigrationTasks(object):
         disk = 0 if not migrate_data.get('block_migration') else (
             flavor.root_gb + flavor.ephemeral_gb)
         self.driver.pre_live_migration(instance.uuid, flavor.vcpus,
-                                       flavor.memory_mb, disk)
+                                       flavor.memory_mb, disk,
+                                       guest=guest_info.describe(instance))
         self.network_api.bindings_plugged(context, instance.uuid, self.host)
         return migrate_data
 

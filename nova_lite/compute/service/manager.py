@@ -209,7 +209,9 @@ class ComputeManager(object):
                           self.host)
 
     def cleanup_host(self):
-        pass
+        cleanup = getattr(self.driver, 'cleanup_host', None)
+        if cleanup is not None:
+            cleanup(self.host)
 
     def update_available_resource(self, context):
         self.rt.update_available_resource(context, self.service_ref.id)

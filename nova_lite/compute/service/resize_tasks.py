@@ -54,6 +54,7 @@ from oslo_utils import timeutils
 from nova_lite.compute import instance_events
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute.service import group_check
+from nova_lite.compute.service import guest_info
 from nova_lite.compute.service import moves
 from nova_lite.compute.service import saves
 from nova_lite.compute.service import vif_plugging
@@ -368,7 +369,7 @@ class ResizeTasks(object):
                 self.driver.finish_migration(
                     instance.uuid, new.vcpus, new.memory_mb,
                     moves.disk_gb(new), image_ref=instance.image_ref,
-                    power_on=power_on)
+                    power_on=power_on, guest=guest_info.describe(instance))
             except Exception as exc:
                 LOG.warning('Finishing the resize of %s failed on %s: %s; '
                             'it goes back to %s', instance.uuid, self.host,

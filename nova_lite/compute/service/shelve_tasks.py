@@ -23,6 +23,7 @@ from oslo_utils import timeutils
 
 from nova_lite.compute import instance_events
 from nova_lite.compute.service import group_check
+from nova_lite.compute.service import guest_info
 from nova_lite.compute.service import saves
 from nova_lite.compute.service import vif_plugging
 from nova_lite.conf import CONF
@@ -287,7 +288,9 @@ class ShelveTasks(object):
                 self.driver.spawn(
                     instance.uuid, flavor.vcpus, flavor.memory_mb,
                     (0 if volume_backed else flavor.root_gb)
-                    + flavor.ephemeral_gb, name=instance.display_name)
+                    + flavor.ephemeral_gb, name=instance.display_name,
+                    guest=guest_info.describe(
+                        instance, volume_backed=volume_backed))
             if self.waits is None:
                 spawn()
             else:

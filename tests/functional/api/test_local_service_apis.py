@@ -278,3 +278,35 @@ def test_image_without_data_downloads_as_204(app):
     assert app.get(path + '/file', headers=MEMBER).body == b''
     app.delete(path, headers=MEMBER, status=204)
     app.get(path + '/file', headers=MEMBER, status=404)
+
+
+def test_port_created_unbound_then_deleted(app, api_env):
+    """Neutron's port create, as Tempest's interface attach tests make
+    one to attach (AttachInterfacesTestJSON)."""
+    base = '/networking/v2.0/'
+    net = app.post_json(base + 'networks', {'network': {'name': 'p1'}},
+                        headers=MEMBER, status=201).json['network']
+    app.post_json(base + 'subnets', {'subnet': {
+        'network_id': net['id'], 'cidr': '19.81.0.0/24', 'ip_version': 4}},
+        headers=MEMBER, status=201)
+    port = app.post_json(base + 'ports', {'port': {
+        'network_id': net['id'], 'name': 'tempest-port'}},
+        headers=MEMBER, status=201).json['port']
+    assert (port['network_id'], port['device_id'], port['project_id'],
+            port['fixed_ips'][0]['ip_address']) == (
+        net['id'], '', 'project-a', '19.81.0.2')
+    assert app.get(base + 'ports/' + port['id'], headers=MEMBER).json[
+        'port']['id'] == port['id']
+    chosen = app.post_json(base + 'ports', {'port': {
+        'network_id': net['id'],
+        'fixed_ips': [{'ip_address': '19.81.0.9'}]}},
+        headers=MEMBER, status=201).json['port']
+    assert chosen['fixed_ips'][0]['ip_address'] == '19.81.0.9'
+    # Another project's network (404), an unknown attribute (400).
+    app.post_json(base + 'ports', {'port': {'network_id': net['id']}},
+                  headers=OTHER, status=404)
+    app.post_json(base + 'ports', {'port': {
+        'network_id': net['id'], 'mtu': 1}}, headers=MEMBER, status=400)
+    for made in (port, chosen):
+        app.delete(base + 'ports/' + made['id'], headers=MEMBER, status=204)
+    app.get(base + 'ports/' + port['id'], headers=MEMBER, status=404)
