@@ -78,6 +78,9 @@ API version history:
     1.18 - volume_snapshot_create(instance, volume_id, create_info) and
           volume_snapshot_delete(instance, volume_id, snapshot_id,
           delete_info) (casts): os-assisted-volume-snapshots.
+    1.19 - build_and_run_instance(..., injected_files) (sent as 1.19
+          only with personality files: the guest gets them on its root
+          disk; an older compute is sent none).
 
 With [upgrade_levels] compute = auto, each call to a host is capped at the
 RPC version that host's recorded service version speaks, and objects are
@@ -129,10 +132,12 @@ SWAP_VOLUME_VERSION = '1.16'
 GROUP_CHECK_VERSION = '1.17'
 # The version that has volume_snapshot_create and volume_snapshot_delete.
 VOLUME_SNAPSHOT_VERSION = '1.18'
+# The version whose build_and_run_instance takes injected_files.
+INJECTED_FILES_VERSION = '1.19'
 
 
 class ComputeAPI(object):
-    VERSION = '1.18'
+    VERSION = '1.19'
 
     def __init__(self):
         self._clients = {}
@@ -200,15 +205,23 @@ class ComputeAPI(object):
 
     def build_and_run_instance(self, context, host, instance, request_spec,
                                requested_networks, host_list,
-                               admin_password=None):
+                               admin_password=None, injected_files=None):
         """Cast: build instance on host (context targeted at its cell);
-        host_list: the alternates a reschedule may use."""
+        host_list: the alternates a reschedule may use; injected_files:
+        [[path, base64 contents]] (only to a compute at 1.19)."""
+        kwargs = {}
+        version = '1.3'
+        if injected_files and self.can_send(context, host,
+                                            INJECTED_FILES_VERSION):
+            version = INJECTED_FILES_VERSION
+            kwargs['injected_files'] = injected_files
         cctxt = self._client(context, host).prepare(server=host,
-                                                    version='1.3')
+                                                    version=version)
         cctxt.cast(context, 'build_and_run_instance', instance=instance,
                    request_spec=request_spec,
                    requested_networks=requested_networks,
-                   host_list=host_list, admin_password=admin_password)
+                   host_list=host_list, admin_password=admin_password,
+                   **kwargs)
 
     def terminate_instance(self, context, instance):
         """Cast: destroy the guest, free its ports and allocations and

@@ -110,7 +110,8 @@ class Builder(object):
 
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
-                                     admin_password=None):
+                                     admin_password=None,
+                                     injected_files=None):
         token = _token()
         build_requests = {br.instance_uuid: br for br in
                           until_databases_answer(build_request_obj.take)(
@@ -143,13 +144,14 @@ class Builder(object):
             try:
                 self._build_one(context, cell, build_requests[uuid],
                                 request_spec, requested_networks, hosts,
-                                admin_password, token)
+                                admin_password, token, injected_files)
             except Exception as exc:
                 LOG.exception('Building %s in %s failed', uuid, cell.name)
                 self.fail_build(context, cell, build_requests[uuid], exc)
 
     def _build_one(self, context, cell, build_request, spec,
-                   requested_networks, hosts, admin_password, token):
+                   requested_networks, hosts, admin_password, token,
+                   injected_files=None):
         primary = hosts[0]
         with nova_context.target_cell(context, cell) as cctxt:
             inst = _fresh_instance(
@@ -189,7 +191,7 @@ class Builder(object):
                 return
             self.compute.build_and_run_instance(
                 cctxt, primary['host'], inst, spec, requested_networks,
-                hosts[1:], admin_password)
+                hosts[1:], admin_password, injected_files=injected_files)
 
     def fail_build(self, context, cell, build_request, exc):
         """After an unexpected failure of _build_one (a database error,
@@ -290,14 +292,16 @@ class Builder(object):
     # --- cell conductor ----------------------------------------------
 
     def build_instances(self, context, instance, request_spec,
-                        requested_networks, host_list, failure):
+                        requested_networks, host_list, failure,
+                        injected_files=None):
         """Reschedule instance (task_state scheduling, host None) to the
         first of host_list whose claim succeeds; ERROR with a fault when
         none does, or when the databases did not answer for as long as
         until_databases_answer waits (nothing claimed for it then)."""
         try:
             self._reschedule(context, instance, request_spec,
-                             requested_networks, host_list, failure)
+                             requested_networks, host_list, failure,
+                             injected_files)
         except Exception as exc:
             LOG.exception('Rescheduling %s failed', instance.uuid)
             try:
@@ -325,7 +329,8 @@ class Builder(object):
 
     @until_databases_answer
     def _reschedule(self, context, instance, request_spec,
-                    requested_networks, host_list, failure):
+                    requested_networks, host_list, failure,
+                    injected_files=None):
         placement = compute_inventory.placement_for(context)
         for i, alt in enumerate(host_list):
             try:
@@ -351,7 +356,8 @@ class Builder(object):
                      alt['host'], failure.get('message'))
             self.compute.build_and_run_instance(
                 context, alt['host'], instance, request_spec,
-                requested_networks, host_list[i + 1:])
+                requested_networks, host_list[i + 1:],
+                injected_files=injected_files)
             return
         instance.vm_state = instance_obj.ERROR
         instance.task_state = None

@@ -79,7 +79,7 @@ def _field_values(obj):
 class ConductorManager(object):
     """Object indirection endpoint, one per cell conductor; and the cell's
     own orchestration (a reschedule to an alternate host)."""
-    target = messaging.Target(version='1.3')
+    target = messaging.Target(version='1.4')
 
     def __init__(self):
         self.service_name = 'conductor'
@@ -144,16 +144,19 @@ class ConductorManager(object):
                                         version_manifest=object_versions)
 
     def build_instances(self, context, instance, request_spec,
-                        requested_networks, host_list, failure):
-        """1.1: a spawn failed; try the next alternate host."""
+                        requested_networks, host_list, failure,
+                        injected_files=None):
+        """1.1: a spawn failed; try the next alternate host (1.4: with
+        the build's personality files)."""
         self.builder.build_instances(context, instance, request_spec,
-                                     requested_networks, host_list, failure)
+                                     requested_networks, host_list, failure,
+                                     injected_files=injected_files)
 
 
 class ComputeTaskManager(object):
     """The compute_task endpoint of a super conductor."""
     target = messaging.Target(namespace=rpcapi.COMPUTE_TASK_NAMESPACE,
-                              version='1.7')
+                              version='1.8')
 
     def __init__(self):
         self.builder = build.Builder()
@@ -237,12 +240,14 @@ class ComputeTaskManager(object):
 
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
-                                     admin_password=None):
+                                     admin_password=None,
+                                     injected_files=None):
         """1.1: schedule the build requests of instance_uuids and build
-        them in the cells of the hosts picked (or bury them in cell0)."""
+        them in the cells of the hosts picked (or bury them in cell0);
+        1.8: with the personality files the guests get."""
         self.builder.schedule_and_build_instances(
             context, instance_uuids, request_spec, requested_networks,
-            admin_password)
+            admin_password, injected_files=injected_files)
 
     def migrate_server(self, context, instance, flavor, host=None,
                        allow_cross_cell=False):

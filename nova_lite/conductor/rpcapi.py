@@ -13,6 +13,9 @@ ConductorAPI (default namespace), served by every conductor:
           save_and_finish_event (a compute records a quick action's
           event start with its finish only while it may send 1.3; a
           call passing start_time is sent as 1.3).
+    1.4 - build_instances(..., injected_files) (sent as 1.4 only with
+          personality files: a reschedule carries them to the next
+          host).
 
 ComputeTaskAPI (namespace 'compute_task'), served by super conductors
 only (those holding the API database):
@@ -38,6 +41,9 @@ only (those holding the API database):
     1.7 - live_migrate_instance(instance, host, block_migration,
           disk_over_commit, force, wait) (a call when wait, else a
           cast): live migration within the instance's cell.
+    1.8 - schedule_and_build_instances(..., injected_files) (sent as 1.8
+          only with personality files; an older super conductor is sent
+          none and its servers boot without them).
 
 Caps: [upgrade_levels] conductor and compute_task, re-derived on each
 call from the minimum service versions, which SIGHUP makes the process
@@ -65,6 +71,11 @@ EVACUATE_VERSION = '1.5'
 UNSHELVE_HOST_VERSION = '1.6'
 # compute_task version of live_migrate_instance.
 LIVE_MIGRATE_VERSION = '1.7'
+# compute_task version whose schedule_and_build_instances takes
+# injected_files.
+INJECTED_FILES_TASK_VERSION = '1.8'
+# conductor version whose build_instances takes injected_files.
+INJECTED_FILES_VERSION = '1.4'
 
 
 def _version(objmethod, kwargs):
@@ -76,7 +87,7 @@ def _version(objmethod, kwargs):
 
 class ConductorAPI(object):
     """Calls the cell conductor; used as computes' indirection API."""
-    VERSION = '1.3'
+    VERSION = '1.4'
 
     def __init__(self, transport=None, timeout=None, retry=None):
         self.transport = transport
@@ -127,17 +138,24 @@ class ConductorAPI(object):
                           objinst=objinst, object_versions=object_versions)
 
     def build_instances(self, context, instance, request_spec,
-                        requested_networks, host_list, failure):
-        cctxt = self.client.prepare(version='1.1')
+                        requested_networks, host_list, failure,
+                        injected_files=None):
+        kwargs = {}
+        version = '1.1'
+        if injected_files and self.client.can_send_version(
+                INJECTED_FILES_VERSION):
+            version = INJECTED_FILES_VERSION
+            kwargs['injected_files'] = injected_files
+        cctxt = self.client.prepare(version=version)
         cctxt.cast(context, 'build_instances', instance=instance,
                    request_spec=request_spec,
                    requested_networks=requested_networks,
-                   host_list=host_list, failure=failure)
+                   host_list=host_list, failure=failure, **kwargs)
 
 
 class ComputeTaskAPI(object):
     """Calls a super conductor's compute_task endpoint (API transport)."""
-    VERSION = '1.7'
+    VERSION = '1.8'
 
     def __init__(self, transport=None):
         self.client = rpc.CappedClient(
@@ -154,15 +172,23 @@ class ComputeTaskAPI(object):
 
     def schedule_and_build_instances(self, context, instance_uuids,
                                      request_spec, requested_networks,
-                                     admin_password=None):
+                                     admin_password=None,
+                                     injected_files=None):
+        """injected_files: [[path, base64 contents]] of the personality
+        (sent only to a super conductor at 1.8)."""
+        kwargs = {}
+        version = '1.1'
+        if injected_files and self.can_send(INJECTED_FILES_TASK_VERSION):
+            version = INJECTED_FILES_TASK_VERSION
+            kwargs['injected_files'] = injected_files
         # A boot whose cast no queue takes is refused (the API undoes
         # it, 503) instead of waiting in BUILD for a conductor.
-        cctxt = self.client.prepare(version='1.1',
+        cctxt = self.client.prepare(version=version,
                                     transport_options=rpc.AT_LEAST_ONCE)
         cctxt.cast(context, 'schedule_and_build_instances',
                    instance_uuids=instance_uuids, request_spec=request_spec,
                    requested_networks=requested_networks,
-                   admin_password=admin_password)
+                   admin_password=admin_password, **kwargs)
 
     def can_send(self, version):
         """Whether the oldest super conductor (at the cap in force)

@@ -295,6 +295,15 @@ SERVICE_VERSION_HISTORY = _history(
                 'volume_snapshot_delete): an API asks only a compute at '
                 '29 or later for an assisted volume snapshot (400 for an '
                 'older one, as Nova answers a server not ready)'},
+    # 30
+    {'compute_rpc': '1.19', 'conductor_rpc': '1.4',
+     'compute_task_rpc': '1.8',
+     'enables': 'personality files reach the guest: compute_task RPC 1.8 '
+                '(schedule_and_build_instances takes injected_files), '
+                'compute RPC 1.19 (build_and_run_instance takes them), '
+                'conductor RPC 1.4 (build_instances, a reschedule, '
+                'carries them); each is sent only to a service at 30 or '
+                'later, an older one builds the server without them'},
 )
 SERVICE_VERSION = max(SERVICE_VERSION_HISTORY)
 

@@ -454,7 +454,8 @@ def create(context, flavor_id, image_id, name, min_count=1, max_count=1,
     try:
         _conductor().schedule_and_build_instances(
             context, [i.uuid for i in instances], spec, requested_networks,
-            admin_password)
+            admin_password, injected_files=[
+                [path, contents] for path, contents in injected_files or ()])
     except rpc.SEND_FAILURES as exc:
         _undo_create(context, [br for br, _ in requests])
         raise exception.MessagingUnavailable(reason=type(exc).__name__)

@@ -70,7 +70,7 @@ class BuildTasks(object):
 
     def build_and_run_instance(self, context, instance, request_spec,
                                requested_networks, host_list,
-                               admin_password=None):
+                               admin_password=None, injected_files=None):
         """On entry the instance is building, task scheduling, claimed on
         this host. On exit it is ACTIVE and RUNNING here; or, the build
         having failed, everything it made here undone and the instance
@@ -84,7 +84,7 @@ class BuildTasks(object):
                     self.host, instance.uuid) as event:
                 self._build(context, instance, request_spec,
                             requested_networks, host_list, event,
-                            admin_password)
+                            admin_password, injected_files)
         finally:
             self.running.discard(instance.uuid)
 
@@ -123,7 +123,7 @@ class BuildTasks(object):
         return done
 
     def _build(self, context, instance, request_spec, requested_networks,
-               host_list, event, admin_password=None):
+               host_list, event, admin_password=None, injected_files=None):
         try:
             instance.task_state = instance_obj.NETWORKING
             # Waits out a database restart: failing here would leave the
@@ -154,7 +154,7 @@ class BuildTasks(object):
             instance.task_state = instance_obj.SPAWNING
             instance.save(expected_task_state=[instance_obj.NETWORKING])
             self._spawn_plugged(context, instance, nw_info, volume_backed,
-                                admin_password)
+                                admin_password, injected_files)
             self.volumes.plug_block_devices(context, instance, bdms)
             instance.vm_state = instance_obj.ACTIVE
             instance.power_state = instance_obj.RUNNING
@@ -180,7 +180,7 @@ class BuildTasks(object):
             # The host's network agent may be at fault: the next host.
             self._fail_and_reschedule(context, instance, request_spec,
                                       requested_networks, host_list, event,
-                                      exc)
+                                      exc, injected_files)
         except exception.VirtualInterfaceCreateException as exc:
             LOG.warning('Build of instance %s failed on %s: %s',
                         instance.uuid, self.host, exc)
@@ -196,7 +196,7 @@ class BuildTasks(object):
         except Exception as exc:
             self._fail_and_reschedule(context, instance, request_spec,
                                       requested_networks, host_list, event,
-                                      exc)
+                                      exc, injected_files)
 
     def _saved_active(self, context, instance):
         """Whether the instance is ACTIVE with no task on this host in
@@ -227,7 +227,8 @@ class BuildTasks(object):
             return saved
 
     def _fail_and_reschedule(self, context, instance, request_spec,
-                             requested_networks, host_list, event, exc):
+                             requested_networks, host_list, event, exc,
+                             injected_files=None):
         """A build that failed here (exc) and goes to the next host:
         its event failed, what it made here undone (its claim freed),
         the instance back to its cell conductor with the alternates."""
@@ -238,10 +239,11 @@ class BuildTasks(object):
         event.failed(exc, exc.__traceback__)
         self._undo_build(context, instance)
         self._reschedule(context, instance, request_spec,
-                         requested_networks, host_list, exc)
+                         requested_networks, host_list, exc,
+                         injected_files)
 
     def _spawn_plugged(self, context, instance, nw_info, volume_backed,
-                       admin_password=None):
+                       admin_password=None, injected_files=None):
         """Spawn the guest and plug its VIFs, waiting for
         network-vif-plugged as vif_plugging.spawn_and_wait says; the
         VIFs awaited show active in the info cache after."""
@@ -254,7 +256,7 @@ class BuildTasks(object):
                 (0 if volume_backed else flavor.root_gb)
                 + flavor.ephemeral_gb, name=instance.display_name,
                 guest=guest_info.describe(instance, nw_info, admin_password,
-                                          volume_backed))
+                                          volume_backed, injected_files))
         awaited = vif_plugging.spawn_and_wait(
             self.waits, self.network_api, context, instance, self.host,
             [v['id'] for v in nw_info or ()],
@@ -322,7 +324,7 @@ class BuildTasks(object):
         self._free_claim(context, instance)
 
     def _reschedule(self, context, instance, request_spec,
-                    requested_networks, host_list, exc):
+                    requested_networks, host_list, exc, injected_files=None):
         alternates = [h for h in (host_list or [])
                       if h['host'] != self.host]
         try:
@@ -341,7 +343,8 @@ class BuildTasks(object):
         ).build_instances(context, instance, request_spec,
                           requested_networks, alternates,
                           {'host': self.host, 'message': str(exc)[:255],
-                           'details': traceback.format_exc()})
+                           'details': traceback.format_exc()},
+                          injected_files=injected_files)
 
     def recover_interrupted_build(self, context, instance, message=None):
         """After a restart of this host: a build the stop interrupted

@@ -5,14 +5,18 @@ its addresses and its local disks. All of it comes from what the
 compute already holds (the instance, its network info, the request's
 arguments): no database is read here.
 """
+import base64
+import binascii
+
 from nova_lite.network import model as network_model
 
 
 def describe(instance, network_info=None, admin_password=None,
-             volume_backed=None):
+             volume_backed=None, injected_files=None):
     """The driver's ``guest`` dict for instance (see
     nova_lite.virt.fake.apply_guest_info). network_info None: the
-    instance's own; volume_backed None: when it has no image."""
+    instance's own; volume_backed None: when it has no image;
+    injected_files: [[path, base64 contents]] of the personality."""
     if volume_backed is None:
         volume_backed = not instance.image_ref
     flavor = instance.flavor
@@ -33,7 +37,23 @@ def describe(instance, network_info=None, admin_password=None,
     }
     if admin_password:
         info['admin_password'] = admin_password
+    files = personality(injected_files)
+    if files:
+        info['files'] = files
     return info
+
+
+def personality(injected_files):
+    """{path: text} of [[path, base64 contents]] (what a config drive
+    or file injection writes on the root disk)."""
+    files = {}
+    for path, contents in injected_files or ():
+        try:
+            data = base64.b64decode(contents or '', validate=False)
+        except (binascii.Error, ValueError):
+            data = (contents or '').encode()
+        files[path] = data.decode('utf-8', 'replace')
+    return files
 
 
 def addresses(network_info):

@@ -84,7 +84,7 @@ class ComputeManager(object):
     # check_can_live_migrate_destination take the request spec; 1.18:
     # volume_snapshot_create and volume_snapshot_delete
     # (os-assisted-volume-snapshots).
-    target = messaging.Target(version='1.18')
+    target = messaging.Target(version='1.19')
 
     def __init__(self, host):
         self.host = host
@@ -258,10 +258,12 @@ class ComputeManager(object):
 
     def build_and_run_instance(self, context, instance, request_spec,
                                requested_networks, host_list,
-                               admin_password=None):
+                               admin_password=None, injected_files=None):
+        """1.3; 1.19: injected_files, the personality files the guest
+        gets on its root disk."""
         self._builds.build_and_run_instance(
             context, instance, request_spec, requested_networks, host_list,
-            admin_password=admin_password)
+            admin_password=admin_password, injected_files=injected_files)
 
     def terminate_instance(self, context, instance):
         self._builds.terminate_instance(context, instance)

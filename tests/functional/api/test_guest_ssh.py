@@ -194,3 +194,34 @@ def test_reboot_gives_a_later_boot_time_and_keeps_files(cloud):
     finally:
         client.close()
     assert api('DELETE', '/servers/%s' % uuid).status_code == 204
+
+
+def test_personality_files_reach_the_guest(cloud):
+    """Files given on create (personality, up to 2.56) travel with the
+    build (compute_task RPC 1.8, compute RPC 1.19) onto the guest's root
+    disk, where `sudo cat` reads them as Tempest does."""
+    import base64
+
+    plane, api = cloud
+    key = _keypair(api, 'files-key')
+    resp = api('POST', '/servers', {'server': {
+        'name': 'with-files', 'flavorRef': 'two', 'imageRef': IMAGE,
+        'key_name': 'files-key', 'networks': [{'uuid': PRIVATE}],
+        'personality': [
+            {'path': '/test.txt',
+             'contents': base64.b64encode(b'This is a test file.').decode()},
+            {'path': '/etc/motd',
+             'contents': base64.b64encode('h\u00e9llo\n'.encode()).decode()},
+        ]}}, version='2.56')
+    assert resp.status_code == 202, resp.text
+    uuid = resp.json()['server']['id']
+    server = _wait_status(api, uuid, 'ACTIVE', '2.56')['server']
+    address = server['addresses']['private'][0]['addr']
+    client = _ssh(address, pkey=key)
+    try:
+        assert _run(client, 'sudo cat /test.txt') == (
+            0, 'This is a test file.', '')
+        assert _run(client, 'cat /etc/motd') == (0, 'h\u00e9llo\n', '')
+    finally:
+        client.close()
+    assert api('DELETE', '/servers/%s' % uuid).status_code == 204
