@@ -508,6 +508,7 @@ ENDPOINTS = [
     ('POST', '/v2.1/os-security-group-rules'),
     ('GET', '/v2.1/os-networks'), ('POST', '/v2.1/os-networks'),
     ('POST', '/v2.1/os-fixed-ips/10.0.0.1/action'),
+    ('POST', '/networking/v2.0/ports'),
 ]
 BAD_BODIES = {
     'arrays-1000': (nested('array', 1000), 400),
