@@ -44,6 +44,11 @@ SAVED_ACTIVE_RETRY = 2
 # made); a build still in task_state scheduling has its cast waiting in
 # this host's queue.
 INTERRUPTED = (instance_obj.NETWORKING, instance_obj.SPAWNING)
+# Seconds after this process started past which a build of this host
+# still in task scheduling, unchanged since before the start, is one
+# whose cast an earlier process of this host took and died with (a
+# cast still queued for it is delivered well within this).
+ABANDONED_CAST_GRACE = 60
 
 
 class BuildTasks(object):
@@ -67,6 +72,8 @@ class BuildTasks(object):
         self.moves = moves
         # uuids of the builds this process is running.
         self.running = set()
+        # (naive UTC, monotonic) when this process started building.
+        self.started = (timeutils.utcnow(), time.monotonic())
 
     def build_and_run_instance(self, context, instance, request_spec,
                                requested_networks, host_list,
@@ -95,11 +102,18 @@ class BuildTasks(object):
         outage: the failed build could neither be undone nor sent back
         for rescheduling) -- go to ERROR as an interrupted build does
         (recover_interrupted_build), never left in BUILD. One query."""
+        states = list(INTERRUPTED)
+        started_at, started = self.started
+        if time.monotonic() - started > ABANDONED_CAST_GRACE:
+            # Also a build whose cast an earlier process of this host
+            # took and died with (killed between taking the message
+            # and its first save): nothing would ever build it.
+            states.append(instance_obj.SCHEDULING)
         try:
             building = instance_obj.InstanceList.get_by_filters(
                 context, {'host': self.host,
                           'vm_state': [instance_obj.BUILDING],
-                          'task_state': list(INTERRUPTED)})
+                          'task_state': states})
         except Exception:
             LOG.exception('Could not list the builds of %s', self.host)
             return []
@@ -107,15 +121,25 @@ class BuildTasks(object):
         for instance in building:
             if instance.uuid in self.running:
                 continue
+            if instance.task_state == instance_obj.SCHEDULING and not (
+                    _changed_before(instance, started_at)):
+                continue    # cast to this process: still to come
             try:
                 with self.locks(instance.uuid):
                     if instance.uuid in self.running:
                         continue
-                    self.recover_interrupted_build(
-                        context, instance, 'Instance build failed on %s and '
-                        'could not be undone then (%s); undone later.'
-                        % (self.host, 'its database or message queue was '
-                           'unreachable'))
+                    if instance.task_state == instance_obj.SCHEDULING:
+                        self.recover_interrupted_build(
+                            context, instance, 'Instance build was '
+                            'interrupted by a restart of its compute '
+                            'service on %s before it began.' % self.host,
+                            abandoned_cast=True)
+                    else:
+                        self.recover_interrupted_build(
+                            context, instance, 'Instance build failed on '
+                            '%s and could not be undone then (%s); undone '
+                            'later.' % (self.host, 'its database or message '
+                                        'queue was unreachable'))
                 done.append(instance.uuid)
             except Exception:
                 LOG.exception('Could not end the abandoned build of %s',
@@ -346,11 +370,16 @@ class BuildTasks(object):
                            'details': traceback.format_exc()},
                           injected_files=injected_files)
 
-    def recover_interrupted_build(self, context, instance, message=None):
+    def recover_interrupted_build(self, context, instance, message=None,
+                                  abandoned_cast=False):
         """After a restart of this host: a build the stop interrupted
-        (building, task in INTERRUPTED) goes to ERROR with a fault, its
-        guest, volumes' connections, ports and claim freed; never left
-        in BUILD. Nothing when it moved on meanwhile."""
+        (building, task in INTERRUPTED; with abandoned_cast, task
+        scheduling: its cast died with an earlier process) goes to ERROR
+        with a fault, its guest, volumes' connections, ports and claim
+        freed; never left in BUILD. Nothing when it moved on
+        meanwhile."""
+        expected = ([instance_obj.SCHEDULING] if abandoned_cast
+                    else list(INTERRUPTED))
         LOG.warning('Build of %s was interrupted on %s (a restart, or its '
                     'failure could not be undone); it goes to ERROR',
                     instance.uuid, self.host)
@@ -363,7 +392,7 @@ class BuildTasks(object):
         instance.node = None
         try:
             instance.save(expected_vm_state=[instance_obj.BUILDING],
-                          expected_task_state=list(INTERRUPTED))
+                          expected_task_state=expected)
         except exception.NovaLiteException:
             return
         instance.add_fault(
@@ -398,3 +427,12 @@ class BuildTasks(object):
             LOG.info('Instance %s deleted on %s', instance.uuid, self.host)
             notify.notify_about_instance_action(context, instance, self.host,
                                                 'delete', notify.END)
+
+
+def _changed_before(instance, when):
+    """Whether instance (its updated_at, else created_at) last changed
+    before when (naive UTC)."""
+    changed = instance.updated_at or instance.created_at
+    if changed is None:
+        return False
+    return changed.replace(tzinfo=None) < when
