@@ -403,7 +403,7 @@ class Shell(object):
         my_out, my_err = [], []
         for op, target in redirects:
             if op == '<':
-                content = self._read(target)
+                content = self.read(target)
                 if content is None:
                     err.append("sh: can't open '%s': No such file or "
                                "directory\n" % target)
@@ -450,7 +450,7 @@ class Shell(object):
         prefix = path.rstrip('/') + '/'
         return any(p.startswith(prefix) for p in self.files)
 
-    def _read(self, name):
+    def read(self, name):
         """The text of file name, or None when there is none."""
         path = self.path(name)
         virtual = VIRTUAL_FILES.get(path)
@@ -649,7 +649,7 @@ def cmd_cat(shell, args, stdin, out, err):
             err.append('cat: read error: Is a directory\n')
             status = 1
             continue
-        content = shell._read(name)
+        content = shell.read(name)
         if content is None:
             err.append("cat: can't open '%s': No such file or directory\n"
                        % name)
@@ -738,7 +738,7 @@ def cmd_ls(shell, args, stdin, out, err):
     for name in names or ['.']:
         path = shell.path(name)
         if not shell.is_dir(path):
-            if path in shell.files or shell._read(name) is not None:
+            if path in shell.files or shell.read(name) is not None:
                 out.append(name + '\n')
             else:
                 err.append("ls: %s: No such file or directory\n" % name)
@@ -839,7 +839,7 @@ def _inputs(shell, name, names, stdin, err):
         return stdin, 0
     texts, status = [], 0
     for filename in names:
-        content = stdin if filename == '-' else shell._read(filename)
+        content = stdin if filename == '-' else shell.read(filename)
         if content is None:
             err.append('%s: %s: No such file or directory\n'
                        % (name, filename))
