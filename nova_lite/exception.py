@@ -909,6 +909,12 @@ class InterfaceAddressInUse(Conflict):
     msg_fmt = '%(reason)s'
 
 
+class InterfaceAttachRefused(Invalid):
+    """An attach the network cannot serve (no address left): 400, as
+    Nova."""
+    msg_fmt = '%(reason)s'
+
+
 # --- live migration --------------------------------------------------------
 
 class MigrationPreCheckError(Invalid):

@@ -3,12 +3,14 @@ listed and shown (from the network service), attached and detached.
 
 Attach and detach are allowed, as in Nova, on an unlocked server (or by
 an administrator) that is active, paused or stopped with no task (409
-otherwise) and whose compute speaks compute RPC 1.12; the port or
-network is checked here first (404 for a port or network the caller
-cannot see, 409 for a port in use or an address taken, 400 for an
-address outside the network), the instance action recorded, then
-attach is a call to the server's compute (which plugs the port and
-answers with it) and detach a cast.
+otherwise) and whose compute speaks compute RPC 1.12; the instance action is
+recorded, then attach is a call to the server's compute, which checks
+the port or network as it takes it (as in Nova: 404 for a port or
+network the caller cannot see, 409 for a port in use or an address
+taken, 400 for an address outside the network or none left; the
+action's event records the refusal), plugs the port and answers with
+it; detach is a cast. Only 'auto' (neither port nor network) is
+resolved here, to the one network it means.
 """
 from nova_lite.compute.api import server_actions
 from nova_lite.compute import instance_events
@@ -62,29 +64,24 @@ def attach(context, instance, network_id=None, port_id=None,
     """Attach port_id, or a new port on network_id (network_id None and
     no port: the one network 'auto' means); returns (port, tag)."""
     check_change(context, instance, 'attach_interface')
-    api = network_api.API()
-    if port_id:
-        request = [{'port': port_id}]
-    elif network_id:
-        request = [dict({'uuid': network_id},
-                        **({'fixed_ip': fixed_ip} if fixed_ip else {}))]
-    else:
-        request = network_api.AUTO
+    if not port_id and not network_id:
+        resolved = network_api.API().validate_networks(
+            context, network_api.AUTO)
+        if not resolved:
+            raise exception.UnableToAutoAllocateNetwork(
+                project_id=context.project_id)
+        network_id = resolved[0]['network_id']
+    cctxt = instance.context
+    instance_events.record_action(cctxt, instance, actions.ATTACH_INTERFACE)
     try:
-        resolved = api.validate_networks(context, request)
+        vif = server_actions.compute_rpc().attach_interface(
+            cctxt, instance, network_id, port_id, fixed_ip, tag=tag)
     except (exception.NetworkNotFound, exception.PortNotFound) as exc:
         raise exception.InterfaceTargetNotFound(reason=exc.format_message())
     except (exception.FixedIpAlreadyInUse, exception.PortInUse) as exc:
         raise exception.InterfaceAddressInUse(reason=exc.format_message())
-    if not resolved:
-        raise exception.UnableToAutoAllocateNetwork(
-            project_id=context.project_id)
-    if port_id is None:
-        network_id = resolved[0]['network_id']
-    cctxt = instance.context
-    instance_events.record_action(cctxt, instance, actions.ATTACH_INTERFACE)
-    vif = server_actions.compute_rpc().attach_interface(
-        cctxt, instance, network_id, port_id, fixed_ip, tag=tag)
+    except exception.NoMoreFixedIps as exc:
+        raise exception.InterfaceAttachRefused(reason=exc.format_message())
     if vif.get('port'):
         return vif['port'], tag   # the port as the compute left it
     return get_interface(context, instance, vif['id'])[0], tag

@@ -66,6 +66,7 @@ from nova_lite.compute.service import soft_delete_tasks
 from nova_lite.compute.service import usage_audit
 from nova_lite.compute.service import volume_tasks
 from nova_lite.conf import CONF
+from nova_lite import exception
 from nova_lite.network import api as network_api
 from nova_lite.objects import instance as instance_obj
 from nova_lite.virt import fake
@@ -359,6 +360,12 @@ class ComputeManager(object):
 
     # --- RPC API 1.12: interface attachments (interface_tasks) ---------
 
+    # The caller's mistakes (the API answers 404, 409 or 400): no
+    # traceback logged.
+    @messaging.expected_exceptions(
+        exception.NetworkNotFound, exception.PortNotFound,
+        exception.PortInUse, exception.FixedIpAlreadyInUse,
+        exception.FixedIpInvalid, exception.NoMoreFixedIps)
     def attach_interface(self, context, instance, network_id, port_id,
                          requested_ip, tag=None):
         return self._interfaces.attach_interface(

@@ -564,11 +564,13 @@ ROWS = [
      {'removeSecurityGroup': {'name': 'no-such-group'}}, '2.1',
      {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
     # os-interface: readers list and show, members attach and detach (a
-    # port or network that does not exist: 404 after the policy check).
+    # port or network that does not exist: 404 after the policy check;
+    # an attach's port is looked up by the server's compute, so this
+    # server's compute runs).
     ('GET', '/servers/{server}/os-interface', None, '2.1', _OWN_SERVER),
     ('GET', '/servers/{server}/os-interface/' + MISSING_UUID, None, '2.1',
      _all(404)),
-    ('POST', '/servers/{server}/os-interface',
+    ('POST', '/servers/{wired_server}/os-interface',
      {'interfaceAttachment': {'port_id': MISSING_UUID}}, '2.1',
      {ADMIN: 404, MEMBER: 404, READER: 403, OTHER: 404}),
     ('DELETE', '/servers/{server}/os-interface/' + MISSING_UUID, None,

@@ -31,14 +31,15 @@ CELL_STATEMENTS = 2 + 1 + 3 + 3
 CELL_TRANSACTIONS = [
     ['INSERT'],
     ['SELECT', 'INSERT', 'UPDATE', 'SELECT', 'UPDATE', 'UPDATE']]
-# Local-services database: the API checks the network; the compute
-# finds the project's default security group, makes the port (the
-# network, locked; the addresses taken; the port, its group, its
-# binding), then in one transaction reports it plugged (DOWN ports of
-# it, ACTIVE) and reads the server's ports for the info cache (ports,
-# floating IPs) and the new port's groups for the answer, which the API
-# gives without reading the port again.
-LS_STATEMENTS = 1 + 1 + 6 + 2 + 2 + 1
+# Local-services database (the API reads nothing there: the compute
+# checks the network as it takes it, as in Nova): the compute finds
+# the project's default security group, makes the port (the network,
+# locked; the addresses taken; the port, its group, its binding), then
+# in one transaction reports it plugged (DOWN ports of it, ACTIVE) and
+# reads the server's ports for the info cache (ports, floating IPs) and
+# the new port's groups for the answer, which the API gives without
+# reading the port again.
+LS_STATEMENTS = 1 + 6 + 2 + 2 + 1
 
 
 def _counter(uuid):

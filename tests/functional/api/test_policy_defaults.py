@@ -15,6 +15,7 @@ from keystonemiddleware import fixture as ks_fixture
 import pytest
 import webtest
 
+from nova_lite import allinone
 from nova_lite.api import app as api_app
 from nova_lite import context as nova_context
 from nova_lite.network import api as network_api
@@ -26,9 +27,11 @@ from tests.functional.api import server_fixtures
 
 
 def _servers_of_project_a():
-    """Two servers of the member's project in the first cell, written in
-    the databases (the boot flow is not what these rows test): one
-    active, one in error."""
+    """Three servers of the member's project in the first cell, written
+    in the databases (the boot flow is not what these rows test): one
+    active, one in error (both on a host no compute serves: casts to
+    them go nowhere), and one active on the cell's first compute, for
+    the rows whose answer that compute gives."""
     ctxt = nova_context.get_admin_context()
     cells = {c.name: c for c in objects.CellMappingList.get_all(ctxt)}
     env = types.SimpleNamespace(ctxt=ctxt, cells=cells)
@@ -37,6 +40,10 @@ def _servers_of_project_a():
         env, 'cell1', flavor, project_id='project-a', vm_state=state,
         network_info=server_fixtures.network_info('10.0.0.7'))
         for state in ('active', 'error')]
+    host = allinone.compute_hosts('cell1', 1)[0]
+    uuids.append(server_fixtures.add_server(
+        env, 'cell1', flavor, project_id='project-a', host=host,
+        node=host))
     # The active one's port, in the project's default security group.
     network_api.API().allocate_for_instance(
         nova_context.RequestContext('bob', 'project-a'), uuids[0],
@@ -78,11 +85,12 @@ def as_persona(plane_no_api):
     service = [s for s in call(table.ADMIN, 'GET', '/os-services', None,
                                '2.53').json['services']
                if s['id'] == node['service']['id']][0]
-    server, error_server = _servers_of_project_a()
+    server, error_server, wired_server = _servers_of_project_a()
     names.update(compute=service['id'], host=service['host'],
                  binary=service['binary'], node=node['id'],
                  hostname=node['hypervisor_hostname'],
-                 server=server, error_server=error_server)
+                 server=server, error_server=error_server,
+                 wired_server=wired_server)
     group = call(table.MEMBER, 'POST', '/os-server-groups',
                  {'server_group': {'name': 'policy-group',
                                    'policy': 'affinity'}}, '2.64')

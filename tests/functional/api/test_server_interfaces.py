@@ -87,3 +87,42 @@ def test_attach_show_list_detach(api):  # noqa: F811
     assert api('POST', '/servers/%s/action' % uuid,
                {'lock': None}, token='admin:admin').status_code == 202
     assert api('POST', _path(uuid), {}).status_code == 409
+
+
+def test_refusals_the_compute_reports(api):  # noqa: F811
+    """The compute checks the network or port as it takes it, as in
+    Nova: a full network is a 400, a network the caller cannot see a
+    404, an address taken a 409; none leaves a port behind, and the
+    action's event records each refusal."""
+    uuid = api('POST', '/servers', _server(networks='auto'),
+               version='2.37').json()['server']['id']
+    _wait_status(api, uuid, 'ACTIVE')
+    admin = nova_context.get_admin_context()
+    nets = network_api.API()
+    full = nets.create_network(admin, 'tiny', '10.9.0.0/30',
+                               project_id='project-a')
+    hidden = nets.create_network(admin, 'hidden', '10.8.0.0/24',
+                                 project_id='someone-else')
+    # A /30 has one address besides its gateway.
+    assert api('POST', _path(uuid), {'interfaceAttachment': {
+        'net_id': full['id']}}).status_code == 200
+    refused = api('POST', _path(uuid), {'interfaceAttachment': {
+        'net_id': full['id']}})
+    assert refused.status_code == 400, refused.text
+    assert 'No fixed IP addresses available' in \
+        refused.json()['badRequest']['message']
+    assert api('POST', _path(uuid), {'interfaceAttachment': {
+        'net_id': hidden['id']}}).status_code == 404
+    taken = api('POST', _path(uuid), {'interfaceAttachment': {
+        'net_id': full['id'], 'fixed_ips': [{'ip_address': '10.9.0.2'}]}})
+    assert taken.status_code == 409, taken.text
+    assert len(api('GET', _path(uuid)).json()['interfaceAttachments']) == 2
+    actions = api('GET', '/servers/%s/os-instance-actions' % uuid,
+                  version='2.51').json()['instanceActions']
+    attaches = [a for a in actions if a['action'] == 'attach_interface']
+    assert len(attaches) == 4
+    events = [api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, a['request_id']), version='2.51').json()['instanceAction'][
+            'events'] for a in attaches]
+    assert sorted(e[0]['result'] for e in events) == [
+        'Error', 'Error', 'Error', 'Success']
