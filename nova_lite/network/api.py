@@ -363,9 +363,9 @@ class API(NetworkAPI):
                                    project_id, host, port_id=None,
                                    network_id=None, fixed_ip=None,
                                    security_group_ids=None):
-        if security_group_ids is None and not port_id:
-            default = security_groups.ensure_default(context, project_id)
-            security_group_ids = [default] if default else []
+        # security_group_ids None: the project's default group, found
+        # (or made) in the allocation's transaction; a racing first use
+        # is a duplicate, tried again.
         for attempt in range(1, ALLOCATE_ATTEMPTS + 1):
             try:
                 return store.allocate_port(

@@ -143,6 +143,19 @@ def ensure_default(context, project_id):
         return _default_id(context, project_id)
 
 
+def default_ids_in(context, project_id):
+    """[project_id's default group id] ([] for no project), made if it
+    has none, in the caller's write transaction: a racing first use
+    fails that transaction with DBDuplicateEntry, for the caller to run
+    again."""
+    if project_id is None:
+        return []
+    group_id = _default_id(context, project_id)
+    if group_id is None:
+        group_id = _create_default(context, project_id)
+    return [group_id]
+
+
 # --- groups ----------------------------------------------------------------
 
 @ls_db.reader

@@ -289,7 +289,8 @@ def allocate_port(context, instance_uuid, project_id, host, port_id,
                   network_id, fixed_ip, group_ids=(), status='ACTIVE'):
     """One more port for the instance, bound to host: the user's port
     (PortNotFound, PortInUse) or a new one on network_id (fixed_ip if
-    given; the groups applied). Returns its VIF."""
+    given; the groups applied, None: the project's default group, found
+    or made in this transaction). Returns its VIF."""
     session = context.session
     request = {'port': port_id} if port_id else {'uuid': network_id}
     if fixed_ip and not port_id:
@@ -312,6 +313,8 @@ def allocate_port(context, instance_uuid, project_id, host, port_id,
     else:
         row = dict(_new_port(session, network, resolved['fixed_ip'],
                              project_id, binding), preserve_on_delete=False)
+        if group_ids is None:
+            group_ids = sg_store.default_ids_in(context, project_id)
         sg_store.apply(session, [row['id']], list(group_ids or ()), now,
                        new=True)
     if host:

@@ -23,6 +23,7 @@ from nova_lite.objects import instance_action as actions
 ALLOW = (inst_obj.ACTIVE, inst_obj.PAUSED, inst_obj.STOPPED)
 
 get_server = server_actions.get
+get_mapping = server_actions.get_mapping
 
 
 def _tags(instance):
@@ -59,11 +60,14 @@ def check_change(context, instance, action):
                                  compute_rpcapi.INTERFACE_ATTACH_VERSION)
 
 
-def attach(context, instance, network_id=None, port_id=None,
+def attach(context, mapping, network_id=None, port_id=None,
            fixed_ip=None, tag=None):
     """Attach port_id, or a new port on network_id (network_id None and
-    no port: the one network 'auto' means); returns (port, tag)."""
-    check_change(context, instance, 'attach_interface')
+    no port: the one network 'auto' means) to the server of mapping
+    (server_actions.get_mapping's, policy checked); returns (port,
+    tag). The server is read in the write transaction that records the
+    action (server_actions.acting_on), the compute called once it
+    committed."""
     if not port_id and not network_id:
         resolved = network_api.API().validate_networks(
             context, network_api.AUTO)
@@ -71,11 +75,14 @@ def attach(context, instance, network_id=None, port_id=None,
             raise exception.UnableToAutoAllocateNetwork(
                 project_id=context.project_id)
         network_id = resolved[0]['network_id']
-    cctxt = instance.context
-    instance_events.record_action(cctxt, instance, actions.ATTACH_INTERFACE)
+    with server_actions.acting_on(context, mapping) as instance:
+        check_change(context, instance, 'attach_interface')
+        instance_events.record_action(instance.context, instance,
+                                      actions.ATTACH_INTERFACE)
     try:
         vif = server_actions.compute_rpc().attach_interface(
-            cctxt, instance, network_id, port_id, fixed_ip, tag=tag)
+            instance.context, instance, network_id, port_id, fixed_ip,
+            tag=tag)
     except (exception.NetworkNotFound, exception.PortNotFound) as exc:
         raise exception.InterfaceTargetNotFound(reason=exc.format_message())
     except (exception.FixedIpAlreadyInUse, exception.PortInUse) as exc:

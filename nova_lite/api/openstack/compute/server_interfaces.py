@@ -83,7 +83,10 @@ class ServerInterfacesController(object):
     def post(self, body=None):
         ctxt = wsgi.request_context()
         version = wsgi.api_version()
-        instance = _server(ctxt, self.server_id, policies.CREATE)
-        port, tag = si_api.attach(ctxt, instance,
+        # Policy on the owner the mapping names (404 first for another
+        # project's); the server is read where the action is recorded.
+        mapping = si_api.get_mapping(ctxt, self.server_id)
+        ctxt.can(policies.CREATE, target={'project_id': mapping.project_id})
+        port, tag = si_api.attach(ctxt, mapping,
                                   **_attach_args(body, version))
         return views.show(port, tag, version)
