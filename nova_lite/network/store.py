@@ -410,6 +410,15 @@ def set_active_and_read(context, instance_uuid, port_ids, host):
 
 
 def _set_active_in(session, instance_uuid, port_ids, host):
+    if len(port_ids) == 1:
+        # One port (an attach): its UPDATE's row count says whether it
+        # was not ACTIVE yet.
+        changed = session.execute(PORTS.update().where(
+            PORTS.c.id == next(iter(port_ids)), PORTS.c.device_id == instance_uuid,
+            PORTS.c.binding_host == host,
+            PORTS.c.status != 'ACTIVE').values(
+            status='ACTIVE', updated_at=timeutils.utcnow())).rowcount
+        return list(port_ids) if changed else []
     down = [r.id for r in session.execute(sa.select(PORTS.c.id).where(
         PORTS.c.id.in_(port_ids), PORTS.c.device_id == instance_uuid,
         PORTS.c.binding_host == host, PORTS.c.status != 'ACTIVE'))]

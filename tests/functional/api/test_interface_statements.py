@@ -35,11 +35,11 @@ CELL_TRANSACTIONS = [
 # checks the network as it takes it, as in Nova): the compute finds
 # the project's default security group, makes the port (the network,
 # locked; the addresses taken; the port, its group, its binding), then
-# in one transaction reports it plugged (DOWN ports of it, ACTIVE) and
+# in one transaction reports it plugged (ACTIVE if it was not) and
 # reads the server's ports for the info cache (ports, floating IPs) and
 # the new port's groups for the answer, which the API gives without
 # reading the port again.
-LS_STATEMENTS = 1 + 6 + 2 + 2 + 1
+LS_STATEMENTS = 1 + 6 + 1 + 2 + 1
 
 
 def _counter(uuid):
