@@ -40,6 +40,8 @@ topic, ports and volumes through the network and volume APIs. Every
 method that touches an instance runs under its lock on this host, and
 every state change is a compare-and-swap on the state it expects.
 """
+import functools
+
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
@@ -73,6 +75,15 @@ from nova_lite.virt import fake
 from nova_lite.volume import api as volume_api
 
 LOG = logging.getLogger(__name__)
+
+
+def _expected(*exceptions):
+    """oslo.messaging's expected_exceptions (raised to the caller, not
+    logged as errors), keeping the method's name and signature."""
+    def decorate(fn):
+        return functools.wraps(fn)(messaging.expected_exceptions(
+            *exceptions)(fn))
+    return decorate
 
 
 class ComputeManager(object):
@@ -362,7 +373,7 @@ class ComputeManager(object):
 
     # The caller's mistakes (the API answers 404, 409 or 400): no
     # traceback logged.
-    @messaging.expected_exceptions(
+    @_expected(
         exception.NetworkNotFound, exception.PortNotFound,
         exception.PortInUse, exception.FixedIpAlreadyInUse,
         exception.FixedIpInvalid, exception.NoMoreFixedIps)

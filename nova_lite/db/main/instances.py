@@ -182,6 +182,12 @@ _ROW_FOR_UPDATE = sa.select(*INST.columns).where(
 # Executed with {'row_id': id, column: value, ...}: the columns given
 # are the ones set.
 _UPDATE_ROW = INST.update().where(INST.c.id == sa.bindparam('row_id'))
+# The same for an instance's instance_extra and info cache rows, with
+# {'of_uuid': its uuid, column: value, ...}.
+_UPDATE_EXTRA = EXTRA.update().where(
+    EXTRA.c.instance_uuid == sa.bindparam('of_uuid'))
+_UPDATE_CACHE = CACHE.update().where(
+    CACHE.c.instance_uuid == sa.bindparam('of_uuid'))
 
 
 @main_db.connection_reader
@@ -314,13 +320,13 @@ def update(context, uuid, values, expected_task_state=UNSET,
     for name in ('deleted', 'locked', 'hidden'):
         rec[name] = bool(rec[name])
     if extra:
-        session.execute(EXTRA.update().where(
-            EXTRA.c.instance_uuid == uuid).values(
-                updated_at=now, **{k: _json(v) for k, v in extra.items()}))
+        session.execute(_UPDATE_EXTRA, dict(
+            {k: _json(v) for k, v in extra.items()}, of_uuid=uuid,
+            updated_at=now))
     if network_info is not UNSET:
-        session.execute(CACHE.update().where(
-            CACHE.c.instance_uuid == uuid).values(
-                updated_at=now, network_info=_json(network_info)))
+        session.execute(_UPDATE_CACHE, {
+            'of_uuid': uuid, 'updated_at': now,
+            'network_info': _json(network_info)})
     if metadata is not None:
         _replace_kv(session, META, uuid, metadata, now)
     if system_metadata is not None:
