@@ -414,7 +414,8 @@ def _set_active_in(session, instance_uuid, port_ids, host):
         # One port (an attach): its UPDATE's row count says whether it
         # was not ACTIVE yet.
         changed = session.execute(PORTS.update().where(
-            PORTS.c.id == next(iter(port_ids)), PORTS.c.device_id == instance_uuid,
+            PORTS.c.id == next(iter(port_ids)),
+            PORTS.c.device_id == instance_uuid,
             PORTS.c.binding_host == host,
             PORTS.c.status != 'ACTIVE').values(
             status='ACTIVE', updated_at=timeutils.utcnow())).rowcount

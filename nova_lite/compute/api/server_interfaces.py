@@ -3,13 +3,13 @@ listed and shown (from the network service), attached and detached.
 
 Attach and detach are allowed, as in Nova, on an unlocked server (or by
 an administrator) that is active, paused or stopped with no task (409
-otherwise) and whose compute speaks compute RPC 1.12; the instance action is
-recorded, then attach is a call to the server's compute, which checks
-the port or network as it takes it (as in Nova: 404 for a port or
-network the caller cannot see, 409 for a port in use or an address
-taken, 400 for an address outside the network or none left; the
-action's event records the refusal), plugs the port and answers with
-it; detach is a cast. Only 'auto' (neither port nor network) is
+otherwise) and whose compute speaks compute RPC 1.12. The instance
+action is recorded, then attach is a call to the server's compute,
+which checks the port or network as it takes it (as in Nova: 404 for a
+port or network the caller cannot see, 409 for a port in use or an
+address taken, 400 for an address outside the network or none left;
+the action's event records the refusal), plugs the port and answers
+with it; detach is a cast. Only 'auto' (neither port nor network) is
 resolved here, to the one network it means.
 """
 from nova_lite.compute.api import server_actions

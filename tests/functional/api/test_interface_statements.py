@@ -23,10 +23,10 @@ NET = network_api.DEFAULT_NETWORK['id']
 # API database: the instance mapping (with its cell).
 API_STATEMENTS = 1
 # Cell database: the API reads the instance (row, then its metadata)
-# and starts the action, in one transaction; the compute, in one call to its cell
-# conductor, saves the info cache with its event recorded started and
-# finished (the action and no open event, the event, the action; the
-# instance row, its update, the info cache).
+# and starts the action, in one transaction; the compute, in one call
+# to its cell conductor, saves the info cache with its event recorded
+# started and finished (the action and no open event, the event, the
+# action; the instance row, its update, the info cache).
 CELL_STATEMENTS = 2 + 1 + 3 + 3
 CELL_TRANSACTIONS = [
     ['SELECT', 'SELECT', 'INSERT'],
