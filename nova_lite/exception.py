@@ -909,6 +909,11 @@ class InterfaceAddressInUse(Conflict):
     msg_fmt = '%(reason)s'
 
 
+class TooManyDiskDevices(Forbidden):
+    msg_fmt = ('The maximum allowed number of disk devices (%(maximum)d) '
+               'to attach to a single instance has been exceeded.')
+
+
 class InterfaceAttachRefused(Invalid):
     """An attach the network cannot serve (no address left): 400, as
     Nova."""

@@ -28,6 +28,7 @@ import string
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
+from nova_lite.conf import CONF
 from nova_lite import exception
 from nova_lite.objects import block_device as bdm_obj
 from nova_lite.volume import api as volume_api
@@ -324,6 +325,14 @@ def cleanup_volumes(context, bdms, api=None):
         except exception.NovaLiteException as exc:
             LOG.warning('Could not clean up volume %s: %s',
                         _get(bdm, 'volume_id'), exc)
+
+
+def check_disk_devices(count):
+    """TooManyDiskDevices (403) when a server would have count disk
+    devices, more than [compute] max_disk_devices_to_attach allows."""
+    limit = CONF.compute.max_disk_devices_to_attach
+    if 0 <= limit < count:
+        raise exception.TooManyDiskDevices(maximum=limit)
 
 
 def next_device_name(used):

@@ -94,6 +94,14 @@ opts = [
 # Nova's [compute] section.
 GROUP = 'compute'
 compute_group_opts = [
+    cfg.IntOpt('max_disk_devices_to_attach', default=-1, min=-1,
+               help='The most disk devices (the root disk, local and '
+                    'volume ones) a server on this host may have, as '
+                    'Nova\'s option of that name: a volume attach past '
+                    'it is refused (403) and a build with more is '
+                    'aborted (ERROR, not rescheduled). Not enforced on '
+                    'a shelved-offloaded server, which has no host. -1: '
+                    'no limit.'),
     cfg.BoolOpt('live_migration_wait_for_vif_plug', default=True,
                 help='Whether the source of a live migration waits for '
                      'network-vif-plugged of the server\'s ports, plugged '

@@ -111,6 +111,8 @@ def attach(context, instance, volume_id, device=None, tag=None,
     device = device or block_devices.next_device_name(used)
     offloaded = _offloaded(instance)
     if not offloaded:
+        # As Nova, the limit is the host's: none without one.
+        block_devices.check_disk_devices(len(used) + 1)
         _check_compute(instance, 'attach_volume')
     attachment = api.attachment_create(context, volume_id, instance.uuid)
     try:

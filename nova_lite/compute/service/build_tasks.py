@@ -205,13 +205,17 @@ class BuildTasks(object):
             self._fail_and_reschedule(context, instance, request_spec,
                                       requested_networks, host_list, event,
                                       exc, injected_files)
-        except exception.VirtualInterfaceCreateException as exc:
+        except (exception.VirtualInterfaceCreateException,
+                exception.TooManyDiskDevices) as exc:
+            # Not the host's fault (or, for the disk devices, any host
+            # of this configuration would refuse it too): no reschedule.
             LOG.warning('Build of instance %s failed on %s: %s',
                         instance.uuid, self.host, exc)
             abort = exception.BuildAbortException(
                 instance_uuid=instance.uuid,
-                reason='Failed to allocate the network(s), not '
-                       'rescheduling.')
+                reason=exc.format_message()
+                if isinstance(exc, exception.TooManyDiskDevices) else
+                'Failed to allocate the network(s), not rescheduling.')
             notify.notify_about_instance_create(context, instance, self.host,
                                                 notify.ERROR, abort)
             event.failed(abort, exc.__traceback__)

@@ -83,6 +83,7 @@ class VolumeTasks(object):
         """Create, reserve and connect the instance's volumes on this
         host (see the module doc). Returns (mappings, volume-backed)."""
         bdms = self.bdms(context, instance)
+        block_devices.check_disk_devices(len(bdms))
         for bdm in bdms.volumes():
             if bdm.volume_id is None:
                 volume = self.volume_api.create(

@@ -7,6 +7,7 @@ import pytest
 import requests
 
 from tests import clients
+from tests.conftest import set_override
 from tests.functional.api.test_server_rebuild import _put_in
 from tests.functional.api.test_server_rebuild import DEBIAN
 from tests.functional.api.test_servers_boot import _wait_status
@@ -439,3 +440,42 @@ def test_volume_microversion_negotiated(volumes):
     assert ask('3.71').status_code == 406
     assert ask('2.1').status_code == 406
     assert ask('3.x').status_code == 400
+
+
+def test_disk_device_limit(api, volumes):
+    """[compute] max_disk_devices_to_attach, as Nova: an attach past it
+    is a 403 that reserves nothing; a build with more devices is
+    aborted (ERROR with the reason, its claims freed, not
+    rescheduled)."""
+    set_override('max_disk_devices_to_attach', 2, group='compute')
+    server = api('POST', '/servers', {'server': {
+        'name': 'vm', 'flavorRef': 'disky', 'imageRef': IMAGE,
+        'networks': 'none'}}, version='2.37').json()['server']['id']
+    _wait_status(api, server, 'ACTIVE')
+    path = '/servers/%s/os-volume_attachments' % server
+    first, second = volumes.create(size=1), volumes.create(size=1)
+    assert api('POST', path, {'volumeAttachment': {
+        'volumeId': first['id']}}).status_code == 200
+    refused = api('POST', path, {'volumeAttachment': {
+        'volumeId': second['id']}})
+    assert refused.status_code == 403, refused.text
+    assert 'maximum allowed number of disk devices (2)' in \
+        refused.json()['forbidden']['message']
+    assert volumes.status(second['id']) == 'available'
+    assert len(api('GET', path).json()['volumeAttachments']) == 1
+
+    used = _local_gb_used(api)
+    blank = {'source_type': 'blank', 'destination_type': 'volume',
+             'volume_size': 1, 'delete_on_termination': True}
+    made = _create(api, [_image_to_volume(), blank, dict(blank)])
+    assert made.status_code == 202, made.text
+    uuid = made.json()['server']['id']
+    shown = _wait_status(api, uuid, 'ERROR', version='2.79')['server']
+    assert 'maximum allowed number of disk devices (2)' in \
+        shown['fault']['message']
+    request = api('GET', '/servers/%s/os-instance-actions' % uuid).json()[
+        'instanceActions'][0]['request_id']
+    events = api('GET', '/servers/%s/os-instance-actions/%s' % (
+        uuid, request), token=ADMIN).json()['instanceAction']['events']
+    assert len([e for e in events if e['event'].startswith('compute_')]) == 1
+    assert _local_gb_used(api) == used
