@@ -85,10 +85,30 @@ def _wait(proc, ready, what):
         time.sleep(0.1)
 
 
+def _started(side, ready, name):
+    """Wait until side's process is ready; a wait that fails or is
+    interrupted stops it (a context manager's __exit__ does not run
+    when its __enter__ raises)."""
+    try:
+        _wait(side.proc, ready, name)
+    except BaseException:
+        side.__exit__(None, None, None)
+        raise
+
+
+def _exit_on_sigterm():
+    """A bench stopped with SIGTERM (kill, pkill) exits through its
+    context managers, which stop the servers it started, instead of
+    leaving them running."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
 class NovaLite(object):
     name = 'nova_lite'
 
     def __enter__(self):
+        _exit_on_sigterm()
         self.state = tempfile.mkdtemp(prefix='nl-bench-create-')
         self.port = _free_port()
         binary = os.path.join(os.path.dirname(sys.executable),
@@ -98,7 +118,7 @@ class NovaLite(object):
             [binary, '--state-dir', self.state, '--port', str(self.port)]
             + list(getattr(self, 'EXTRA_ARGS', [])),
             stdout=self.log, stderr=subprocess.STDOUT)
-        _wait(self.proc, self._all_up, 'nova-lite-all-in-one')
+        _started(self, self._all_up, 'nova-lite-all-in-one')
         return self
 
     def _all_up(self):
@@ -141,6 +161,7 @@ class RealNova(object):
         self.python = python
 
     def __enter__(self):
+        _exit_on_sigterm()
         self.dir = tempfile.mkdtemp(prefix='nova-bench-create-')
         self.port = _free_port()
         self.ready = os.path.join(self.dir, 'ready')
@@ -154,7 +175,7 @@ class RealNova(object):
                if KEEP_LOGS else [])
             + list(self.extra_args),
             stdout=self.log, stderr=subprocess.STDOUT)
-        _wait(self.proc, lambda: os.path.exists(self.ready), 'real Nova')
+        _started(self, lambda: os.path.exists(self.ready), 'real Nova')
         return self
 
     def log_errors(self):
