@@ -28,8 +28,9 @@ administrator's writes succeed, and later rows see them). Paths may name
 (its host and binary), ``{node}`` (a hypervisor uuid) and ``{hostname}``
 (its hypervisor_hostname), ``{server}`` (a server of project-a, in a
 cell, on the network "private"), ``{error_server}`` (another, in vm_state
-error), ``{group}`` (a server group of project-a); SETUP runs as ADMIN
-first.
+error), ``{wired_server}`` (another, active on a running compute:
+rows whose answer that compute gives), ``{group}`` (a server group of
+project-a); SETUP runs as ADMIN first.
 """
 
 ADMIN, MEMBER, READER, OTHER = 'admin', 'member', 'reader', 'other'
