@@ -70,16 +70,20 @@ def run(worker, jobs, workers, timeout):
             return list(results.get(timeout=POLL))
         except queue.Empty:
             return None
+    outcomes = None
     try:
         for _ in procs:
             _wait('race workers did not start',
                   lambda: ready.acquire(timeout=POLL) or None, procs,
                   deadline)
         go.set()
-        return [_wait('race workers did not finish', one_result, procs,
-                      deadline) for _ in jobs]
+        outcomes = [_wait('race workers did not finish', one_result,
+                          procs, deadline) for _ in jobs]
+        return outcomes
     finally:
         for p in procs:
+            if outcomes is None:
+                p.kill()      # a failed race: the others wait for go
             p.join(timeout=30)
             if p.is_alive():
                 p.kill()
