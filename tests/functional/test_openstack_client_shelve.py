@@ -66,6 +66,8 @@ def test_openstack_server_shelve_unshelve_rescue_unrescue(cloud):
     backup = _json(env, 'server', 'backup', 'create', '--name', 'cli-daily',
                    '--type', 'daily', '--rotate', '1', '--wait', server)
     assert backup['name'] == 'cli-daily'
+    # The image is active before the server's task clears (as in Nova).
+    _status(env, server, 'ACTIVE')
     clients.openstack(env, 'server', 'set', '--password', 'n3w-s3cret',
                       server)
     clients.openstack(env, 'server', 'set', '--no-password', server)
@@ -142,6 +144,12 @@ def test_openstacksdk_shelve_rescue_backup_password_restore(cloud):
     backup = compute.backup_server(server, 'sdk-weekly', 'weekly', 1,
                                    wait=True, timeout=60)
     assert (backup.name, backup.status) == ('sdk-weekly', 'active')
+    # The image is active before the compute clears the server's task
+    # (as in Nova): the next action waits for that.
+    deadline = time.monotonic() + 60
+    while compute.get_server(server).task_state is not None:
+        assert time.monotonic() < deadline, 'the backup task stayed'
+        time.sleep(0.2)
     compute.change_server_password(server, 'sdk-n3w')
     compute.clear_server_password(server)
     assert not compute.get_server_password(server)
