@@ -484,8 +484,11 @@ class Shell(object):
     # What the kernel shows
 
     def uptime(self):
-        return max(0.0, self.now - (self.guest.get('booted_at')
-                                    or self.now))
+        # From the start of the second it booted in: the boot time a
+        # client derives (its clock less the whole seconds of uptime)
+        # is that second, whatever the fraction.
+        booted = self.guest.get('booted_at')
+        return max(0.0, self.now - (int(booted) if booted else self.now))
 
     @property
     def hostname(self):
