@@ -205,26 +205,31 @@ class BuildTasks(object):
             self._fail_and_reschedule(context, instance, request_spec,
                                       requested_networks, host_list, event,
                                       exc, injected_files)
-        except (exception.VirtualInterfaceCreateException,
-                exception.TooManyDiskDevices) as exc:
-            # Not the host's fault (or, for the disk devices, any host
-            # of this configuration would refuse it too): no reschedule.
-            LOG.warning('Build of instance %s failed on %s: %s',
-                        instance.uuid, self.host, exc)
-            abort = exception.BuildAbortException(
-                instance_uuid=instance.uuid,
-                reason=exc.format_message()
-                if isinstance(exc, exception.TooManyDiskDevices) else
-                'Failed to allocate the network(s), not rescheduling.')
-            notify.notify_about_instance_create(context, instance, self.host,
-                                                notify.ERROR, abort)
-            event.failed(abort, exc.__traceback__)
-            self._undo_build(context, instance)
-            self._abort(instance, abort)
+        except exception.VirtualInterfaceCreateException as exc:
+            self._abort_build(context, instance, event, exc,
+                              'Failed to allocate the network(s), not '
+                              'rescheduling.')
+        except exception.TooManyDiskDevices as exc:
+            # Any host of this configuration would refuse it too.
+            self._abort_build(context, instance, event, exc,
+                              exc.format_message())
         except Exception as exc:
             self._fail_and_reschedule(context, instance, request_spec,
                                       requested_networks, host_list, event,
                                       exc, injected_files)
+
+    def _abort_build(self, context, instance, event, exc, reason):
+        """A build failure that is not the host's fault: undone, and
+        ERROR with reason, not rescheduled."""
+        LOG.warning('Build of instance %s failed on %s: %s',
+                    instance.uuid, self.host, exc)
+        abort = exception.BuildAbortException(instance_uuid=instance.uuid,
+                                              reason=reason)
+        notify.notify_about_instance_create(context, instance, self.host,
+                                            notify.ERROR, abort)
+        event.failed(abort, exc.__traceback__)
+        self._undo_build(context, instance)
+        self._abort(instance, abort)
 
     def _saved_active(self, context, instance):
         """Whether the instance is ACTIVE with no task on this host in
