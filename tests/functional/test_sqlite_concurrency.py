@@ -105,8 +105,10 @@ def test_concurrent_writers_never_wait_or_fail(plane, caplog,
     assert len(latencies) == 2 * CLIENTS * FLAVORS_PER_CLIENT
     # No request waited out another writer's turns: none is far slower
     # than its peers under the same load (a loaded machine slows them
-    # all alike; a lock wait would stand out).
-    assert max(latencies) < max(1.0, 8 * statistics.median(latencies)), \
+    # all alike; a lock wait would stand out). The floor: a stall of the
+    # whole process on a loaded 2-core machine, holding several requests
+    # up alike, has reached 1.3 s.
+    assert max(latencies) < max(1.5, 8 * statistics.median(latencies)), \
         sorted(latencies)[-5:]
     # Everyone wrote meanwhile: every heartbeat landed.
     assert min(beats) > 0 and min(periodic) > 0
