@@ -299,7 +299,9 @@ class BuildTasks(object):
 
     def _abort(self, instance, abort):
         """A build that is not rescheduled: ERROR with abort as its
-        fault, no host (its claim was freed)."""
+        fault, no host (its claim was freed). The fault is written first,
+        as Nova does: a client that sees ERROR finds it."""
+        instance.add_fault(500, abort.format_message(), host=self.host)
         instance.vm_state = instance_obj.ERROR
         instance.task_state = None
         instance.network_info = []
@@ -310,7 +312,6 @@ class BuildTasks(object):
         except (exception.UnexpectedTaskStateError,
                 exception.InstanceNotFound):
             return
-        instance.add_fault(500, abort.format_message(), host=self.host)
 
     def _check_group_policy(self, context, instance, request_spec):
         """The late check of the server group's policy (group_check):
