@@ -23,6 +23,7 @@ same body to both (microversion 2.1, admin token `admin:admin`).
 """
 import argparse
 import contextlib
+import ctypes
 import http.client
 import json
 import os
@@ -104,6 +105,22 @@ def _exit_on_sigterm():
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
+# prctl(2)'s option: the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def _dies_with_bench():
+    """A server's preexec_fn: it gets SIGTERM when the bench dies, also
+    by SIGKILL, which no handler of the bench's sees (Linux), and so
+    stops instead of running on (its state directory stays in /tmp)."""
+    bench = os.getppid()
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG,
+                                            signal.SIGTERM)
+    if os.getppid() != bench:
+        # The bench died before the prctl took: its signal never comes.
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 class NovaLite(object):
     name = 'nova_lite'
 
@@ -117,7 +134,8 @@ class NovaLite(object):
         self.proc = subprocess.Popen(
             [binary, '--state-dir', self.state, '--port', str(self.port)]
             + list(getattr(self, 'EXTRA_ARGS', [])),
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT,
+            preexec_fn=_dies_with_bench)
         _started(self, self._all_up, 'nova-lite-all-in-one')
         return self
 
@@ -174,7 +192,8 @@ class RealNova(object):
             + (['--nova-log', os.path.join(self.dir, 'nova-info.log')]
                if KEEP_LOGS else [])
             + list(self.extra_args),
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT,
+            preexec_fn=_dies_with_bench)
         _started(self, lambda: os.path.exists(self.ready), 'real Nova')
         return self
 
