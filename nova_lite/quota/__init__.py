@@ -228,12 +228,14 @@ def _merge(project, user, klass):
 _CELL_COUNTS = {}
 
 
-def _cell_counts_statement(exclude):
+def _cell_counts_statement(exclude, with_user):
     """The aggregated count of one cell, built once (its cache key is
     memoized, so a /limits does not build and key it per cell): bound
-    parameters project_id, user_id and, with exclude, the expanding
-    list exclude."""
-    statement = _CELL_COUNTS.get(exclude)
+    parameters project_id, with_user user_id and, with exclude, the
+    expanding list exclude. Without a user (/limits), only the
+    project's three sums: no per-row CASE for a user's."""
+    key = (exclude, with_user)
+    statement = _CELL_COUNTS.get(key)
     if statement is None:
         inst = main_models.Instance.__table__
         user_id = sa.bindparam('user_id', type_=sa.String)
@@ -242,29 +244,36 @@ def _cell_counts_statement(exclude):
             return sa.func.coalesce(sa.func.sum(sa.case(
                 (inst.c.user_id == user_id, value), else_=0)), 0)
 
-        statement = sa.select(
-            sa.func.count(), sa.func.coalesce(sa.func.sum(inst.c.vcpus), 0),
-            sa.func.coalesce(sa.func.sum(inst.c.memory_mb), 0),
-            mine(1), mine(inst.c.vcpus), mine(inst.c.memory_mb)).where(
+        sums = [sa.func.count(),
+                sa.func.coalesce(sa.func.sum(inst.c.vcpus), 0),
+                sa.func.coalesce(sa.func.sum(inst.c.memory_mb), 0)]
+        if with_user:
+            sums += [mine(1), mine(inst.c.vcpus), mine(inst.c.memory_mb)]
+        statement = sa.select(*sums).where(
             *cell_count_mod.counted(inst, sa.bindparam('project_id',
                                                        type_=sa.String)))
         if exclude:
             statement = statement.where(inst.c.uuid.notin_(
                 sa.bindparam('exclude', expanding=True)))
-        _CELL_COUNTS[exclude] = statement
+        _CELL_COUNTS[key] = statement
     return statement
 
 
 @main_db.connection_reader
 def _cell_counts(context, project_id, user_id, exclude):
     """(instances, cores, ram, user's instances, cores, ram) of the
-    project in this cell: one aggregated query (a Core statement on a
-    connection: no ORM session)."""
-    params = {'project_id': project_id, 'user_id': user_id}
+    project in this cell (user_id None: the user's are 0): one
+    aggregated query (a Core statement on a connection: no ORM
+    session)."""
+    params = {'project_id': project_id}
+    if user_id is not None:
+        params['user_id'] = user_id
     if exclude:
         params['exclude'] = sorted(exclude)
-    return tuple(int(v or 0) for v in context.connection.execute(
-        _cell_counts_statement(bool(exclude)), params).one())
+    counts = tuple(int(v or 0) for v in context.connection.execute(
+        _cell_counts_statement(bool(exclude), user_id is not None),
+        params).one())
+    return counts + (0,) * (6 - len(counts))
 
 
 # The cell mappings, as Nova's API caches them (a new cell is counted

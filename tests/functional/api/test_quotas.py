@@ -317,6 +317,27 @@ def test_user_quota_within_a_project(running):
     other = 'someone-else:%s' % project_id
     active(api, other, boot(api, other).json()['server']['id'])
 
+    # Usage as counted in the cells: the project's, and each user's.
+    def detail(query=''):
+        resp = api('GET', '/os-quota-sets/%s/detail%s' % (project_id, query),
+                   token=ADMIN)
+        assert resp.status_code == 200, resp.text
+        return {name: resp.json()['quota_set'][name]['in_use']
+                for name in ('instances', 'cores', 'ram')}
+
+    project_use = detail()
+    mine = detail('?user_id=%s' % user)
+    assert project_use['instances'] == 2 and mine['instances'] == 1
+    assert mine['cores'] * 2 == project_use['cores'] > 0
+    assert mine['ram'] * 2 == project_use['ram'] > 0
+    assert detail('?user_id=someone-else') == mine
+    assert detail('?user_id=nobody') == {'instances': 0, 'cores': 0,
+                                         'ram': 0}
+    # A user's limit below that user's usage is refused unless forced.
+    resp = api('PUT', '/os-quota-sets/%s?user_id=%s' % (project_id, user),
+               {'quota_set': {'instances': 0}}, token=ADMIN)
+    assert resp.status_code == 400, resp.text
+
 
 @pytest.mark.parametrize('placement', PLACEMENT_MODES,
                          ids=['cells', 'placement'])
