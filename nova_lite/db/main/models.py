@@ -143,6 +143,9 @@ class Instance(BASE, _Base):
         sa.Index('instances_deleted_created_at_idx', 'deleted',
                  'created_at', 'id'),
         sa.Index('instances_host_deleted_idx', 'host', 'deleted'),
+        # Everything a project's quota count reads (migration 0014).
+        sa.Index('instances_quota_usage_idx', 'project_id', 'deleted',
+                 'hidden', 'vm_state', 'vcpus', 'memory_mb'),
     )
     id = sa.Column(sa.Integer, primary_key=True)
     uuid = sa.Column(sa.String(36), nullable=False)
