@@ -17,13 +17,15 @@ Prints p50 and min of each side, path and gap.
 import argparse
 import http.client
 import multiprocessing
+import os
 import socket
 import statistics
+import sys
 import time
 
-HEADERS = {'X-Auth-Token': 'admin:admin', 'Accept': 'application/json',
-           'X-OpenStack-Nova-API-Version': '2.47',
-           'OpenStack-API-Version': 'compute 2.47'}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import servers  # noqa: E402
+
 WARMUP = 10
 
 
@@ -47,12 +49,13 @@ def _responder(listener):
 
 def _times(port, path, runs, gap_s):
     conn = http.client.HTTPConnection('127.0.0.1', port, timeout=600)
+    headers = servers._headers()    # the benches' token and version
     took = []
     for _ in range(runs + WARMUP):
         if gap_s:
             time.sleep(gap_s)
         start = time.perf_counter()
-        conn.request('GET', path, headers=HEADERS)
+        conn.request('GET', path, headers=headers)
         resp = conn.getresponse()
         resp.read()
         took.append(time.perf_counter() - start)
